@@ -1,0 +1,62 @@
+// Compile conformance: does the toolkit's ptxas accept each form exactly where the catalog says it is legal, and
+// reject the illegal neighbours that the negative set derives from the same rules?
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "harness/ptx_emitter.h"
+#include "harness/ptxas.h"
+#include "oracle/instruction_space.h"
+
+namespace mmasp {
+
+enum class Expected { accept, reject };
+std::string_view name(Expected expected);
+
+struct CompileCase {
+  std::string id;            // stable, glob-friendly: "<opcode>/sel=N@sm_XX" or "reject/<rule>/<detail>@sm_XX"
+  std::string rule;          // "catalog" for the positive matrix, else the negative rule's name
+  std::string form;          // opcode of the catalog form the case derives from ("" when none)
+  std::string why;           // the reason for the expectation, with its spec citation
+  InstructionText instruction;
+  PtxVersion version;
+  Target target;
+  Expected expected = Expected::accept;
+};
+
+// Every form x every selector x every target. Where the form is illegal on the target it is expected to be
+// rejected, assembled at the lowest PTX version that both the form and the target know.
+std::vector<CompileCase> catalog_cases(const std::vector<Form>& forms, const std::vector<Target>& targets);
+
+// Illegal instructions derived from the catalog's own rules (negative_set.cpp).
+std::vector<CompileCase> negative_cases(const std::vector<Form>& forms, const std::vector<Target>& targets);
+
+enum class Verdict {
+  agree,      // ptxas did what the catalog expects
+  disagree,   // ptxas accepted what must be rejected, or rejected what must be accepted
+  not_run,    // this ptxas cannot take the case at all (a PTX version newer than it knows)
+};
+std::string_view name(Verdict verdict);
+
+struct CompileOutcome {
+  CompileCase test;
+  Verdict verdict = Verdict::not_run;
+  bool accepted = false;
+  std::string diagnostics;
+  std::string not_run_reason;
+  bool from_cache = false;
+  std::string ptx;           // kept for disagreements, so each can be reported with its exact PTX
+};
+
+struct CompileRun {
+  PtxasInfo ptxas;
+  std::vector<CompileOutcome> outcomes;
+  double seconds = 0;
+  size_t cache_hits = 0;
+};
+
+CompileRun run_compile_conformance(const Ptxas& ptxas, const std::vector<CompileCase>& cases,
+                                   const std::function<void(size_t done, size_t total)>& progress = {});
+
+}  // namespace mmasp

@@ -1,0 +1,231 @@
+#include "harness/ptxas.h"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstring>
+#include <cstdlib>
+#include <fstream>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <sstream>
+#include <stdexcept>
+#include <thread>
+
+#include "harness/sha256.h"
+
+extern char** environ;
+
+namespace mmasp {
+namespace fs = std::filesystem;
+
+CommandResult run_command(const std::vector<std::string>& argv) {
+  CommandResult result;
+  int pipe_fds[2];
+  if (pipe(pipe_fds) != 0) throw std::runtime_error("pipe() failed");
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addclose(&actions, pipe_fds[0]);
+  posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], STDOUT_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], STDERR_FILENO);
+  posix_spawn_file_actions_addclose(&actions, pipe_fds[1]);
+  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+
+  std::vector<char*> args;
+  for (const auto& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
+  args.push_back(nullptr);
+  pid_t pid = 0;
+  int spawn_error = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  close(pipe_fds[1]);
+  if (spawn_error != 0) {
+    close(pipe_fds[0]);
+    result.exit_code = 127;
+    result.output = "cannot run " + argv[0] + ": " + std::strerror(spawn_error);
+    return result;
+  }
+  char buffer[4096];
+  ssize_t got;
+  while ((got = read(pipe_fds[0], buffer, sizeof buffer)) > 0) result.output.append(buffer, size_t(got));
+  close(pipe_fds[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return result;
+}
+
+namespace {
+
+std::string last_nonempty_line(const std::string& text) {
+  std::istringstream lines(text);
+  std::string line, last;
+  while (std::getline(lines, line))
+    if (!line.empty()) last = line;
+  return last;
+}
+
+// ptxas states the newest version it knows when given a newer one ("Unsupported .version 99.9; current version is
+// '9.0'"), so one probe tells the limit without a table keyed by toolkit release.
+std::optional<PtxVersion> probe_max_ptx(const fs::path& ptxas) {
+  fs::path file = fs::temp_directory_path() / ("mmasp-version-probe-" + std::to_string(getpid()) + ".ptx");
+  {
+    std::ofstream out(file);
+    out << ".version 99.9\n.target sm_80\n.address_size 64\n";
+  }
+  CommandResult result = run_command({ptxas.string(), "-arch=sm_80", file.string(), "-o", "/dev/null"});
+  fs::remove(file);
+  std::smatch match;
+  static const std::regex current(R"(current version is '(\d+\.\d+)')");
+  if (std::regex_search(result.output, match, current)) return parse_ptx_version(match[1].str());
+  return std::nullopt;
+}
+
+std::optional<PtxasInfo> try_ptxas(const fs::path& candidate) {
+  if (candidate.empty()) return std::nullopt;
+  CommandResult result = run_command({candidate.string(), "--version"});
+  if (result.exit_code != 0) return std::nullopt;
+  PtxasInfo info;
+  info.path = candidate;
+  info.version = last_nonempty_line(result.output);
+  std::istringstream lines(result.output);
+  for (std::string line; std::getline(lines, line);)
+    if (line.find("release") != std::string::npos) info.version = line;
+  info.max_ptx = probe_max_ptx(candidate);
+  return info;
+}
+
+std::string replace_all(std::string text, const std::string& from, const std::string& to) {
+  for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
+    text.replace(at, from.size(), to);
+  return text;
+}
+
+}  // namespace
+
+PtxasInfo locate_ptxas(const std::optional<fs::path>& explicit_path) {
+  std::vector<fs::path> candidates;
+  if (explicit_path) candidates.push_back(*explicit_path);
+  if (const char* env = std::getenv("MMASP_PTXAS")) candidates.emplace_back(env);
+  if (const char* cuda = std::getenv("CUDA_HOME")) candidates.push_back(fs::path(cuda) / "bin" / "ptxas");
+#ifdef MMASP_DEFAULT_PTXAS
+  candidates.emplace_back(MMASP_DEFAULT_PTXAS);
+#endif
+  candidates.emplace_back("ptxas");
+  std::string tried;
+  for (const auto& candidate : candidates) {
+    if (auto info = try_ptxas(candidate)) return *info;
+    tried += " " + candidate.string();
+  }
+  throw std::runtime_error("no runnable ptxas (tried:" + tried +
+                           "). Install the CUDA toolkit or set CUDA_HOME / MMASP_PTXAS.");
+}
+
+fs::path default_ptxas_cache_dir() {
+  if (const char* env = std::getenv("MMASP_CACHE_DIR")) return fs::path(env) / "ptxas";
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME")) return fs::path(xdg) / "mmasp" / "ptxas";
+  if (const char* home = std::getenv("HOME")) return fs::path(home) / ".cache" / "mmasp" / "ptxas";
+  return fs::temp_directory_path() / "mmasp-ptxas-cache";
+}
+
+Ptxas::Ptxas(PtxasInfo info, fs::path cache_dir, unsigned jobs)
+    : info_(std::move(info)), cache_dir_(std::move(cache_dir)), jobs_(jobs ? jobs : 1) {
+  if (!cache_dir_.empty()) fs::create_directories(cache_dir_);
+}
+
+std::string Ptxas::cache_key(const AssembleJob& job) const {
+  std::string material = info_.path.string();
+  material += '\0' + info_.version + '\0' + job.target + '\0' + job.ptx;
+  return sha256_hex(material);
+}
+
+AssembleResult Ptxas::run_ptxas(const AssembleJob& job) const {
+  char name[] = "/tmp/mmasp-XXXXXX.ptx";
+  int fd = mkstemps(name, 4);
+  if (fd < 0) throw std::runtime_error("cannot create a temporary PTX file in /tmp");
+  {
+    size_t written = 0;
+    while (written < job.ptx.size()) {
+      ssize_t n = write(fd, job.ptx.data() + written, job.ptx.size() - written);
+      if (n <= 0) break;
+      written += size_t(n);
+    }
+    close(fd);
+  }
+  CommandResult run = run_command({info_.path.string(), "-arch=" + job.target, name, "-o", "/dev/null"});
+  fs::remove(name);
+  AssembleResult result;
+  result.exit_code = run.exit_code;
+  result.accepted = run.exit_code == 0;
+  result.diagnostics = replace_all(run.output, name, "input.ptx");
+  return result;
+}
+
+AssembleResult Ptxas::assemble(const AssembleJob& job) const {
+  fs::path entry;
+  if (!cache_dir_.empty()) {
+    std::string key = cache_key(job);
+    entry = cache_dir_ / key.substr(0, 2) / (key + ".json");
+    std::ifstream cached(entry);
+    if (cached) {
+      auto json = nlohmann::json::parse(cached, nullptr, false);
+      if (!json.is_discarded() && json.contains("exit_code")) {
+        AssembleResult result;
+        result.exit_code = json["exit_code"].get<int>();
+        result.accepted = result.exit_code == 0;
+        result.diagnostics = json.value("diagnostics", "");
+        result.from_cache = true;
+        return result;
+      }
+    }
+  }
+  AssembleResult result = run_ptxas(job);
+  // A ptxas that could not start says nothing about the PTX, so it is never cached.
+  if (!entry.empty() && result.exit_code != 127) {
+    fs::create_directories(entry.parent_path());
+    fs::path temporary = entry;
+    temporary += ".tmp" + std::to_string(getpid()) + "-" +
+                 std::to_string(std::hash<std::thread::id>{}(std::this_thread::get_id()));
+    {
+      std::ofstream out(temporary);
+      out << nlohmann::json{{"exit_code", result.exit_code}, {"diagnostics", result.diagnostics}}.dump();
+    }
+    fs::rename(temporary, entry);  // atomic, so concurrent runs sharing a cache never read half a file
+  }
+  return result;
+}
+
+std::vector<AssembleResult> Ptxas::assemble_all(const std::vector<AssembleJob>& jobs,
+                                                const std::function<void(size_t, size_t)>& on_done) const {
+  std::vector<AssembleResult> results(jobs.size());
+  std::atomic<size_t> next{0};
+  std::atomic<size_t> done{0};
+  std::mutex report;
+  std::exception_ptr failure;
+  auto worker = [&] {
+    try {
+      for (size_t i; (i = next++) < jobs.size();) {
+        results[i] = assemble(jobs[i]);
+        size_t finished = ++done;
+        if (on_done) {
+          std::lock_guard lock(report);
+          on_done(finished, jobs.size());
+        }
+      }
+    } catch (...) {
+      std::lock_guard lock(report);
+      if (!failure) failure = std::current_exception();
+      next = jobs.size();
+    }
+  };
+  std::vector<std::thread> threads;
+  for (unsigned t = 0; t < jobs_; ++t) threads.emplace_back(worker);
+  for (auto& thread : threads) thread.join();
+  if (failure) std::rethrow_exception(failure);
+  return results;
+}
+
+}  // namespace mmasp

@@ -1,0 +1,66 @@
+// The toolkit's ptxas, run as a subprocess, in parallel, with results cached by content hash.
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "oracle/target.h"
+
+namespace mmasp {
+
+struct PtxasInfo {
+  std::filesystem::path path;
+  std::string version;                      // "Cuda compilation tools, release 13.0, V13.0.88"
+  std::optional<PtxVersion> max_ptx;        // the newest .version it assembles, probed
+};
+
+// Finds ptxas: an explicit path, else $MMASP_PTXAS, else $CUDA_HOME/bin/ptxas, else the toolkit found at configure
+// time, else ptxas on PATH. Throws std::runtime_error naming what was tried when none runs.
+PtxasInfo locate_ptxas(const std::optional<std::filesystem::path>& explicit_path = std::nullopt);
+
+struct AssembleJob {
+  std::string ptx;
+  std::string target;                       // passed as -arch
+};
+
+struct AssembleResult {
+  bool accepted = false;
+  int exit_code = 0;
+  std::string diagnostics;                  // ptxas's output, with the temporary file name replaced by "input.ptx"
+  bool from_cache = false;
+};
+
+class Ptxas {
+ public:
+  // cache_dir empty: no cache.
+  Ptxas(PtxasInfo info, std::filesystem::path cache_dir, unsigned jobs);
+
+  const PtxasInfo& info() const { return info_; }
+
+  AssembleResult assemble(const AssembleJob& job) const;
+  // Runs every job on `jobs` threads; on_done (if set) is called after each, from a worker, serialised.
+  std::vector<AssembleResult> assemble_all(const std::vector<AssembleJob>& jobs,
+                                           const std::function<void(size_t done, size_t total)>& on_done = {}) const;
+
+ private:
+  std::string cache_key(const AssembleJob& job) const;
+  AssembleResult run_ptxas(const AssembleJob& job) const;
+
+  PtxasInfo info_;
+  std::filesystem::path cache_dir_;
+  unsigned jobs_;
+};
+
+// Runs a command, returning its exit code and its combined stdout and stderr.
+struct CommandResult {
+  int exit_code = -1;
+  std::string output;
+};
+CommandResult run_command(const std::vector<std::string>& argv);
+
+std::filesystem::path default_ptxas_cache_dir();
+
+}  // namespace mmasp

@@ -1,0 +1,57 @@
+#include "reports/findings.h"
+
+#include <fnmatch.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+namespace mmasp {
+
+bool glob_match(const std::string& pattern, const std::string& text) {
+  return fnmatch(pattern.c_str(), text.c_str(), 0) == 0;
+}
+
+std::filesystem::path default_findings_path() {
+  return std::filesystem::path(MMASP_SOURCE_DIR) / "findings" / "findings.json";
+}
+
+FindingsFile load_findings(const std::filesystem::path& path) {
+  FindingsFile file;
+  file.path = path;
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot read findings file " + path.string());
+  nlohmann::json json;
+  try {
+    json = nlohmann::json::parse(in);
+    if (json.value("schema", "") != "mmasp-findings/1")
+      throw std::runtime_error("schema must be \"mmasp-findings/1\"");
+    for (const auto& entry : json.at("findings")) {
+      Finding finding;
+      finding.id = entry.at("id").get<std::string>();
+      finding.kind = entry.at("kind").get<std::string>();
+      finding.cases = entry.at("cases").get<std::vector<std::string>>();
+      finding.toolkit = entry.value("toolkit", "*");
+      finding.observed = entry.at("observed").get<std::string>();
+      finding.summary = entry.at("summary").get<std::string>();
+      finding.spec = entry.value("spec", "");
+      finding.details = entry.value("details", "");
+      file.findings.push_back(std::move(finding));
+    }
+  } catch (const std::exception& error) {
+    throw std::runtime_error(path.string() + ": " + error.what());
+  }
+  return file;
+}
+
+const Finding* match_finding(const FindingsFile& file, const std::string& kind, const std::string& case_id,
+                             const std::string& observed, const std::string& toolkit) {
+  for (const auto& finding : file.findings) {
+    if (finding.kind != kind || finding.observed != observed || !glob_match(finding.toolkit, toolkit)) continue;
+    for (const auto& pattern : finding.cases)
+      if (glob_match(pattern, case_id)) return &finding;
+  }
+  return nullptr;
+}
+
+}  // namespace mmasp

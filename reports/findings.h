@@ -1,0 +1,38 @@
+// Findings: documented disagreements between the hardware or toolkit and the spec or our model (findings/*.json).
+// A documented finding keeps a known disagreement from failing a run; it never changes what the catalog or the
+// oracle expect.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace mmasp {
+
+struct Finding {
+  std::string id;                       // "F-0001"
+  std::string kind;                     // "compile", later "execute", "layout"
+  std::vector<std::string> cases;       // globs over case ids
+  std::string toolkit = "*";            // glob over the ptxas version line
+  std::string observed;                 // what was seen: "accept" / "reject"
+  std::string summary;
+  std::string spec;                     // the section the expectation comes from
+  std::string details;
+};
+
+struct FindingsFile {
+  std::filesystem::path path;
+  std::vector<Finding> findings;
+};
+
+// Throws std::runtime_error with the path and the problem when the file is malformed.
+FindingsFile load_findings(const std::filesystem::path& path);
+std::filesystem::path default_findings_path();   // <source>/findings/findings.json
+
+bool glob_match(const std::string& pattern, const std::string& text);
+
+// The first finding of `kind` that documents this outcome, or nullptr.
+const Finding* match_finding(const FindingsFile& file, const std::string& kind, const std::string& case_id,
+                             const std::string& observed, const std::string& toolkit);
+
+}  // namespace mmasp
