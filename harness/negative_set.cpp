@@ -17,10 +17,13 @@ struct NegativeBuilder {
   std::set<std::string> seen;
 
   // Adds `instruction` on every target where `base` is legal, at the version the base form needs there.
+  // `version_override` pins the PTX version (for rules about the version itself); `at_least` raises it, so that a
+  // rejection cannot come from a feature being newer than the module.
   void add(const std::string& rule, const std::string& detail, const Form& base, InstructionText instruction,
-           const std::string& why, std::optional<PtxVersion> version_override = std::nullopt) {
+           const std::string& why, std::optional<PtxVersion> version_override = std::nullopt,
+           PtxVersion at_least = {}) {
     for (const auto& target : targets) {
-      PtxVersion version = version_override ? *version_override : base.version_for(target);
+      PtxVersion version = version_override ? *version_override : std::max(base.version_for(target), at_least);
       // A version override below the base form's minimum is the point of some rules; only the target must know it.
       bool base_legal_here = version_override
                                  ? base.target.accepts(target, base.version_for(target)) && version >= target.min_ptx
@@ -90,6 +93,25 @@ std::vector<CompileCase> negative_cases(const std::vector<Form>& forms, const st
               "9.7.14.6.3: .satfinite exists only for integer types");
     }
 
+    // 9.7.14.6.3 syntax: .f8type without .kind accumulates only in .f32. Dense mma gained f16 accumulation for
+    // e4m3/e5m2 in PTX 8.7 (sm_120), and the sparse ISA notes repeat that sentence, but the sparse syntax never lists
+    // it; the module is at least PTX 8.7 so that only the syntax can reject it.
+    if (form.family == "fp8") {
+      OpcodeParts half = parts;
+      half.c = half.d = T::f16;
+      out.add("wrong-accumulator", base + "/f16", form, with_types(form, half),
+              "9.7.14.6.3 syntax: .f8type without .kind has .f32 C and D only", std::nullopt, PtxVersion{8, 7});
+    }
+
+    // 9.7.14.6.3 syntax: the no-.kind alternate-float block lists only .e4m3/.e5m2; e3m2/e2m3/e2m1 need a .kind.
+    // Built from the kind::f8f6f4 form itself, so it runs only where that form is legal.
+    if (form.kind == Kind::f8f6f4 && form.d == T::f32 && form.a == form.b && info(form.a).bits < 8) {
+      OpcodeParts no_kind = parts;
+      no_kind.kind = Kind::none;
+      out.add("narrow-float-without-kind", base, form, with_opcode(form, no_kind),
+              "9.7.14.6.3: ." + std::string(ptx_name(form.a)) + " exists only with .kind::f8f6f4 / .kind::mxf8f6f4");
+    }
+
     // 9.7.14.6.3 syntax: every .kind form is spelled .sp::ordered_metadata; .spvariant = {.sp::ordered_metadata}.
     if (form.kind != Kind::none) {
       OpcodeParts plain = parts;
@@ -100,15 +122,12 @@ std::vector<CompileCase> negative_cases(const std::vector<Form>& forms, const st
 
     // 9.7.14.6.3: f is a constant in 0..3, and each shape defines fewer values (9.7.14.6.1); ptxas checks the
     // immediate against the shape's range.
-    {
-      int past_range = form.selectors.back() + 1;
-      for (int selector : {past_range, 4}) {
-        if (selector < past_range) continue;
-        InstructionText text = instruction_for(form, selector);
-        out.add("selector-out-of-range", base + "/sel=" + std::to_string(selector), form, text,
-                "9.7.14.6.1: " + form.shape.str() + " defines selector values 0.." +
-                    std::to_string(form.selectors.back()));
-      }
+    // Every value past the shape's range up to 3 (inside the operand's 0..3), and 4 (outside it).
+    for (int selector = form.selectors.back() + 1; selector <= 4; ++selector) {
+      out.add("selector-out-of-range", base + "/sel=" + std::to_string(selector), form,
+              instruction_for(form, selector),
+              "9.7.14.6.1: " + form.shape.str() + " defines selector values 0.." +
+                  std::to_string(form.selectors.back()));
     }
 
     // PTX ISA Notes: ::ordered_metadata from 8.5, e4m3/e5m2 from 8.4, .scale_vec::4X with .ue8m0 from 9.1.
@@ -129,7 +148,8 @@ std::vector<CompileCase> negative_cases(const std::vector<Form>& forms, const st
   // One representative form per (family, shape, accumulator) for the rules that do not depend on the exact types.
   std::map<std::string, const Form*> representatives;
   for (const auto& form : forms) {
-    std::string key = form.family + "/" + form.shape.str() + "/" + std::string(ptx_name(form.c));
+    std::string key = form.family + "/" + std::string(ptx_qualifier(form.variant)) + "/" + form.shape.str() + "/" +
+                      std::string(ptx_name(form.c));
     if (!representatives.count(key)) representatives[key] = &form;
   }
   for (const auto& [key, form_ptr] : representatives) {
@@ -147,8 +167,8 @@ std::vector<CompileCase> negative_cases(const std::vector<Form>& forms, const st
     }
 
     OpcodeParts parts = parts_of(form);
-    // 9.7.14.6.3 syntax: bf16, tf32 and .f8type (no .kind) accumulate only in .f32; integers only in .s32.
-    if (form.family == "bf16" || form.family == "tf32" || form.family == "fp8" || form.family == "int8") {
+    // 9.7.14.6.3 syntax: bf16 and tf32 accumulate only in .f32; integers only in .s32.
+    if (form.family == "bf16" || form.family == "tf32" || form.family == "int8") {
       OpcodeParts other = parts;
       T accumulator = form.family == "int8" ? T::f32 : T::f16;
       other.c = other.d = accumulator;
@@ -162,15 +182,6 @@ std::vector<CompileCase> negative_cases(const std::vector<Form>& forms, const st
       mixed.b = form.a == T::f16 ? T::bf16 : T::f16;
       out.add("mixed-16bit-ab", base, form, with_opcode(form, mixed),
               "9.7.14.6.3: A and B are both .f16 or both .bf16");
-    }
-    // 9.7.14.6.3 syntax: the no-.kind alternate-float block lists only .e4m3/.e5m2; e3m2/e2m3/e2m1 need a .kind.
-    if (form.family == "fp8") {
-      for (T narrow : {T::e3m2, T::e2m3, T::e2m1}) {
-        OpcodeParts no_kind = parts;
-        no_kind.a = no_kind.b = narrow;
-        out.add("narrow-float-without-kind", base + "/" + std::string(ptx_name(narrow)), form,
-                with_opcode(form, no_kind), "9.7.14.6.3: ." + std::string(ptx_name(narrow)) + " needs .kind::f8f6f4");
-      }
     }
     // 9.7.14.6.3: each .kind has one shape (k64 for f8f6f4/mxf8f6f4, k128 for mxf4/mxf4nvf4).
     if (form.kind != Kind::none) {
