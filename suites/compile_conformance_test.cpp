@@ -1,0 +1,150 @@
+// Compile conformance against the real ptxas, one CTest entry per target, plus checks that the machinery can fail.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+
+#include "harness/compile_conformance.h"
+#include "reports/compile_report.h"
+#include "reports/findings.h"
+
+namespace mmasp {
+namespace {
+namespace fs = std::filesystem;
+
+const PtxasInfo& real_ptxas() {
+  static const PtxasInfo info = locate_ptxas();
+  return info;
+}
+
+std::vector<CompileCase> all_cases(const std::vector<Target>& targets) {
+  auto cases = catalog_cases(instruction_space(), targets);
+  auto negatives = negative_cases(instruction_space(), targets);
+  cases.insert(cases.end(), negatives.begin(), negatives.end());
+  return cases;
+}
+
+class CompileConformance : public testing::TestWithParam<std::string> {};
+
+// Fails on any disagreement between ptxas and the catalog that findings/findings.json does not document.
+TEST_P(CompileConformance, PtxasAgreesWithTheCatalog) {
+  const Target target = *find_target(GetParam());
+  Ptxas ptxas(real_ptxas(), MMASP_PTXAS_CACHE, std::max(1u, std::thread::hardware_concurrency()));
+  CompileRun run = run_compile_conformance(ptxas, all_cases({target}));
+  CompileJudgement judgement = judge(run, load_findings(default_findings_path()));
+  RecordProperty("ptxas", run.ptxas.version);
+  RecordProperty("cases", int(run.outcomes.size()));
+  RecordProperty("documented_findings", int(judgement.documented.size()));
+  RecordProperty("not_run", int(judgement.not_run));
+
+  size_t accepted_legal = 0;
+  for (const auto& outcome : run.outcomes)
+    accepted_legal += outcome.test.expected == Expected::accept && outcome.accepted;
+  // Something must have been assembled for real: every target here has legal forms.
+  EXPECT_GT(accepted_legal, 100u);
+  for (const auto& judged : judgement.undocumented) {
+    const auto& outcome = *judged.outcome;
+    ADD_FAILURE() << "ptxas " << (outcome.accepted ? "accepts" : "rejects") << " " << outcome.test.id
+                  << " but the catalog expects " << name(outcome.test.expected) << " (" << outcome.test.why
+                  << ").\nptxas said: " << outcome.diagnostics << "\nPTX:\n" << outcome.ptx
+                  << "\nIf this is a real disagreement, record it in findings/findings.json; do not change the catalog "
+                     "to match ptxas.";
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Targets, CompileConformance,
+                         testing::Values("sm_80", "sm_86", "sm_89", "sm_90a", "sm_100a", "sm_120a"),
+                         [](const auto& info) { return info.param; });
+
+// A ptxas that accepts everything must be caught on every negative case and every illegal placement, and one that
+// rejects everything on every legal form: the comparison itself can fail.
+TEST(CompileConformanceMachinery, DetectsAPtxasThatAcceptsOrRejectsEverything) {
+  const std::vector<Target> targets = {*find_target("sm_90a"), *find_target("sm_120a")};
+  auto cases = all_cases(targets);
+  size_t expected_reject = 0;
+  for (const auto& test : cases) expected_reject += test.expected == Expected::reject;
+  ASSERT_GT(expected_reject, 0u);
+
+  for (const char* fake : {"/bin/true", "/bin/false"}) {
+    PtxasInfo info;
+    info.path = fake;
+    info.version = std::string("fake ptxas ") + fake;
+    info.max_ptx = PtxVersion{9, 0};
+    CompileRun run = run_compile_conformance(Ptxas(info, {}, 2), cases);
+    CompileJudgement judgement = judge(run, FindingsFile{});
+    size_t expected_disagreements = 0;
+    for (const auto& outcome : run.outcomes)
+      if (outcome.verdict != Verdict::not_run)
+        expected_disagreements += (outcome.test.expected == Expected::reject) == (std::string(fake) == "/bin/true");
+    EXPECT_EQ(judgement.undocumented.size(), expected_disagreements) << fake;
+    EXPECT_GT(judgement.undocumented.size(), 0u) << fake;
+  }
+}
+
+TEST(CompileConformanceMachinery, EveryNegativeRuleProducesCases) {
+  auto negatives = negative_cases(instruction_space(), conformance_targets());
+  std::map<std::string, int> per_rule;
+  std::set<std::string> ids;
+  for (const auto& test : negatives) {
+    per_rule[test.rule]++;
+    EXPECT_TRUE(ids.insert(test.id).second) << "duplicate id " << test.id;
+    EXPECT_EQ(test.expected, Expected::reject);
+    EXPECT_FALSE(test.why.empty());
+    // A negative case is never a catalog form spelled at a legal selector.
+    const Form* form = find_form(test.instruction.opcode);
+    if (form && form->regs == test.instruction.regs && test.version >= form->min_ptx)
+      EXPECT_TRUE(std::find(form->selectors.begin(), form->selectors.end(), test.instruction.selector) ==
+                  form->selectors.end())
+          << test.id << " is a legal instruction";
+  }
+  for (const char* rule : {"ctype-ne-dtype", "satfinite-on-float", "sp-with-kind", "selector-out-of-range",
+                           "below-min-ptx", "register-count", "wrong-accumulator", "mixed-16bit-ab",
+                           "narrow-float-without-kind", "kind-wrong-shape", "block-scale-combination"})
+    EXPECT_GT(per_rule[rule], 0) << rule;
+}
+
+TEST(CompileConformanceMachinery, CacheReturnsTheSameVerdictWithoutRunningPtxas) {
+  fs::path cache = fs::temp_directory_path() / ("mmasp-cache-test-" + std::to_string(getpid()));
+  fs::remove_all(cache);
+  const Form& form = *find_form("mma.sp.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16");
+  const Target target = *find_target("sm_80");
+  AssembleJob job{emit_module(instruction_for(form, 0), {7, 1}, target), "sm_80"};
+  AssembleJob bad = job;
+  bad.ptx += "this is not PTX\n";
+  Ptxas ptxas(real_ptxas(), cache, 1);
+  auto first = ptxas.assemble_all({job, bad});
+  auto second = ptxas.assemble_all({job, bad});
+  EXPECT_FALSE(first[0].from_cache);
+  EXPECT_TRUE(first[0].accepted);
+  EXPECT_FALSE(first[1].accepted);
+  EXPECT_TRUE(second[0].from_cache);
+  EXPECT_TRUE(second[1].from_cache);
+  EXPECT_EQ(second[0].accepted, first[0].accepted);
+  EXPECT_EQ(second[1].diagnostics, first[1].diagnostics);
+  EXPECT_NE(first[1].diagnostics.find("input.ptx"), std::string::npos) << "temporary file name not normalised";
+  fs::remove_all(cache);
+}
+
+TEST(CompileConformanceMachinery, PtxasReportsItsVersionAndLimit) {
+  EXPECT_NE(real_ptxas().version.find("release"), std::string::npos) << real_ptxas().version;
+  ASSERT_TRUE(real_ptxas().max_ptx.has_value());
+  EXPECT_GE(*real_ptxas().max_ptx, (PtxVersion{8, 7})) << "this toolkit cannot assemble sm_120a forms";
+}
+
+TEST(Findings, FileLoadsAndEveryFindingDocumentsACase) {
+  FindingsFile findings = load_findings(default_findings_path());
+  auto cases = all_cases(conformance_targets());
+  for (const auto& finding : findings.findings) {
+    EXPECT_FALSE(finding.summary.empty()) << finding.id;
+    EXPECT_FALSE(finding.details.empty()) << finding.id;
+    bool matches_a_case = false;
+    for (const auto& test : cases)
+      for (const auto& pattern : finding.cases) matches_a_case |= glob_match(pattern, test.id);
+    EXPECT_TRUE(matches_a_case) << finding.id << " names no case that exists (typo in its glob?)";
+  }
+}
+
+}  // namespace
+}  // namespace mmasp
