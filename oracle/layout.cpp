@@ -1,0 +1,101 @@
+#include "oracle/layout.h"
+
+#include <stdexcept>
+
+namespace mmasp {
+namespace {
+
+constexpr int kLanes = 32;
+
+int container_bits(const Form& form, Operand operand) {
+  switch (operand) {
+    case Operand::a_compressed: return form.a_container_bits;
+    case Operand::b: return form.b_container_bits;
+    case Operand::c: return info(form.c).bits;
+    case Operand::d: return info(form.d).bits;
+  }
+  return 32;
+}
+
+// Elements per .b32 register ("PE" in shared/research/spec-supplement.md).
+int per_register(const Form& form, Operand operand) { return 32 / container_bits(form, operand); }
+
+}  // namespace
+
+int rows_of(const Form& form, Operand operand) { return operand == Operand::b ? form.shape.k : form.shape.m; }
+
+int cols_of(const Form& form, Operand operand) {
+  switch (operand) {
+    case Operand::a_compressed: return form.shape.k / 2;
+    case Operand::b: return form.shape.n;
+    default: return form.shape.n;
+  }
+}
+
+int elements_per_lane(const Form& form, Operand operand) {
+  return rows_of(form, operand) * cols_of(form, operand) / kLanes;
+}
+
+FragmentSlot slot_of(const Form& form, Operand operand, int index, int lane) {
+  const int pe = per_register(form, operand);
+  return {lane, index / pe, index % pe};
+}
+
+MatrixCoord coord_of(const Form& form, Operand operand, int lane, int index) {
+  const int group = lane >> 2;            // groupID
+  const int thread_in_group = lane % 4;   // threadID_in_group
+  const int pe = per_register(form, operand);
+  const int reg = index / pe, slot = index % pe;
+  switch (operand) {
+    case Operand::a_compressed:
+      // 9.7.14.6.2.1-8, A: "row = groupID for a0..(first half of each register pair), groupID + 8 otherwise;
+      // firstcol = threadID_in_group * chunk ... + K/2 for the upper registers". In compressed columns the same
+      // statement is: register r holds row g + 8*(r&1), columns PE*t + 4*PE*(r>>1) + slot.
+      return {group + 8 * (reg & 1), pe * thread_in_group + 4 * pe * (reg >> 1) + slot};
+    case Operand::b:
+      // 9.7.14.5.x (dense B, which 9.7.14.6.2 reuses) and Figures 121/124/132-135/142-145: column groupID,
+      // row PE*t + 4*PE*r + slot.
+      return {pe * thread_in_group + 4 * pe * reg + slot, group};
+    case Operand::c:
+    case Operand::d: {
+      // 9.7.14.5.8/.10 (C/D of m16n8kX, which 9.7.14.6.2 reuses): element i at row g + 8*(i>>1), col 2t + (i&1).
+      return {group + 8 * (index >> 1), 2 * thread_in_group + (index & 1)};
+    }
+  }
+  throw std::logic_error("coord_of: bad operand");
+}
+
+std::vector<MetadataCell> metadata_cells(const Form& form, int selector) {
+  // 9.7.14.6.1: 1, 2 or 4 lanes of each group of four hold metadata; the selector picks which.
+  const int lanes_per_group = 4 / int(form.selectors.size());
+  // 9.7.14.6.2 metadata figures (119/122/125/127: 16- and 32-bit types; 129/136-137/139/146-147: 8- and 4-bit types)
+  // as restated in shared/research/spec-supplement.md 2.2: for 16/32-bit A each lane's register holds two rows (bits
+  // 15..0 row g, 31..16 row g+8) and the lanes of a pair split K; for 8/4-bit A each lane's whole register is one row,
+  // the odd lane of a pair holding row g+8, and lanes 2-3 of a group of four the upper half of K.
+  const bool wide_elements = form.a_container_bits >= 16;
+  std::vector<MetadataCell> cells;
+  for (int lane = 0; lane < kLanes; ++lane) {
+    const int group = lane >> 2, thread_in_group = lane % 4;
+    const int h = thread_in_group - lanes_per_group * selector;
+    if (h < 0 || h >= lanes_per_group) continue;
+    for (int nibble = 0; nibble < 8; ++nibble) {
+      MetadataCell cell{lane, nibble, 0, 0};
+      if (wide_elements) {
+        cell.row = group + 8 * (nibble >> 2);
+        cell.chunk = 4 * h + (nibble & 3);
+      } else {
+        cell.row = group + 8 * (h & 1);
+        cell.chunk = 8 * (h >> 1) + nibble;
+      }
+      cells.push_back(cell);
+    }
+  }
+  return cells;
+}
+
+LayoutEvidence layout_evidence(const Form&) {
+  return {false, "PTX ISA 9.7.14.6.2 formulas; figure content from shared/research/spec-supplement.md (not yet "
+                 "confirmed by mmasp's own layout discovery)"};
+}
+
+}  // namespace mmasp
