@@ -10,11 +10,12 @@ namespace {
 constexpr uint32_t kTf32KeepsFirst = 0b0100;
 constexpr uint32_t kTf32KeepsSecond = 0b1110;
 
-// Elements in each stored unit: a pair for 4:8 pair-wise, one element otherwise.
-int unit_width(Sparsity sparsity) { return sparsity == Sparsity::pairwise_four_of_eight ? 2 : 1; }
-int stored_units(Sparsity sparsity) { return sparsity == Sparsity::one_of_two ? 1 : 2; }
-
 }  // namespace
+
+// 9.7.14.6.1: 2:4 keeps 2 of 4 elements, 1:2 keeps 1 of 2, pair-wise 4:8 keeps 2 of 4 two-element pairs.
+int elements_per_position(Sparsity sparsity) { return sparsity == Sparsity::pairwise_four_of_eight ? 2 : 1; }
+int positions_per_chunk(Sparsity sparsity) { return sparsity == Sparsity::one_of_two ? 2 : 4; }
+int stored_per_chunk(Sparsity sparsity) { return sparsity == Sparsity::one_of_two ? 1 : 2; }
 
 uint32_t nibble_of(Sparsity sparsity, ChunkPositions positions) {
   if (sparsity == Sparsity::one_of_two) return positions.first == 0 ? kTf32KeepsFirst : kTf32KeepsSecond;
@@ -52,7 +53,7 @@ SparseA compress(const Form& form, std::span<const uint32_t> dense, std::span<co
   const int chunks_per_row = k / chunk;
   if (dense.size() != size_t(m * k) || positions.size() != size_t(m * chunks_per_row))
     throw std::invalid_argument("compress: dense A or positions have the wrong size");
-  const int unit = unit_width(form.sparsity);
+  const int unit = elements_per_position(form.sparsity);
   SparseA sparse;
   for (int row = 0; row < m; ++row)
     for (int c = 0; c < chunks_per_row; ++c) {
@@ -61,7 +62,7 @@ SparseA compress(const Form& form, std::span<const uint32_t> dense, std::span<co
       if (validity(form.sparsity, nibble) == MetadataValidity::undefined)
         throw std::invalid_argument("compress: positions do not form valid metadata");
       sparse.nibbles.push_back(nibble);
-      for (int stored = 0; stored < stored_units(form.sparsity); ++stored) {
+      for (int stored = 0; stored < stored_per_chunk(form.sparsity); ++stored) {
         int position = stored == 0 ? where.first : where.second;
         for (int e = 0; e < unit; ++e) sparse.compressed.push_back(dense[size_t(row * k + c * chunk + position * unit + e)]);
       }
@@ -72,7 +73,7 @@ SparseA compress(const Form& form, std::span<const uint32_t> dense, std::span<co
 std::vector<uint32_t> decompress(const Form& form, const SparseA& sparse, uint32_t zero_code) {
   const int m = form.shape.m, k = form.shape.k, chunk = form.chunk_width;
   const int chunks_per_row = k / chunk;
-  const int unit = unit_width(form.sparsity);
+  const int unit = elements_per_position(form.sparsity);
   if (sparse.compressed.size() != size_t(m * k / 2) || sparse.nibbles.size() != size_t(m * chunks_per_row))
     throw std::invalid_argument("decompress: compressed A or metadata have the wrong size");
   std::vector<uint32_t> dense(size_t(m * k), zero_code);
@@ -83,7 +84,7 @@ std::vector<uint32_t> decompress(const Form& form, const SparseA& sparse, uint32
       if (validity(form.sparsity, nibble) == MetadataValidity::undefined)
         throw std::invalid_argument("decompress: undefined metadata value");
       ChunkPositions where = positions_of(form.sparsity, nibble);
-      for (int stored = 0; stored < stored_units(form.sparsity); ++stored) {
+      for (int stored = 0; stored < stored_per_chunk(form.sparsity); ++stored) {
         int position = stored == 0 ? where.first : where.second;
         for (int e = 0; e < unit; ++e) dense[size_t(row * k + c * chunk + position * unit + e)] = sparse.compressed[next++];
       }

@@ -24,6 +24,12 @@ enum class MetadataValidity {
   undefined,           // 0b0000, 0b0101, 0b1010, 0b1111 for 2:4 and 4:8; anything but 0b0100/0b1110 for tf32
 };
 
+// A chunk has positions_per_chunk places to keep from (elements, or pairs for 4:8), each elements_per_position wide,
+// and keeps stored_per_chunk of them.
+int positions_per_chunk(Sparsity sparsity);
+int elements_per_position(Sparsity sparsity);
+int stored_per_chunk(Sparsity sparsity);
+
 uint32_t nibble_of(Sparsity sparsity, ChunkPositions positions);
 ChunkPositions positions_of(Sparsity sparsity, uint32_t nibble);  // meaningful only where validity != undefined
 MetadataValidity validity(Sparsity sparsity, uint32_t nibble);

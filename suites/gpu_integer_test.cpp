@@ -45,8 +45,8 @@ DenseCase random_case(const Form& form, int selector, SplitMix& random, bool ext
   DenseCase test;
   test.selector = selector;
   test.a.assign(size_t(m * k), 0);
-  const int units = form.sparsity == Sparsity::pairwise_four_of_eight ? 4 : form.chunk_width;
-  const int unit = form.sparsity == Sparsity::pairwise_four_of_eight ? 2 : 1;
+  const int units = positions_per_chunk(form.sparsity);
+  const int unit = elements_per_position(form.sparsity);
   for (int row = 0; row < m; ++row)
     for (int c = 0; c < k / form.chunk_width; ++c) {
       int first = int(random.below(uint32_t(units)));

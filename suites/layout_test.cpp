@@ -158,7 +158,7 @@ RC_GTEST_PROP(Sparse, CompressDecompressIsTheIdentity, ()) {
   const auto& forms = instruction_space();
   const Form& form = forms[*rc::gen::inRange<size_t>(0, forms.size())];
   const int m = form.shape.m, k = form.shape.k, chunks = m * k / form.chunk_width;
-  const int units = form.sparsity == Sparsity::pairwise_four_of_eight ? 4 : form.chunk_width;
+  const int units = positions_per_chunk(form.sparsity);
   std::vector<ChunkPositions> positions;
   for (int c = 0; c < chunks; ++c) {
     if (form.sparsity == Sparsity::one_of_two) {
@@ -173,11 +173,11 @@ RC_GTEST_PROP(Sparse, CompressDecompressIsTheIdentity, ()) {
   // Dense A: random non-zero codes where kept, zero elsewhere.
   const uint32_t code_mask = form.a_container_bits == 32 ? ~0u : (1u << form.a_container_bits) - 1;
   std::vector<uint32_t> dense(size_t(m * k), 0);
-  const int unit = form.sparsity == Sparsity::pairwise_four_of_eight ? 2 : 1;
+  const int unit = elements_per_position(form.sparsity);
   for (int row = 0; row < m; ++row)
     for (int c = 0; c < k / form.chunk_width; ++c) {
       auto where = positions[size_t(row * (k / form.chunk_width) + c)];
-      for (int stored = 0; stored < (form.sparsity == Sparsity::one_of_two ? 1 : 2); ++stored)
+      for (int stored = 0; stored < stored_per_chunk(form.sparsity); ++stored)
         for (int e = 0; e < unit; ++e)
           dense[size_t(row * k + c * form.chunk_width + (stored ? where.second : where.first) * unit + e)] =
               *rc::gen::inRange<uint32_t>(1, code_mask) ;
