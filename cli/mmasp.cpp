@@ -11,9 +11,11 @@
 #include "harness/gpu_probe.h"
 #include "harness/ptx_emitter.h"
 #include "harness/ptxas.h"
+#include "oracle/case_file.h"
 #include "oracle/instruction_space.h"
 #include "reports/catalog_json.h"
 #include "reports/compile_report.h"
+#include "reports/evaluation.h"
 #include "reports/findings.h"
 
 namespace fs = std::filesystem;
@@ -167,6 +169,11 @@ int main(int argc, char** argv) {
   run->add_option("--out", run_out, "directory for reports")->capture_default_str();
   run->add_option("--device", run_device, "GPU ordinal")->capture_default_str();
 
+  // eval
+  auto* eval = app.add_subcommand("eval", "print the expected D and its bounds for a case file, and judge its observed D");
+  std::vector<std::string> eval_files;
+  eval->add_option("case", eval_files, "case files (schema mmasp-case/1, docs/case-files.md)")->required();
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
@@ -201,6 +208,25 @@ int main(int argc, char** argv) {
       return kExitPass;
     }
     if (*compile) return compile_conformance(compile_options, compile_json_path);
+    if (*eval) {
+      int status = kExitPass;
+      for (const auto& path : eval_files) {
+        CaseFile file;
+        try {
+          file = load_case_file(path);
+        } catch (const CaseFileError& error) {
+          throw UsageError(error.what());
+        }
+        std::optional<std::span<const uint32_t>> observed;
+        if (file.observed_d) observed = std::span<const uint32_t>(*file.observed_d);
+        Evaluation evaluation = evaluate(file.test, observed);
+        if (eval_files.size() > 1) std::cout << "== " << path << "\n";
+        for (const auto& line : file.comment) std::cout << "# " << line << "\n";
+        std::cout << format_evaluation(file.test, evaluation, observed);
+        if (evaluation.verdict && is_failure(evaluation.verdict->status)) status = kExitFail;
+      }
+      return status;
+    }
     if (*run) {
       GpuProbe gpu = probe_gpus();
       if (gpu.available) {

@@ -1,28 +1,23 @@
-// Packs one case, given as dense logical matrices, into the per-lane input records of an emitted kernel, and unpacks
-// D, using only the oracle's layouts (oracle/layout.h) and encodings (oracle/sparse.h, oracle/number_format.h).
+// Moves a warp's registers (oracle/fragments.h) in and out of the per-lane records of an emitted kernel's batch
+// buffer (harness/ptx_emitter.h, LaneRecordLayout).
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "harness/ptx_emitter.h"
-#include "oracle/instruction_space.h"
-#include "oracle/sparse.h"
+#include "oracle/fragments.h"
+#include "oracle/mma_case.h"
 
 namespace mmasp {
 
-struct DenseCase {
-  std::vector<uint32_t> a;                    // M x K element codes, row-major; zero outside `positions`
-  std::vector<ChunkPositions> positions;      // one per row chunk, row-major
-  std::vector<uint32_t> b;                    // K x N codes, row-major
-  std::vector<uint32_t> c;                    // M x N codes, row-major
-  int selector = 0;
-  std::vector<uint32_t> metadata_noise;       // 32 lanes: the e value of lanes that hold no metadata for the selector
-};
-
-// Appends 32 lane records to `records`.
-void pack_case(const Form& form, const DenseCase& test, std::vector<uint32_t>& records);
-// D as M x N codes from the 32 output records starting at `records`.
-std::vector<uint32_t> unpack_d(const Form& form, const uint32_t* records);
+// Appends the 32 lane records of one case to `records`.
+void pack_case(const MmaCase& test, std::vector<uint32_t>& records);
+// The registers of one case back from its 32 input records (what the emulator executes).
+WarpRegisters registers_from_records(const Form& form, int selector, const uint32_t* records);
+// D as M x N codes from the 32 output records of one case, and the output records for a D.
+std::vector<uint32_t> unpack_d(const Form& form, const uint32_t* output_records);
+void pack_d(const Form& form, std::span<const uint32_t> d, uint32_t* output_records);
 
 }  // namespace mmasp

@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "oracle/mma_case.h"
+
 namespace mmasp {
 namespace {
 
@@ -89,6 +91,30 @@ std::vector<MetadataCell> metadata_cells(const Form& form, int selector) {
       }
       cells.push_back(cell);
     }
+  }
+  return cells;
+}
+
+std::vector<ScaleCell> scale_cells(const Form& form, Operand operand, const ScaleIds& ids) {
+  if (!form.block_scale) return {};
+  const int blocks = scale_blocks(form);
+  // 9.7.14.3: with 1X the byte byte-id holds the one scale, with 2X bytes byte-id and byte-id+1, with 4X all four
+  // bytes; which byte goes with which K-block (lower byte, lower block) is inferred (spec-supplement 3.3).
+  auto byte_for = [&](int byte_id, int block) { return blocks == 4 ? block : byte_id + block; };
+  std::vector<ScaleCell> cells;
+  if (operand == Operand::a_compressed) {
+    // Rows g and g+8 come from the pair of lanes 2*thread-id-a, 2*thread-id-a+1 of each quad: row g from the even
+    // lane, g+8 from the odd one (spec-supplement 3.3: PTX figure for the pair, CuTe SFALayout for the order).
+    for (int row = 0; row < form.shape.m; ++row)
+      for (int block = 0; block < blocks; ++block)
+        cells.push_back({4 * (row % 8) + 2 * ids.thread_a + row / 8, byte_for(ids.byte_a, block), row, block});
+  } else if (operand == Operand::b) {
+    // Column n comes from lane 4n + thread-id-b.
+    for (int col = 0; col < form.shape.n; ++col)
+      for (int block = 0; block < blocks; ++block)
+        cells.push_back({4 * col + ids.thread_b, byte_for(ids.byte_b, block), col, block});
+  } else {
+    throw std::invalid_argument("scale_cells: only A and B have scales");
   }
   return cells;
 }

@@ -46,6 +46,18 @@ struct MetadataCell {
 // ignores (9.7.14.6.1: "one or more threads store the metadata for the whole group").
 std::vector<MetadataCell> metadata_cells(const Form& form, int selector);
 
+// Block scale (9.7.14.3, restated in shared/research/spec-supplement.md 3.3): lane `lane`'s byte `byte` of
+// scale-a-data holds the scale of row `index` of A for K-block `block` (or, for B, of column `index`).
+struct ScaleCell {
+  int lane = 0;
+  int byte = 0;
+  int index = 0;
+  int block = 0;
+};
+struct ScaleIds;
+// Every scale byte the instruction reads for these ids; other lanes' and bytes' scale data is ignored.
+std::vector<ScaleCell> scale_cells(const Form& form, Operand operand, const ScaleIds& ids);
+
 // Whether the layouts of a form have been confirmed on hardware by layout discovery (issue #5). Nothing is yet.
 struct LayoutEvidence {
   bool verified_on_hardware = false;

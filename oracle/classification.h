@@ -1,0 +1,56 @@
+// The one result taxonomy of mmasp (after dEQP's), and the judgement of an observed D against the reference.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "oracle/mma_case.h"
+#include "oracle/reference.h"
+
+namespace mmasp {
+
+enum class Status {
+  pass,              // exact, or within the tight bound
+  quality_warning,   // inside the spec bound, outside the tight bound
+  fail,              // outside the spec bound, wrong special value, or an integer mismatch
+  ub_not_judged,     // the inputs are undefined behaviour: run in isolation, never judged
+  not_supported,     // the form cannot run here (no such device, toolkit too old)
+  crash,             // the run crashed
+  timeout,           // the run did not finish
+  waived,            // a failure excused by a waiver
+};
+
+std::string_view name(Status status);  // "Pass", "QualityWarning", "Fail", "UB-not-judged", ...
+bool is_failure(Status status);        // Fail, Crash, Timeout
+// The more severe of two statuses, for combining cases into a form's result.
+Status worse(Status a, Status b);
+
+struct ElementVerdict {
+  Status status = Status::pass;
+  int row = 0, col = 0;
+  uint32_t observed = 0, expected = 0;   // codes; expected is D* rounded once to D's type
+  double error = 0;                      // |D - D*|
+  double error_ulps = 0;                 // error / ulp of D's type at D*
+  double error_relative_to_bound = 0;    // error / spec bound (1 = at the bound); 0 for exact results
+  double spec_bound = 0, tight_bound = 0;
+  std::string reason;                    // empty for exact results
+};
+
+struct CaseVerdict {
+  Status status = Status::pass;
+  std::vector<std::string> undefined_reasons;   // why the case is UB-not-judged
+  ElementVerdict worst;                         // the element that decided the status (largest error among equals)
+  int failing_elements = 0;
+  int warning_elements = 0;
+  std::vector<ElementVerdict> elements;         // M x N
+};
+
+// observed_d: M x N codes of D, row-major.
+CaseVerdict classify(const MmaCase& test, const ReferenceResult& expected, std::span<const uint32_t> observed_d);
+// Reference plus classification; undefined-behaviour cases are labelled without computing anything.
+CaseVerdict judge(const MmaCase& test, std::span<const uint32_t> observed_d);
+
+}  // namespace mmasp

@@ -1,0 +1,125 @@
+#include "reports/evaluation.h"
+
+#include <cmath>
+#include <sstream>
+
+#include "oracle/number_format.h"
+#include "oracle/tolerance.h"
+
+namespace mmasp {
+namespace {
+
+std::string number(double value) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.9g", value);
+  return text;
+}
+
+std::string hex(uint32_t code) {
+  char text[16];
+  std::snprintf(text, sizeof text, "0x%x", code);
+  return text;
+}
+
+void print_matrix(std::ostringstream& out, const Form& form, std::span<const uint32_t> d) {
+  const int n = form.shape.n;
+  for (int r = 0; r < form.shape.m; ++r) {
+    out << "  row " << (r < 10 ? " " : "") << r << ":";
+    for (int c = 0; c < n; ++c) out << "  " << describe_value(form.d, d[size_t(r * n + c)]);
+    out << "\n";
+  }
+}
+
+}  // namespace
+
+std::string describe_value(ElemType type, uint32_t code) {
+  if (!info(type).is_float) return std::to_string(decode_integer(type, code));
+  auto value = decode(type, code);
+  if (!value) return "undefined [" + hex(code) + "]";
+  return number(value->to_double()) + " [" + hex(code) + "]";
+}
+
+Evaluation evaluate(const MmaCase& test, std::optional<std::span<const uint32_t>> observed_d) {
+  Evaluation evaluation;
+  evaluation.undefined_reasons = undefined_behaviour(test);
+  try {
+    evaluation.expected = reference(test);
+  } catch (const std::invalid_argument&) {
+    // Undefined metadata: nothing can be expected; the reasons say why.
+  }
+  if (observed_d) {
+    if (!evaluation.undefined_reasons.empty()) {
+      CaseVerdict verdict;
+      verdict.status = Status::ub_not_judged;
+      verdict.undefined_reasons = evaluation.undefined_reasons;
+      evaluation.verdict = verdict;
+    } else {
+      evaluation.verdict = classify(test, *evaluation.expected, *observed_d);
+    }
+  }
+  return evaluation;
+}
+
+std::string format_evaluation(const MmaCase& test, const Evaluation& evaluation,
+                              std::optional<std::span<const uint32_t>> observed_d) {
+  const Form& form = *test.form;
+  std::ostringstream out;
+  out << "form      " << form.opcode << "\n";
+  out << "family    " << form.family << ", " << name(form.sparsity) << " sparsity, selector " << test.selector << "\n";
+  if (!evaluation.undefined_reasons.empty()) {
+    out << "UB: not judged\n";
+    for (const auto& reason : evaluation.undefined_reasons) out << "  " << reason << "\n";
+  }
+  if (evaluation.expected && evaluation.undefined_reasons.empty()) {
+    std::vector<uint32_t> codes;
+    for (const auto& e : evaluation.expected->d) codes.push_back(e.rounded_code);
+    out << "expected D (" << (form.is_integer() ? std::string(form.satfinite ? "exact, clamped by .satfinite" : "exact, wrapped modulo 2^32")
+                                                : "D* = A.B + C exactly, rounded once to " + std::string(ptx_name(form.d)))
+        << "):\n";
+    print_matrix(out, form, codes);
+    if (!form.is_integer()) {
+      const FloatTolerance t = tolerance_for(form);
+      out << "bounds on |D - D*| (accumulation at least " << ptx_name(t.accumulation) << ", docs/tolerances.md):\n";
+      int shown = 0;
+      for (size_t i = 0; i < evaluation.expected->d.size(); ++i) {
+        const ExpectedElement& e = evaluation.expected->d[i];
+        if (e.nonzero_products == 0 && e.kind == ExpectedElement::Kind::finite) continue;
+        ++shown;
+        const int r = int(i) / form.shape.n, c = int(i) % form.shape.n;
+        out << "  [" << r << "][" << c << "] ";
+        if (e.kind != ExpectedElement::Kind::finite) {
+          out << (e.kind == ExpectedElement::Kind::nan ? "NaN" : e.negative ? "-Inf" : "+Inf") << " (special-value rule)\n";
+          continue;
+        }
+        ElementBounds b = element_bounds(t, e.nonzero_products, e.magnitude_sum, std::fabs(e.exact_double), e.subnormal_allowance);
+        out << "D*=" << number(e.exact_double) << " n=" << e.nonzero_products << " S=" << number(e.magnitude_sum)
+            << " tight=" << number(b.tight) << " spec=" << number(b.spec) << "\n";
+      }
+      const size_t quiet = evaluation.expected->d.size() - size_t(shown);
+      if (quiet) out << "  (" << quiet << " elements with no non-zero product must equal C exactly)\n";
+    }
+  }
+  if (observed_d) {
+    out << "observed D:\n";
+    print_matrix(out, form, *observed_d);
+  }
+  if (evaluation.verdict) {
+    const CaseVerdict& v = *evaluation.verdict;
+    out << "classification: " << name(v.status);
+    if (v.status != Status::ub_not_judged) {
+      out << " (" << v.elements.size() << " elements: " << v.failing_elements << " Fail, " << v.warning_elements
+          << " QualityWarning)\n";
+      const ElementVerdict& w = v.worst;
+      out << "worst element [" << w.row << "][" << w.col << "]: expected " << describe_value(form.d, w.expected)
+          << ", observed " << describe_value(form.d, w.observed);
+      if (!form.is_integer()) out << ", error " << number(w.error) << " (" << number(w.error_ulps) << " ulp)";
+      if (!w.reason.empty()) out << "\n  " << w.reason;
+      out << "\n";
+    } else {
+      out << "\n";
+    }
+  }
+  return out.str();
+}
+
+}  // namespace mmasp
