@@ -85,7 +85,8 @@ case "$mode" in
     ;;
   test)
     cd "$build_dir"
-    exec ctest --output-on-failure -j "$jobs" "$@"
+    # slow (benchmarks, soak) and fuzz runs are opt-in: ctest -L slow, ctest -L fuzz.
+    exec ctest --output-on-failure -j "$jobs" -LE 'slow|fuzz' "$@"
     ;;
   build)
     ;;

@@ -1,0 +1,14 @@
+#include "generators/bulk.h"
+
+namespace mmasp::gen {
+
+uint64_t case_seed(uint64_t seed, const Form& form, uint64_t index) {
+  // FNV-1a of the opcode, mixed with the seed and index through one SplitMix step each.
+  uint64_t hash = 0xcbf29ce484222325ull;
+  for (char c : form.opcode) hash = (hash ^ uint8_t(c)) * 0x100000001b3ull;
+  SplitMixDraw mix(seed ^ hash);
+  SplitMixDraw again(mix.bits() + index * 0x9E3779B97F4A7C15ull);
+  return again.bits();
+}
+
+}  // namespace mmasp::gen
