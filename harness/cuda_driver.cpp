@@ -3,6 +3,10 @@
 #include <cuda.h>
 #include <dlfcn.h>
 
+#include <cctype>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
 #include <stdexcept>
 
 #include "harness/ptx_emitter.h"
@@ -34,6 +38,31 @@ struct CudaDevice::Api {
                              CUstream, void**, void**);
   CUresult (*cuCtxSynchronize)();
   CUresult (*cuGetErrorString)(CUresult, const char**);
+  CUresult (*cuDeviceGetUuid)(CUuuid*, CUdevice);
+  CUresult (*cuDeviceTotalMem)(size_t*, CUdevice);
+  CUresult (*cuLinkCreate)(unsigned, CUjit_option*, void**, CUlinkState*);
+  CUresult (*cuLinkAddData)(CUlinkState, CUjitInputType, void*, size_t, const char*, unsigned, CUjit_option*, void**);
+  CUresult (*cuLinkComplete)(CUlinkState, void**, size_t*);
+  CUresult (*cuLinkDestroy)(CUlinkState);
+  // Persistent device buffers, grown as needed, so a batch costs two copies and a launch.
+  CUdeviceptr input = 0, output = 0;
+  size_t input_bytes = 0, output_bytes = 0;
+
+  ~Api() {
+    if (!context) return;
+    if (input) cuMemFree(input);
+    if (output) cuMemFree(output);
+    cuDevicePrimaryCtxRelease(device);
+  }
+
+  void ensure(CUdeviceptr& buffer, size_t& capacity, size_t bytes) {
+    if (bytes <= capacity) return;
+    if (buffer) cuMemFree(buffer);
+    buffer = 0;
+    capacity = 0;
+    check(cuMemAlloc(&buffer, bytes), "cuMemAlloc");
+    capacity = bytes;
+  }
 
   template <typename F>
   void bind(F& function, const char* name) {
@@ -49,7 +78,7 @@ struct CudaDevice::Api {
   }
 };
 
-CudaDevice::CudaDevice(int ordinal) : api_(std::make_unique<Api>()) {
+CudaDevice::CudaDevice(int ordinal) : api_(std::make_shared<Api>()) {
   Api& api = *api_;
   api.library = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
   if (!api.library) throw std::runtime_error("no CUDA driver (libcuda.so.1 not found)");
@@ -72,6 +101,12 @@ CudaDevice::CudaDevice(int ordinal) : api_(std::make_unique<Api>()) {
   api.bind(api.cuMemsetD32, "cuMemsetD32_v2");
   api.bind(api.cuLaunchKernel, "cuLaunchKernel");
   api.bind(api.cuCtxSynchronize, "cuCtxSynchronize");
+  api.bind(api.cuDeviceGetUuid, "cuDeviceGetUuid");
+  api.bind(api.cuDeviceTotalMem, "cuDeviceTotalMem_v2");
+  api.bind(api.cuLinkCreate, "cuLinkCreate_v2");
+  api.bind(api.cuLinkAddData, "cuLinkAddData_v2");
+  api.bind(api.cuLinkComplete, "cuLinkComplete");
+  api.bind(api.cuLinkDestroy, "cuLinkDestroy");
   api.check(api.cuInit(0), "cuInit");
   api.check(api.cuDriverGetVersion(&api.driver_version), "cuDriverGetVersion");
   api.check(api.cuDeviceGet(&api.device, ordinal), "cuDeviceGet");
@@ -79,8 +114,11 @@ CudaDevice::CudaDevice(int ordinal) : api_(std::make_unique<Api>()) {
   api.check(api.cuCtxSetCurrent(api.context), "cuCtxSetCurrent");
 }
 
-CudaDevice::~CudaDevice() {
-  if (api_ && api_->context) api_->cuDevicePrimaryCtxRelease(api_->device);
+// Modules hold the Api too, so the context goes only after the last module is unloaded.
+CudaDevice::~CudaDevice() = default;
+
+CudaModule::~CudaModule() {
+  if (api_ && module_) api_->cuModuleUnload(static_cast<CUmodule>(module_));
 }
 
 std::string CudaDevice::name() const {
@@ -98,8 +136,42 @@ int CudaDevice::sm() const {
 
 int CudaDevice::driver_version() const { return api_->driver_version; }
 
-std::vector<uint32_t> CudaDevice::run_ptx(const std::string& ptx, const std::vector<uint32_t>& input,
-                                          int output_words, uint32_t cases) {
+DeviceFingerprint CudaDevice::fingerprint() const {
+  const Api& api = *api_;
+  DeviceFingerprint f;
+  f.name = name();
+  f.sm = sm();
+  f.driver_api_version = api.driver_version;
+  CUuuid uuid{};
+  if (api.cuDeviceGetUuid(&uuid, api.device) == CUDA_SUCCESS) {
+    char text[64];
+    const auto* b = reinterpret_cast<const unsigned char*>(uuid.bytes);
+    std::snprintf(text, sizeof text, "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0], b[1],
+                  b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
+    f.uuid = text;
+  }
+  int value = 0;
+  if (api.cuDeviceGetAttribute(&value, CU_DEVICE_ATTRIBUTE_ECC_ENABLED, api.device) == CUDA_SUCCESS) f.ecc = value != 0;
+  api.cuDeviceGetAttribute(&f.sm_clock_khz, CU_DEVICE_ATTRIBUTE_CLOCK_RATE, api.device);
+  api.cuDeviceGetAttribute(&f.memory_clock_khz, CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE, api.device);
+  api.cuDeviceGetAttribute(&f.sm_count, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, api.device);
+  api.cuDeviceTotalMem(&f.memory_bytes, api.device);
+  // "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.159.04  ..." — the kernel driver's own version.
+  std::ifstream proc("/proc/driver/nvidia/version");
+  std::string line;
+  if (std::getline(proc, line)) {
+    std::istringstream words(line);
+    for (std::string word; words >> word;)
+      if (!word.empty() && std::isdigit(static_cast<unsigned char>(word[0])) && word.find('.') != std::string::npos) {
+        f.driver_version = word;
+        break;
+      }
+  }
+  if (f.driver_version.empty()) f.driver_version = "unknown (no /proc/driver/nvidia/version)";
+  return f;
+}
+
+std::shared_ptr<CudaModule> CudaDevice::load_ptx(const std::string& ptx) {
   const Api& api = *api_;
   char log[8192] = {};
   CUjit_option options[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
@@ -111,32 +183,70 @@ std::vector<uint32_t> CudaDevice::run_ptx(const std::string& ptx, const std::vec
     api.cuGetErrorString(loaded, &text);
     throw std::runtime_error(std::string("driver JIT rejected the PTX: ") + text + "\n" + log);
   }
-  CUfunction kernel = nullptr;
-  CUdeviceptr device_input = 0, device_output = 0;
-  const size_t output_count = size_t(cases) * 32 * size_t(output_words);
-  std::vector<uint32_t> output(output_count);
+  return wrap_module(module);
+}
+
+std::shared_ptr<CudaModule> CudaDevice::load_cubin(const std::string& cubin) {
+  CUmodule module = nullptr;
+  api_->check(api_->cuModuleLoadDataEx(&module, cubin.data(), 0, nullptr, nullptr), "loading the toolkit's cubin");
+  return wrap_module(module);
+}
+
+std::string CudaDevice::jit_cubin(const std::string& ptx) {
+  const Api& api = *api_;
+  CUlinkState link = nullptr;
+  api.check(api.cuLinkCreate(0, nullptr, nullptr, &link), "cuLinkCreate");
+  std::string image;
   try {
-    api.check(api.cuModuleGetFunction(&kernel, module, kKernelName), "cuModuleGetFunction");
-    api.check(api.cuMemAlloc(&device_input, input.size() * 4), "cuMemAlloc");
-    api.check(api.cuMemAlloc(&device_output, output_count * 4), "cuMemAlloc");
-    api.check(api.cuMemcpyHtoD(device_input, input.data(), input.size() * 4), "cuMemcpyHtoD");
-    // Poison, so that an element the kernel failed to write cannot pass for a result.
-    api.check(api.cuMemsetD32(device_output, 0xDEADBEEF, output_count), "cuMemsetD32");
-    void* params[] = {&device_input, &device_output, &cases};
-    const unsigned threads = 128, blocks = unsigned((size_t(cases) * 32 + threads - 1) / threads);
-    api.check(api.cuLaunchKernel(kernel, blocks, 1, 1, threads, 1, 1, 0, nullptr, params, nullptr), "cuLaunchKernel");
-    api.check(api.cuCtxSynchronize(), "kernel execution");
-    api.check(api.cuMemcpyDtoH(output.data(), device_output, output_count * 4), "cuMemcpyDtoH");
+    api.check(api.cuLinkAddData(link, CU_JIT_INPUT_PTX, const_cast<char*>(ptx.c_str()), ptx.size() + 1, "mmasp.ptx", 0,
+                                nullptr, nullptr),
+              "cuLinkAddData");
+    void* cubin = nullptr;
+    size_t size = 0;
+    api.check(api.cuLinkComplete(link, &cubin, &size), "cuLinkComplete");
+    image.assign(static_cast<const char*>(cubin), size);
   } catch (...) {
-    if (device_input) api.cuMemFree(device_input);
-    if (device_output) api.cuMemFree(device_output);
-    api.cuModuleUnload(module);
+    api.cuLinkDestroy(link);
     throw;
   }
-  api.cuMemFree(device_input);
-  api.cuMemFree(device_output);
-  api.cuModuleUnload(module);
+  api.cuLinkDestroy(link);
+  return image;
+}
+
+std::vector<uint32_t> CudaDevice::run(CudaModule& module, const std::vector<uint32_t>& input, int output_words,
+                                      uint32_t cases) {
+  Api& api = *api_;
+  const size_t output_count = size_t(cases) * 32 * size_t(output_words);
+  std::vector<uint32_t> output(output_count);
+  api.ensure(api.input, api.input_bytes, input.size() * 4);
+  api.ensure(api.output, api.output_bytes, output_count * 4);
+  api.check(api.cuMemcpyHtoD(api.input, input.data(), input.size() * 4), "cuMemcpyHtoD");
+  api.check(api.cuMemsetD32(api.output, 0xDEADBEEF, output_count), "cuMemsetD32");
+  CUdeviceptr in = api.input, out = api.output;
+  void* params[] = {&in, &out, &cases};
+  const unsigned threads = 128, blocks = unsigned((size_t(cases) * 32 + threads - 1) / threads);
+  api.check(api.cuLaunchKernel(static_cast<CUfunction>(module.function_), blocks, 1, 1, threads, 1, 1, 0, nullptr, params,
+                               nullptr),
+            "cuLaunchKernel");
+  api.check(api.cuCtxSynchronize(), "kernel execution");
+  api.check(api.cuMemcpyDtoH(output.data(), api.output, output_count * 4), "cuMemcpyDtoH");
   return output;
+}
+
+std::vector<uint32_t> CudaDevice::run_ptx(const std::string& ptx, const std::vector<uint32_t>& input, int output_words,
+                                          uint32_t cases) {
+  auto module = load_ptx(ptx);
+  return run(*module, input, output_words, cases);
+}
+
+std::shared_ptr<CudaModule> CudaDevice::wrap_module(void* module) {
+  std::shared_ptr<CudaModule> result(new CudaModule());
+  result->api_ = api_;
+  result->module_ = module;
+  CUfunction function = nullptr;
+  api_->check(api_->cuModuleGetFunction(&function, static_cast<CUmodule>(module), kKernelName), "cuModuleGetFunction");
+  result->function_ = function;
+  return result;
 }
 
 }  // namespace mmasp

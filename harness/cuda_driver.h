@@ -1,4 +1,5 @@
-// The CUDA Driver API, opened at run time (dlopen), for running emitted PTX on a GPU. Only harness/ talks to the GPU.
+// The CUDA Driver API, opened at run time (dlopen), for running emitted kernels on a GPU. Only harness/ talks to
+// the GPU.
 #pragma once
 
 #include <cstdint>
@@ -7,6 +8,22 @@
 #include <vector>
 
 namespace mmasp {
+
+// What a result was measured on. Everything a reader needs to tell two runs' machines apart.
+struct DeviceFingerprint {
+  std::string name;
+  int sm = 0;
+  std::string uuid;
+  int driver_api_version = 0;      // cuDriverGetVersion, e.g. 13000
+  std::string driver_version;      // the kernel driver, e.g. "580.159.04" (from /proc/driver/nvidia/version)
+  bool ecc = false;
+  int sm_clock_khz = 0;            // the device's peak clocks as reported by the driver
+  int memory_clock_khz = 0;
+  int sm_count = 0;
+  size_t memory_bytes = 0;
+};
+
+class CudaModule;
 
 class CudaDevice {
  public:
@@ -19,15 +36,40 @@ class CudaDevice {
   std::string name() const;
   int sm() const;
   int driver_version() const;
+  DeviceFingerprint fingerprint() const;
 
-  // JIT-compiles PTX with the driver and runs mmasp_kernel over `cases` warps, 128 threads per block.
-  // `input` holds cases*32 lane records; returns cases*32*output_words words.
+  // The driver's JIT on PTX (cuModuleLoadDataEx). Throws with the JIT's log when it rejects the PTX.
+  std::shared_ptr<CudaModule> load_ptx(const std::string& ptx);
+  // A toolkit-compiled cubin.
+  std::shared_ptr<CudaModule> load_cubin(const std::string& cubin);
+  // The cubin the driver's JIT makes of this PTX (cuLink*), for disassembly.
+  std::string jit_cubin(const std::string& ptx);
+
+  // Runs mmasp_kernel over `cases` warps, 128 threads per block. `input` holds cases*32 lane records; returns
+  // cases*32*output_words words. Output is poisoned (0xDEADBEEF) first, so a word the kernel did not write is seen.
+  std::vector<uint32_t> run(CudaModule& module, const std::vector<uint32_t>& input, int output_words, uint32_t cases);
   std::vector<uint32_t> run_ptx(const std::string& ptx, const std::vector<uint32_t>& input, int output_words,
                                 uint32_t cases);
 
- private:
   struct Api;
-  std::unique_ptr<Api> api_;
+
+ private:
+  std::shared_ptr<CudaModule> wrap_module(void* module);
+  std::shared_ptr<Api> api_;
+};
+
+class CudaModule {
+ public:
+  ~CudaModule();
+  CudaModule(const CudaModule&) = delete;
+  CudaModule& operator=(const CudaModule&) = delete;
+
+ private:
+  friend class CudaDevice;
+  CudaModule() = default;
+  std::shared_ptr<CudaDevice::Api> api_;
+  void* module_ = nullptr;
+  void* function_ = nullptr;
 };
 
 }  // namespace mmasp

@@ -164,6 +164,32 @@ AssembleResult Ptxas::run_ptxas(const AssembleJob& job) const {
   return result;
 }
 
+std::optional<std::string> Ptxas::compile_cubin(const AssembleJob& job, std::string* diagnostics) const {
+  char name[] = "/tmp/mmasp-XXXXXX.ptx";
+  int fd = mkstemps(name, 4);
+  if (fd < 0) throw std::runtime_error("cannot create a temporary PTX file in /tmp");
+  {
+    size_t written = 0;
+    while (written < job.ptx.size()) {
+      ssize_t n = write(fd, job.ptx.data() + written, job.ptx.size() - written);
+      if (n <= 0) break;
+      written += size_t(n);
+    }
+    close(fd);
+  }
+  const std::string cubin = std::string(name) + ".cubin";
+  CommandResult run = run_command({info_.path.string(), "-arch=" + job.target, name, "-o", cubin});
+  fs::remove(name);
+  if (diagnostics) *diagnostics = replace_all(run.output, name, "input.ptx");
+  std::optional<std::string> bytes;
+  if (run.exit_code == 0) {
+    std::ifstream in(cubin, std::ios::binary);
+    bytes = std::string(std::istreambuf_iterator<char>(in), {});
+  }
+  fs::remove(cubin);
+  return bytes;
+}
+
 AssembleResult Ptxas::assemble(const AssembleJob& job) const {
   fs::path entry;
   if (!cache_dir_.empty()) {

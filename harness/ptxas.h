@@ -41,6 +41,9 @@ class Ptxas {
   const PtxasInfo& info() const { return info_; }
 
   AssembleResult assemble(const AssembleJob& job) const;
+  // Assembles to a cubin (ptxas -o), uncached; nullopt with the diagnostics in `diagnostics` when ptxas rejects it.
+  std::optional<std::string> compile_cubin(const AssembleJob& job, std::string* diagnostics = nullptr) const;
+
   // Runs every job on `jobs` threads; on_done (if set) is called after each, from a worker, serialised.
   std::vector<AssembleResult> assemble_all(const std::vector<AssembleJob>& jobs,
                                            const std::function<void(size_t done, size_t total)>& on_done = {}) const;

@@ -64,7 +64,9 @@ ElementBounds element_bounds(const FloatTolerance& t, int n, double magnitude_su
   bounds.spec = accumulation + underflow + subnormal_allowance;
   // The tight bound: one rounding, at accumulation precision, of a quantity no larger than S — what an accumulator
   // that aligns every summand to the largest and rounds once gives.
-  bounds.tight = (n > 0 ? t.epsilon_acc * magnitude_sum : 0.0) + subnormal_allowance;
+  // Near zero the accumulator's spacing is its subnormal quantum, not epsilon times the value: one rounding there
+  // may cost one quantum.
+  bounds.tight = (n > 0 ? t.epsilon_acc * magnitude_sum + t.min_normal_acc * t.epsilon_acc : 0.0) + subnormal_allowance;
   if (t.output != t.accumulation) {
     // D narrower than the accumulator (kind::f8f6f4 with f16 D): one more rounding of the accumulated value, and a
     // possible flush of a subnormal D.

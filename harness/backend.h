@@ -1,0 +1,73 @@
+// Where batches of cases execute: a GPU through the driver API (two compile paths), or the CPU emulator. Both take
+// the same per-lane input records and return the same output records, so everything above them is shared.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "harness/cuda_driver.h"
+#include "harness/module_store.h"
+#include "oracle/instruction_space.h"
+#include "oracle/target.h"
+
+namespace mmasp {
+
+enum class CompilePath { driver_jit, toolkit };
+std::string_view name(CompilePath path);   // "driver-jit", "toolkit"
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual std::string description() const = 0;
+  virtual bool is_hardware() const = 0;     // false: results are "emulated", never hardware conformance
+  // Whether the form can run here; `why` (when not) is the NotSupported reason.
+  virtual bool supports(const Form& form, std::string* why) const = 0;
+  // Runs `cases` cases of one form and selector: input holds cases*32 lane records (ptx_emitter.h).
+  virtual std::vector<uint32_t> run(const Form& form, int selector, const std::vector<uint32_t>& input, uint32_t cases) = 0;
+};
+
+// Executes the register-level inputs on the CPU: each lane record is read back into registers, the registers into
+// a case through the oracle's layouts (exactly what the instruction reads), and D is the oracle's reference,
+// rounded once, written back through the D layout. Undefined inputs give a fixed pattern (0x7FBADBAD).
+class EmulatorBackend final : public Backend {
+ public:
+  std::string description() const override { return "CPU emulator (oracle reference; emulated, not hardware)"; }
+  bool is_hardware() const override { return false; }
+  bool supports(const Form&, std::string*) const override { return true; }
+  std::vector<uint32_t> run(const Form& form, int selector, const std::vector<uint32_t>& input, uint32_t cases) override;
+};
+
+class GpuBackend final : public Backend {
+ public:
+  // store: where toolkit cubins come from (required for CompilePath::toolkit).
+  GpuBackend(std::shared_ptr<CudaDevice> device, CompilePath path, const ModuleStore* store);
+  std::string description() const override;
+  bool is_hardware() const override { return true; }
+  bool supports(const Form& form, std::string* why) const override;
+  std::vector<uint32_t> run(const Form& form, int selector, const std::vector<uint32_t>& input, uint32_t cases) override;
+
+  const Target& target() const { return target_; }
+  CompilePath path() const { return path_; }
+  // The module's machine code, for disassembly: the toolkit's cubin, or the one the driver's JIT makes.
+  std::string cubin(const Form& form, int selector);
+  std::string ptx(const Form& form, int selector) const;
+  CudaDevice& device() { return *device_; }
+
+ private:
+  std::shared_ptr<CudaModule> module(const Form& form, int selector);
+
+  std::shared_ptr<CudaDevice> device_;
+  CompilePath path_;
+  const ModuleStore* store_;
+  Target target_;
+  std::map<std::pair<const Form*, int>, std::shared_ptr<CudaModule>> modules_;
+};
+
+// The conformance target of a device of compute capability `sm` (sm_90 -> sm_90a), or nullopt.
+std::optional<Target> target_for_sm(int sm);
+
+}  // namespace mmasp

@@ -1,0 +1,231 @@
+#include "harness/execution.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <thread>
+
+#include "generators/bulk.h"
+#include "generators/reproduction.h"
+#include "generators/shrink.h"
+#include "generators/special_cases.h"
+#include "harness/fragment_packing.h"
+#include "oracle/case_file.h"
+#include "oracle/reference.h"
+#include "oracle/sparse.h"
+
+namespace mmasp {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+// Runs body(i) for i in [0, count) on `threads` threads.
+void parallel_for(size_t count, unsigned threads, const std::function<void(size_t)>& body) {
+  if (threads <= 1 || count < 64) {
+    for (size_t i = 0; i < count; ++i) body(i);
+    return;
+  }
+  std::atomic<size_t> next{0};
+  std::exception_ptr failure;
+  std::mutex failure_mutex;
+  std::vector<std::thread> pool;
+  for (unsigned t = 0; t < threads; ++t)
+    pool.emplace_back([&] {
+      try {
+        for (size_t i; (i = next.fetch_add(16)) < count;)
+          for (size_t j = i; j < std::min(count, i + 16); ++j) body(j);
+      } catch (...) {
+        std::lock_guard lock(failure_mutex);
+        if (!failure) failure = std::current_exception();
+        next = count;
+      }
+    });
+  for (auto& thread : pool) thread.join();
+  if (failure) std::rethrow_exception(failure);
+}
+
+void record(SuiteResult& result, const CaseVerdict& verdict) {
+  ++result.cases;
+  switch (verdict.status) {
+    case Status::pass: ++result.passed; break;
+    case Status::quality_warning: ++result.warnings; break;
+    case Status::ub_not_judged: ++result.not_judged; return;
+    default: ++result.failed; break;
+  }
+  result.status = worse(result.status, verdict.status);
+  for (const auto& e : verdict.elements) {
+    result.max_error_ulps = std::max(result.max_error_ulps, e.error_ulps);
+    result.max_error_vs_bound = std::max(result.max_error_vs_bound, e.error_relative_to_bound);
+    size_t bucket = 0;
+    while (bucket < kErrorBucketBounds.size() && e.error_ulps > kErrorBucketBounds[bucket]) ++bucket;
+    ++result.error_histogram[bucket];
+  }
+}
+
+std::string describe_origin(const SuiteContext& context, const Form& form, int selector, const std::string& name) {
+  return std::string(context.backend.description()) + "; " + form.opcode + " selector " + std::to_string(selector) +
+         "; " + name + "; seed " + std::to_string(context.seed);
+}
+
+void shrink_and_keep(SuiteContext& context, SuiteResult& result, const Form& form, int selector, const MmaCase& test,
+                     const std::vector<uint32_t>& observed, const CaseVerdict& verdict, const std::string& name,
+                     const SuiteLimits& limits) {
+  if (result.failure) return;
+  CaseFailure failure{name, test, observed, verdict, 0, ""};
+  auto still_fails = [&](const MmaCase& candidate) {
+    auto d = execute(context.backend, form, selector, {candidate});
+    return is_failure(judge(candidate, d[0]).status);
+  };
+  gen::ShrinkStats stats;
+  failure.test = gen::shrink_case(test, still_fails, limits.shrink_attempts, &stats);
+  failure.shrink_attempts = stats.attempts;
+  failure.observed = execute(context.backend, form, selector, {failure.test})[0];
+  failure.verdict = judge(failure.test, failure.observed);
+  if (!is_failure(failure.verdict.status)) {  // flaky: keep the original
+    failure.test = test;
+    failure.observed = observed;
+    failure.verdict = verdict;
+  }
+  if (!context.failure_dir.empty()) {
+    setenv("MMASP_FAILURE_DIR", context.failure_dir.c_str(), 1);
+    std::string line = gen::save_failure(failure.test, std::span<const uint32_t>(failure.observed),
+                                         describe_origin(context, form, selector, name));
+    failure.saved_to = line;
+    if (context.log) context.log(line);
+  }
+  result.failure = std::move(failure);
+}
+
+void judge_batch(SuiteContext& context, SuiteResult& result, const Form& form, int selector,
+                 const std::vector<MmaCase>& cases, const std::vector<std::string>& names, const SuiteLimits& limits) {
+  const auto observed = execute(context.backend, form, selector, cases);
+  std::vector<CaseVerdict> verdicts(cases.size());
+  parallel_for(cases.size(), context.threads, [&](size_t i) { verdicts[i] = judge(cases[i], observed[i]); });
+  for (size_t i = 0; i < cases.size(); ++i) {
+    record(result, verdicts[i]);
+    if (is_failure(verdicts[i].status)) {
+      if (!names.empty()) result.failing_special_cases.push_back(names[i]);
+      shrink_and_keep(context, result, form, selector, cases[i], observed[i], verdicts[i], names.empty() ? "random" : names[i], limits);
+    }
+  }
+}
+
+}  // namespace
+
+std::string_view name(Suite suite) {
+  switch (suite) {
+    case Suite::random: return "random";
+    case Suite::special: return "special";
+    case Suite::undefined: return "ub";
+  }
+  return "?";
+}
+
+std::vector<std::vector<uint32_t>> execute(Backend& backend, const Form& form, int selector, const std::vector<MmaCase>& cases) {
+  std::vector<uint32_t> records;
+  for (const auto& test : cases) pack_case(test, records);
+  const std::vector<uint32_t> output = backend.run(form, selector, records, uint32_t(cases.size()));
+  std::vector<std::vector<uint32_t>> d(cases.size());
+  const size_t words = 32 * size_t(form.regs.d);
+  for (size_t i = 0; i < cases.size(); ++i) d[i] = unpack_d(form, output.data() + i * words);
+  return d;
+}
+
+SuiteResult run_suite(SuiteContext& context, const Form& form, int selector, Suite suite, const SuiteLimits& limits) {
+  SuiteResult result;
+  result.form = &form;
+  result.selector = selector;
+  result.suite = suite;
+  result.backend = context.backend.description();
+  result.emulated = !context.backend.is_hardware();
+  result.seed = context.seed;
+  const auto start = Clock::now();
+  std::string why;
+  if (!context.backend.supports(form, &why)) {
+    result.status = Status::not_supported;
+    result.note = why;
+    return result;
+  }
+  try {
+    if (suite == Suite::special) {
+      std::vector<MmaCase> cases;
+      std::vector<std::string> names;
+      for (auto& named : gen::special_value_cases(form, selector)) {
+        cases.push_back(std::move(named.test));
+        names.push_back(named.name);
+      }
+      // Plus generated cases of the special-value profile, seeded like the random suite.
+      gen::Options options;
+      options.profile = gen::Profile::special_values;
+      options.selector = selector;
+      for (uint64_t i = 0; i < limits.special_generated; ++i) {
+        gen::BulkGenerator generator(gen::case_seed(context.seed ^ 0x5bec1a1, form, i));
+        MmaCase test;
+        generator.next(form, test, options);
+        cases.push_back(std::move(test));
+        names.push_back("special-profile #" + std::to_string(i));
+      }
+      judge_batch(context, result, form, selector, cases, names, limits);
+    } else if (suite == Suite::random) {
+      gen::Options options;
+      options.selector = selector;
+      uint64_t index = 0;
+      while (index < limits.min_cases || (index < limits.max_cases && seconds_since(start) < limits.seconds)) {
+        const uint64_t count = std::min<uint64_t>(limits.batch, std::max(limits.min_cases, limits.max_cases) - index);
+        if (count == 0) break;
+        std::vector<MmaCase> cases(count);
+        parallel_for(count, context.threads, [&](size_t i) {
+          gen::BulkGenerator generator(gen::case_seed(context.seed, form, index + i));
+          generator.next(form, cases[i], options);
+        });
+        judge_batch(context, result, form, selector, cases, {}, limits);
+        index += count;
+      }
+    } else {
+      // Undefined behaviour, in its own launches: cases that are UB for a stated reason, never judged. The run only
+      // has to survive them; what the hardware did is noted.
+      gen::Options options;
+      options.undefined_behaviour = true;
+      options.selector = selector;
+      std::vector<MmaCase> cases;
+      for (uint64_t i = 0; cases.size() < limits.special_generated && i < 100000; ++i) {
+        gen::BulkGenerator generator(gen::case_seed(context.seed ^ 0xdefec7, form, i));
+        MmaCase test;
+        generator.next(form, test, options);
+        if (!undefined_behaviour(test).empty()) cases.push_back(std::move(test));
+      }
+      const auto observed = execute(context.backend, form, selector, cases);
+      for (size_t i = 0; i < cases.size(); ++i) {
+        ++result.cases;
+        ++result.not_judged;
+        // Unordered metadata under ::ordered_metadata is the only UB here that .sp defines: compare with that.
+        bool unordered_only = true;
+        for (uint32_t nibble : cases[i].nibbles)
+          if (validity(form.sparsity, nibble) == MetadataValidity::undefined) unordered_only = false;
+        if (std::find(form.selectors.begin(), form.selectors.end(), cases[i].selector) == form.selectors.end()) unordered_only = false;
+        if (form.block_scale) unordered_only = false;
+        if (!unordered_only) continue;
+        ++result.ub_unordered_only;
+        const ReferenceResult sp = reference(cases[i]);
+        bool same = true;
+        for (size_t e = 0; e < sp.d.size() && same; ++e) same = sp.d[e].rounded_code == observed[i][e];
+        result.ub_like_sp += same;
+      }
+      result.status = Status::ub_not_judged;
+      result.note = "UB: not judged; " + std::to_string(result.cases) + " cases survived";
+      if (result.ub_unordered_only)
+        result.note += "; " + std::to_string(result.ub_like_sp) + " of " + std::to_string(result.ub_unordered_only) +
+                       " unordered-metadata cases gave exactly what .sp computes";
+    }
+  } catch (const std::exception& error) {
+    result.status = Status::crash;
+    result.note = error.what();
+  }
+  result.seconds = seconds_since(start);
+  return result;
+}
+
+}  // namespace mmasp

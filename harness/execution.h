@@ -1,0 +1,78 @@
+// Runs the execution suites of one form and selector on a backend: random cases from the generators, the named
+// special-value set, and undefined-behaviour cases in isolation. Judges every case with the oracle, keeps statistics,
+// and shrinks the first failure into a case file.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "harness/backend.h"
+#include "oracle/classification.h"
+#include "oracle/mma_case.h"
+
+namespace mmasp {
+
+enum class Suite { random, special, undefined };
+std::string_view name(Suite suite);   // "random", "special", "ub"
+
+// Buckets of |D - D*| in ulps of D's type: exact, <=0.5, <=1, <=2, <=4, <=16, <=256, more.
+inline constexpr std::array<double, 7> kErrorBucketBounds = {0, 0.5, 1, 2, 4, 16, 256};
+
+struct CaseFailure {
+  std::string case_name;            // the special case's name, or "random #index"
+  MmaCase test;                     // shrunk
+  std::vector<uint32_t> observed;   // M x N codes for the shrunk case
+  CaseVerdict verdict;
+  int shrink_attempts = 0;
+  std::string saved_to;             // the case file, when saved
+};
+
+struct SuiteResult {
+  const Form* form = nullptr;
+  int selector = 0;
+  Suite suite = Suite::random;
+  std::string backend;
+  bool emulated = false;
+  Status status = Status::pass;
+  std::string note;                 // NotSupported / Crash reason, or what the UB run observed
+  uint64_t cases = 0, passed = 0, warnings = 0, failed = 0, not_judged = 0;
+  double max_error_ulps = 0;
+  double max_error_vs_bound = 0;    // the largest error as a fraction of its spec bound
+  std::array<uint64_t, kErrorBucketBounds.size() + 1> error_histogram{};
+  std::vector<std::string> failing_special_cases;
+  std::optional<CaseFailure> failure;
+  uint64_t ub_like_sp = 0;          // UB suite: unordered-metadata cases whose D equals what .sp computes
+  uint64_t ub_unordered_only = 0;
+  double seconds = 0;
+  uint64_t seed = 0;
+};
+
+struct SuiteLimits {
+  uint64_t min_cases = 10000;       // random suite: at least this many
+  uint64_t max_cases = 10000;       // and at most this many
+  double seconds = 0;               // between the two, keep going until this much time has passed
+  uint32_t batch = 4096;
+  int shrink_attempts = 400;
+  uint32_t special_generated = 512; // special suite: generated special-value-profile cases beside the named ones
+};
+
+struct SuiteContext {
+  Backend& backend;
+  uint64_t seed = 1;
+  unsigned threads = 1;
+  std::string failure_dir;          // where shrunk failures are saved; empty: not saved
+  std::function<void(const std::string&)> log;  // progress lines; may be empty
+};
+
+SuiteResult run_suite(SuiteContext& context, const Form& form, int selector, Suite suite, const SuiteLimits& limits);
+
+// Packs a batch, runs it, and returns each case's D (M x N codes).
+std::vector<std::vector<uint32_t>> execute(Backend& backend, const Form& form, int selector,
+                                           const std::vector<MmaCase>& cases);
+
+}  // namespace mmasp

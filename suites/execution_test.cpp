@@ -1,0 +1,101 @@
+// The execution pipeline on the CPU emulator (issue #5): every catalog form, sm_120a included, goes through
+// generation, register packing, the backend, unpacking and judgement. A deliberately broken backend must be caught,
+// and its failure shrunk and saved.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "harness/execution.h"
+#include "oracle/case_file.h"
+#include "oracle/number_format.h"
+
+namespace mmasp {
+namespace {
+
+class EveryForm : public testing::TestWithParam<const Form*> {};
+
+TEST_P(EveryForm, RunsThroughTheEmulatorAndPasses) {
+  const Form& form = *GetParam();
+  EmulatorBackend emulator;
+  SuiteContext context{emulator, 20261122, 2, "", {}};
+  SuiteLimits limits;
+  limits.min_cases = limits.max_cases = 24;
+  limits.special_generated = 8;
+  for (int selector : form.selectors) {
+    for (Suite suite : {Suite::random, Suite::special}) {
+      SuiteResult result = run_suite(context, form, selector, suite, limits);
+      EXPECT_EQ(result.status, Status::pass) << name(suite) << " selector " << selector << ": " << result.note
+                                             << (result.failure ? result.failure->verdict.worst.reason : "");
+      EXPECT_TRUE(result.emulated);
+      EXPECT_GT(result.cases, 0u);
+    }
+  }
+  SuiteResult ub = run_suite(context, form, form.selectors.front(), Suite::undefined, limits);
+  EXPECT_EQ(ub.status, Status::ub_not_judged) << ub.note;
+  EXPECT_EQ(ub.not_judged, ub.cases);
+}
+
+std::vector<const Form*> every_form() {
+  std::vector<const Form*> forms;
+  for (const auto& form : instruction_space()) forms.push_back(&form);
+  return forms;
+}
+
+INSTANTIATE_TEST_SUITE_P(Catalog, EveryForm, testing::ValuesIn(every_form()),
+                         [](const testing::TestParamInfo<const Form*>& info) {
+                           std::string id = std::to_string(info.index) + "_" + info.param->opcode;
+                           for (char& c : id)
+                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+                           return id;
+                         });
+
+// The emulator with one defect: D[5][3] comes back one unit too large whenever A holds a non-zero element.
+class OffByOneBackend final : public Backend {
+ public:
+  std::string description() const override { return "broken emulator (test)"; }
+  bool is_hardware() const override { return false; }
+  bool supports(const Form&, std::string*) const override { return true; }
+  std::vector<uint32_t> run(const Form& form, int selector, const std::vector<uint32_t>& input, uint32_t cases) override {
+    std::vector<uint32_t> out = inner_.run(form, selector, input, cases);
+    const size_t in_words = input.size() / cases, out_words = out.size() / cases;
+    for (uint32_t c = 0; c < cases; ++c) {
+      bool any = false;
+      for (size_t w = 0; w < in_words && !any; ++w) any = input[c * in_words + w] != 0;
+      // Lane 4*5/… : D[5][3] is lane 4*5 + 1, element 1 (C/D layout); for f32 D that is register 1 of lane 21.
+      if (any) out[c * out_words + 21 * size_t(form.regs.d) + 1] += 1;
+    }
+    return out;
+  }
+
+ private:
+  EmulatorBackend inner_;
+};
+
+TEST(Execution, ABrokenBackendIsCaughtShrunkAndSaved) {
+  const Form& form = *find_form("mma.sp.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32");
+  OffByOneBackend broken;
+  const auto dir = std::filesystem::temp_directory_path() / "mmasp-execution-test";
+  std::filesystem::remove_all(dir);
+  SuiteContext context{broken, 7, 2, dir.string(), {}};
+  SuiteLimits limits;
+  limits.min_cases = limits.max_cases = 256;
+  SuiteResult result = run_suite(context, form, 0, Suite::random, limits);
+  EXPECT_EQ(result.status, Status::fail);
+  EXPECT_GT(result.failed, 0u);
+  ASSERT_TRUE(result.failure);
+  EXPECT_EQ(result.failure->verdict.worst.row, 5);
+  EXPECT_EQ(result.failure->verdict.worst.col, 3);
+  int nonzero = 0;
+  for (uint32_t code : result.failure->test.a_compressed) nonzero += code != 0;
+  EXPECT_LE(nonzero, 1) << "the shrinker should leave at most the one element that triggers the defect";
+  ASSERT_FALSE(result.failure->saved_to.empty());
+  const std::string prefix = "repro: mmasp eval ";
+  const std::string path = result.failure->saved_to.substr(prefix.size(), result.failure->saved_to.find("   #") - prefix.size());
+  CaseFile saved = load_case_file(path);
+  ASSERT_TRUE(saved.observed_d);
+  EXPECT_EQ(std::string(name(judge(saved.test, *saved.observed_d).status)), "Fail");
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace mmasp
