@@ -33,6 +33,7 @@ required_packages=(
   "librapidcheck-dev:/usr/include/rapidcheck.h"
   "nlohmann-json3-dev:/usr/include/nlohmann/json.hpp"
   "libcli11-dev:/usr/include/CLI/CLI.hpp"
+  "libxml2-utils:/usr/bin/xmllint"
 )
 
 missing=()

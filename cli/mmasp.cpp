@@ -7,6 +7,8 @@
 #include <iostream>
 #include <thread>
 
+#include "cli/common.h"
+#include "cli/run_command.h"
 #include "harness/compile_conformance.h"
 #include "harness/gpu_probe.h"
 #include "harness/ptx_emitter.h"
@@ -15,122 +17,16 @@
 #include "oracle/instruction_space.h"
 #include "reports/catalog_json.h"
 #include "reports/compile_report.h"
+#include "reports/diff.h"
 #include "reports/evaluation.h"
+#include "harness/module_store.h"
+#include "cli/repro_command.h"
 #include "reports/findings.h"
 
 namespace fs = std::filesystem;
 using namespace mmasp;
+using namespace mmasp::cli;
 
-namespace {
-
-// Exit codes (dEQP-like): every result Pass/QualityWarning/NotSupported/Waived -> 0, any Fail -> 1, usage or
-// environment error -> 2.
-constexpr int kExitPass = 0;
-constexpr int kExitFail = 1;
-constexpr int kExitUsage = 2;
-
-struct UsageError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
-std::vector<Target> parse_targets(const std::string& list) {
-  std::vector<Target> targets;
-  std::stringstream items(list);
-  for (std::string item; std::getline(items, item, ',');) {
-    auto target = find_target(item);
-    if (!target) {
-      std::string known;
-      for (const auto& t : known_targets()) known += " " + t.name;
-      throw UsageError("unknown target '" + item + "'; known:" + known);
-    }
-    targets.push_back(*target);
-  }
-  return targets;
-}
-
-std::vector<const Form*> filter_forms(const std::string& glob, const std::optional<Target>& target) {
-  std::vector<const Form*> forms;
-  for (const auto& form : instruction_space()) {
-    if (!glob.empty() && !glob_match(glob, form.opcode)) continue;
-    if (target && !form.legal_on(*target, form.version_for(*target))) continue;
-    forms.push_back(&form);
-  }
-  return forms;
-}
-
-struct CompileOptions {
-  std::string filter;
-  std::string targets = "sm_80,sm_86,sm_89,sm_90a,sm_100a,sm_120a";
-  std::string json_path;
-  std::string cache_dir;
-  bool no_cache = false;
-  bool no_negative = false;
-  std::string ptxas;
-  std::string findings;
-  unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
-};
-
-void add_compile_options(CLI::App* command, CompileOptions& options) {
-  command->add_option("--filter", options.filter, "only cases whose id matches this glob, e.g. '*bf16*'");
-  command->add_option("--targets", options.targets, "comma-separated targets")->capture_default_str();
-  command->add_option("--cache", options.cache_dir, "ptxas result cache (default: ~/.cache/mmasp/ptxas)");
-  command->add_flag("--no-cache", options.no_cache, "assemble everything afresh");
-  command->add_flag("--no-negative", options.no_negative, "skip the negative set");
-  command->add_option("--ptxas", options.ptxas, "ptxas to test (default: $MMASP_PTXAS, $CUDA_HOME, the build's)");
-  command->add_option("--findings", options.findings, "findings file (default: findings/findings.json)");
-  command->add_option("-j,--jobs", options.jobs, "parallel ptxas processes")->capture_default_str();
-}
-
-class Progress {
- public:
-  explicit Progress(std::string label) : label_(std::move(label)), tty_(isatty(STDERR_FILENO)) {}
-  void operator()(size_t done, size_t total) {
-    if (tty_) {
-      std::cerr << "\r" << label_ << " " << done << "/" << total << std::flush;
-      if (done == total) std::cerr << "\n";
-    } else if (done == total || done * 10 / total != (done - 1) * 10 / total) {
-      std::cerr << label_ << " " << done << "/" << total << "\n";
-    }
-  }
-
- private:
-  std::string label_;
-  bool tty_;
-};
-
-// Runs compile conformance and writes its reports; returns the exit code.
-int compile_conformance(const CompileOptions& options, const fs::path& out_json) {
-  auto targets = parse_targets(options.targets);
-  PtxasInfo info = locate_ptxas(options.ptxas.empty() ? std::nullopt : std::optional<fs::path>(options.ptxas));
-  fs::path cache = options.no_cache ? fs::path() : options.cache_dir.empty() ? default_ptxas_cache_dir()
-                                                                              : fs::path(options.cache_dir);
-  Ptxas ptxas(info, cache, options.jobs);
-  FindingsFile findings = load_findings(options.findings.empty() ? default_findings_path() : fs::path(options.findings));
-
-  auto cases = catalog_cases(instruction_space(), targets);
-  if (!options.no_negative) {
-    auto negatives = negative_cases(instruction_space(), targets);
-    cases.insert(cases.end(), negatives.begin(), negatives.end());
-  }
-  if (!options.filter.empty())
-    std::erase_if(cases, [&](const CompileCase& test) { return !glob_match(options.filter, test.id); });
-  if (cases.empty()) throw UsageError("the filter '" + options.filter + "' matches no case");
-
-  Progress progress("compile conformance:");
-  CompileRun run = run_compile_conformance(ptxas, cases, std::ref(progress));
-  CompileJudgement judgement = judge(run, findings);
-  std::cout << compile_summary(run, judgement, targets);
-  if (!out_json.empty()) {
-    if (out_json.has_parent_path()) fs::create_directories(out_json.parent_path());
-    std::ofstream out(out_json);
-    out << compile_json(run, judgement, targets).dump(2) << "\n";
-    if (!out) throw std::runtime_error("cannot write " + out_json.string());
-    std::cout << "wrote " << out_json.string() << "\n";
-  }
-  return judgement.undocumented.empty() ? kExitPass : kExitFail;
-}
-
-}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"mmasp: conformance and fuzz tests for PTX mma.sp / mma.sp::ordered_metadata"};
@@ -162,17 +58,35 @@ int main(int argc, char** argv) {
 
   // run
   auto* run = app.add_subcommand("run", "the main job: everything this machine can check");
-  CompileOptions run_options;
-  std::string run_out = "mmasp-out";
-  int run_device = 0;
-  add_compile_options(run, run_options);
-  run->add_option("--out", run_out, "directory for reports")->capture_default_str();
-  run->add_option("--device", run_device, "GPU ordinal")->capture_default_str();
+  RunOptions run_options;
+  add_run_options(run, run_options);
 
   // eval
   auto* eval = app.add_subcommand("eval", "print the expected D and its bounds for a case file, and judge its observed D");
   std::vector<std::string> eval_files;
   eval->add_option("case", eval_files, "case files (schema mmasp-case/1, docs/case-files.md)")->required();
+
+  // diff
+  auto* diff = app.add_subcommand("diff", "what changed between a baseline run and this one (exit 1 on a regression)");
+  std::string diff_baseline, diff_run, diff_waivers;
+  diff->add_option("baseline", diff_baseline, "baseline run.json")->required();
+  diff->add_option("run", diff_run, "new run.json")->required();
+  diff->add_option("--waivers", diff_waivers, "waivers file (schema mmasp-waivers/1)");
+
+  // repro
+  auto* repro = app.add_subcommand("repro", "rerun one case file on this machine's backend; expected vs observed per element");
+  std::string repro_file;
+  int repro_device = 0;
+  bool repro_emulator = false;
+  repro->add_option("case", repro_file, "case file")->required();
+  repro->add_option("--device", repro_device, "GPU ordinal")->capture_default_str();
+  repro->add_flag("--emulator", repro_emulator, "use the CPU emulator even with a GPU present");
+
+  // prepare
+  auto* prepare = app.add_subcommand("prepare", "compile every form's module for a target into a module store (for GPU runners without a toolkit)");
+  std::string prepare_target = "sm_90a", prepare_out;
+  prepare->add_option("--target", prepare_target, "target")->capture_default_str();
+  prepare->add_option("--out", prepare_out, "module store directory")->required();
 
   try {
     app.parse(argc, argv);
@@ -208,6 +122,51 @@ int main(int argc, char** argv) {
       return kExitPass;
     }
     if (*compile) return compile_conformance(compile_options, compile_json_path);
+    if (*diff) {
+      auto read = [](const std::string& path) {
+        std::ifstream in(path);
+        if (!in) throw UsageError("cannot open " + path);
+        auto json = nlohmann::json::parse(in, nullptr, false);
+        if (json.is_discarded() || json.value("schema", "") != "mmasp-run/1")
+          throw UsageError(path + " is not an mmasp run (schema mmasp-run/1)");
+        return json;
+      };
+      const auto baseline = read(diff_baseline), current = read(diff_run);
+      std::vector<Waiver> waivers;
+      if (!diff_waivers.empty()) {
+        try {
+          waivers = load_waivers(diff_waivers);
+        } catch (const std::runtime_error& error) {
+          throw UsageError(error.what());
+        }
+      }
+      const DiffReport report = diff_runs(baseline, current, waivers);
+      std::cout << format_diff(report, baseline, current);
+      return report.regressions ? kExitFail : kExitPass;
+    }
+    if (*repro) return repro_main(repro_file, repro_device, repro_emulator);
+    if (*prepare) {
+      auto target = parse_targets(prepare_target).front();
+      PtxasInfo info = locate_ptxas();
+      Ptxas ptxas(info, {}, 1);
+      ModuleStore store(prepare_out, &ptxas);
+      int built = 0, failed = 0;
+      for (const auto& form : instruction_space()) {
+        if (!form.legal_on(target, form.version_for(target))) continue;
+        for (int selector : form.selectors) {
+          std::string why;
+          const std::string ptx = emit_module(instruction_for(form, selector), form.version_for(target), target);
+          if (store.cubin(ptx, target.name, &why)) ++built;
+          else {
+            ++failed;
+            std::cerr << form.opcode << " sel=" << selector << ": " << why << "\n";
+          }
+        }
+      }
+      std::cout << "prepared " << built << " modules for " << target.name << " in " << prepare_out << " (" << info.version << ")"
+                << (failed ? ", " + std::to_string(failed) + " failed" : "") << "\n";
+      return failed ? kExitFail : kExitPass;
+    }
     if (*eval) {
       int status = kExitPass;
       for (const auto& path : eval_files) {
@@ -227,22 +186,7 @@ int main(int argc, char** argv) {
       }
       return status;
     }
-    if (*run) {
-      GpuProbe gpu = probe_gpus();
-      if (gpu.available) {
-        const auto& device = gpu.devices.at(size_t(run_device) < gpu.devices.size() ? run_device : 0);
-        std::cout << "mmasp run: GPU " << device.ordinal << " " << device.name << " (sm_" << device.sm
-                  << "), driver " << gpu.driver_version << ".\n"
-                  << "  Execution suites are not built yet (issue #5): this run checks compilation only; nothing\n"
-                  << "  is executed on the GPU and no result below is a hardware result.\n";
-      } else {
-        std::cout << "mmasp run: no GPU (" << gpu.reason << ").\n"
-                  << "  Running compile conformance only; the CPU emulator comes with issue #5.\n"
-                  << "  Nothing is executed: sm_120a forms are compile-checked only (not executed: no sm_120a "
-                     "device).\n";
-      }
-      return compile_conformance(run_options, fs::path(run_out) / "compile.json");
-    }
+    if (*run) return run_main(run_options, argc, argv);
   } catch (const UsageError& error) {
     std::cerr << "mmasp: " << error.what() << "\n";
     return kExitUsage;

@@ -2,9 +2,11 @@
 
 namespace mmasp {
 
-void pack_case(const MmaCase& test, std::vector<uint32_t>& records) {
-  const LaneRecordLayout layout = lane_record_layout(instruction_for(*test.form, test.selector));
-  const WarpRegisters registers = to_registers(test);
+void pack_case(const MmaCase& test, std::vector<uint32_t>& records) { pack_warp(*test.form, to_registers(test), records); }
+
+void pack_warp(const Form& form, const WarpRegisters& registers, std::vector<uint32_t>& records) {
+  const LaneRecordLayout layout = lane_record_layout(instruction_for(form, registers.selector));
+  const ScaleIds& ids = registers.scale_ids;
   const size_t base = records.size();
   records.resize(base + 32 * size_t(layout.input_words), 0);
   for (int lane = 0; lane < 32; ++lane) {
@@ -18,8 +20,8 @@ void pack_case(const MmaCase& test, std::vector<uint32_t>& records) {
       record[layout.scale_a] = r.scale_a;
       record[layout.scale_b] = r.scale_b;
       // Byte-id in bits 15:0, thread-id in bits 31:16 (LaneRecordLayout).
-      record[layout.scale_ids_a] = uint32_t(test.scale_ids.byte_a & 0xFFFF) | uint32_t(test.scale_ids.thread_a) << 16;
-      record[layout.scale_ids_b] = uint32_t(test.scale_ids.byte_b & 0xFFFF) | uint32_t(test.scale_ids.thread_b) << 16;
+      record[layout.scale_ids_a] = uint32_t(ids.byte_a & 0xFFFF) | uint32_t(ids.thread_a) << 16;
+      record[layout.scale_ids_b] = uint32_t(ids.byte_b & 0xFFFF) | uint32_t(ids.thread_b) << 16;
     }
   }
 }

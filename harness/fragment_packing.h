@@ -14,6 +14,8 @@ namespace mmasp {
 
 // Appends the 32 lane records of one case to `records`.
 void pack_case(const MmaCase& test, std::vector<uint32_t>& records);
+// The same from registers directly (layout discovery writes registers without going through the layouts).
+void pack_warp(const Form& form, const WarpRegisters& registers, std::vector<uint32_t>& records);
 // The registers of one case back from its 32 input records (what the emulator executes).
 WarpRegisters registers_from_records(const Form& form, int selector, const uint32_t* records);
 // D as M x N codes from the 32 output records of one case, and the output records for a D.

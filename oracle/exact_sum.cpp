@@ -37,12 +37,6 @@ int highest_bit(const Limbs& limbs) {
   return -1;
 }
 
-bool any_bit_below(const Limbs& limbs, int position) {
-  for (int i = 0; i < position && i < int(limbs.size()) * 64; ++i)
-    if (bit_at(limbs, i)) return true;
-  return false;
-}
-
 }  // namespace
 
 void ExactSum::add(bool negative, unsigned __int128 significand, int exponent) {
@@ -53,14 +47,30 @@ void ExactSum::add(bool negative, unsigned __int128 significand, int exponent) {
   const int top = shift + length - 1;
   // Leave 8 bits of headroom below the sign bit so that no sum of up to 256 terms can wrap.
   if (shift < 0 || top > kLimbs * 64 - 9) throw std::out_of_range("ExactSum: term outside the accumulator's grid");
-  Limbs term{};
   const size_t limb = size_t(shift / 64);
   const int bit = shift % 64;
-  term[limb] = low << bit;
-  if (limb + 1 < term.size()) term[limb + 1] = (bit ? low >> (64 - bit) : 0) | (high << bit);
-  if (limb + 2 < term.size() && bit) term[limb + 2] = high >> (64 - bit);
-  if (negative) negate(term);
-  add_limbs(limbs_, term);
+  // The term spans at most three limbs; add or subtract them, then carry or borrow only as far as needed.
+  uint64_t parts[3] = {low << bit, (bit ? low >> (64 - bit) : 0) | (high << bit), bit ? high >> (64 - bit) : 0};
+  if (!negative) {
+    unsigned __int128 carry = 0;
+    for (size_t i = limb; i < limbs_.size(); ++i) {
+      const uint64_t part = i - limb < 3 ? parts[i - limb] : 0;
+      carry += (unsigned __int128)limbs_[i] + part;
+      limbs_[i] = uint64_t(carry);
+      carry >>= 64;
+      if (carry == 0 && i - limb >= 2) break;
+    }
+  } else {
+    uint64_t borrow = 0;
+    for (size_t i = limb; i < limbs_.size(); ++i) {
+      const uint64_t part = i - limb < 3 ? parts[i - limb] : 0;
+      const uint64_t before = limbs_[i];
+      const uint64_t after = before - part - borrow;
+      borrow = (before < part) || (before - part < borrow) ? 1 : 0;
+      limbs_[i] = after;
+      if (borrow == 0 && i - limb >= 2) break;
+    }
+  }
 }
 
 void ExactSum::add(const ExactSum& other) { add_limbs(limbs_, other.limbs_); }
@@ -84,16 +94,31 @@ ExactSum::Rounded ExactSum::round(int mantissa_bits, int min_exponent) const {
   const int top_exponent = top + kLowestExponent;
   const int quantum_exponent = std::max(top_exponent, min_exponent) - mantissa_bits;
   const int quantum_bit = quantum_exponent - kLowestExponent;
-  uint64_t kept = 0;
-  for (int position = top; position >= std::max(quantum_bit, 0); --position)
-    kept = (kept << 1) | uint64_t(bit_at(magnitude, position));
-  if (quantum_bit > top) kept = 0;
-  if (quantum_bit < 0) kept <<= -quantum_bit;  // the grid is finer than needed: nothing to round
+  result.exponent = quantum_exponent;
+  if (quantum_bit <= 0) {
+    // The grid is at least as fine as needed: nothing to round (the value has at most 64 significant bits here).
+    uint64_t kept = 0;
+    for (int position = top; position >= 0; --position) kept = (kept << 1) | uint64_t(bit_at(magnitude, position));
+    result.significand = kept << -quantum_bit;
+    return result;
+  }
+  auto bits_from = [&](int position) -> uint64_t {  // 64 bits of the magnitude starting at `position`
+    const size_t limb = size_t(position / 64);
+    const int offset = position % 64;
+    uint64_t value = limb < magnitude.size() ? magnitude[limb] >> offset : 0;
+    if (offset && limb + 1 < magnitude.size()) value |= magnitude[limb + 1] << (64 - offset);
+    return value;
+  };
+  uint64_t kept = quantum_bit > top ? 0 : bits_from(quantum_bit);
+  const int kept_bits = top - quantum_bit + 1;
+  if (kept_bits > 0 && kept_bits < 64) kept &= (uint64_t(1) << kept_bits) - 1;
   const bool half = bit_at(magnitude, quantum_bit - 1);
-  const bool sticky = any_bit_below(magnitude, quantum_bit - 1);
+  bool sticky = false;
+  const int below = quantum_bit - 1;  // bits [0, below) decide the sticky bit
+  for (size_t i = 0; i < size_t(below / 64) && !sticky; ++i) sticky = magnitude[i] != 0;
+  if (!sticky && below % 64) sticky = (magnitude[size_t(below / 64)] & ((uint64_t(1) << (below % 64)) - 1)) != 0;
   if (half && (sticky || (kept & 1))) ++kept;
   result.significand = kept;
-  result.exponent = quantum_exponent;
   return result;
 }
 

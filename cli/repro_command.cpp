@@ -1,0 +1,56 @@
+#include "cli/repro_command.h"
+
+#include <iostream>
+#include <memory>
+
+#include "cli/common.h"
+#include "harness/backend.h"
+#include "harness/execution.h"
+#include "harness/gpu_probe.h"
+#include "oracle/case_file.h"
+#include "reports/evaluation.h"
+
+namespace mmasp::cli {
+
+int repro_main(const std::string& case_file, int device, bool force_emulator) {
+  CaseFile file;
+  try {
+    file = load_case_file(case_file);
+  } catch (const CaseFileError& error) {
+    throw UsageError(error.what());
+  }
+  const Form& form = *file.test.form;
+  std::unique_ptr<Backend> backend;
+  std::string why_emulated = "--emulator given";
+  if (!force_emulator) {
+    GpuProbe probe = probe_gpus();
+    if (probe.available) {
+      auto gpu = std::make_unique<GpuBackend>(std::make_shared<CudaDevice>(device), CompilePath::driver_jit, nullptr);
+      if (gpu->supports(form, &why_emulated)) backend = std::move(gpu);
+    } else {
+      why_emulated = "no GPU (" + probe.reason + ")";
+    }
+  }
+  if (!backend) backend = std::make_unique<EmulatorBackend>();
+  std::cout << "backend   " << backend->description() << (backend->is_hardware() ? "" : " — " + why_emulated) << "\n";
+  const std::vector<uint32_t> observed = execute(*backend, form, file.test.selector, {file.test})[0];
+  Evaluation evaluation = evaluate(file.test, std::span<const uint32_t>(observed));
+  std::cout << format_evaluation(file.test, evaluation, std::span<const uint32_t>(observed));
+  if (evaluation.verdict && evaluation.verdict->status != Status::ub_not_judged) {
+    std::cout << "elements that differ from D* rounded once:\n";
+    int shown = 0;
+    for (const auto& e : evaluation.verdict->elements)
+      if (e.observed != e.expected) {
+        std::cout << "  [" << e.row << "][" << e.col << "] expected " << describe_value(form.d, e.expected) << ", observed "
+                  << describe_value(form.d, e.observed) << " — " << name(e.status)
+                  << (e.reason.empty() ? "" : ": " + e.reason) << "\n";
+        ++shown;
+      }
+    if (!shown) std::cout << "  none\n";
+  }
+  if (file.observed_d && *file.observed_d != observed)
+    std::cout << "note: this run's D differs from the observed_d recorded in the file\n";
+  return evaluation.verdict && is_failure(evaluation.verdict->status) ? kExitFail : kExitPass;
+}
+
+}  // namespace mmasp::cli

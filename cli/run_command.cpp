@@ -1,0 +1,334 @@
+#include "cli/run_command.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <ctime>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "generators/bulk.h"
+#include "harness/backend.h"
+#include "harness/execution.h"
+#include "harness/gpu_probe.h"
+#include "harness/layout_discovery.h"
+#include "harness/module_store.h"
+#include "harness/ptxas.h"
+#include "harness/sass.h"
+#include "reports/findings.h"
+#include "reports/run_report.h"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace mmasp::cli {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::string now_iso() {
+  const std::time_t t = std::time(nullptr);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return text;
+}
+
+std::string hostname() {
+  char name[256] = {};
+  gethostname(name, sizeof name - 1);
+  return name;
+}
+
+std::pair<int, int> parse_shard(const std::string& text) {
+  const auto slash = text.find('/');
+  try {
+    if (slash != std::string::npos) {
+      const int i = std::stoi(text.substr(0, slash)), n = std::stoi(text.substr(slash + 1));
+      if (n >= 1 && i >= 1 && i <= n) return {i, n};
+    }
+  } catch (const std::logic_error&) {
+  }
+  throw UsageError("--shard takes i/n with 1 <= i <= n, e.g. 2/4; got '" + text + "'");
+}
+
+// Progress on a terminal: one rewritten line (forms done, cases/s, failures); otherwise a plain line per pair.
+class RunProgress {
+ public:
+  RunProgress(size_t total) : total_(total), tty_(isatty(STDERR_FILENO)), start_(Clock::now()) {}
+  void pair_done(const std::string& what, uint64_t cases, uint64_t failures) {
+    ++done_;
+    cases_ += cases;
+    failures_ += failures;
+    const double seconds = std::chrono::duration<double>(Clock::now() - start_).count();
+    std::ostringstream line;
+    line << "[" << done_ << "/" << total_ << " form x selector] " << uint64_t(double(cases_) / std::max(seconds, 1e-9))
+         << " cases/s, " << failures_ << " failing results";
+    if (tty_) std::cerr << "\r" << line.str() << "  " << std::flush;
+    else std::cerr << line.str() << " — " << what << "\n";
+    if (tty_ && done_ == total_) std::cerr << "\n";
+  }
+  void message(const std::string& text) {
+    if (tty_) std::cerr << "\r\33[2K";
+    std::cerr << text << "\n";
+  }
+
+ private:
+  size_t total_, done_ = 0;
+  uint64_t cases_ = 0, failures_ = 0;
+  bool tty_;
+  Clock::time_point start_;
+};
+
+}  // namespace
+
+void add_run_options(CLI::App* command, RunOptions& o) {
+  add_compile_options(command, o.compile, false);
+  command->add_option("--device", o.device, "GPU ordinal")->capture_default_str();
+  command->add_flag("--emulator", o.emulator, "run on the CPU emulator even when a GPU is present");
+  command->add_option("--filter", o.filter, "only forms whose opcode matches this glob");
+  command->add_option("--exclude", o.exclude, "leave out forms whose opcode matches this glob");
+  command->add_option("--budget", o.budget, "seconds for the whole run, spread fairly over forms");
+  command->add_option("--cases", o.cases, "random cases per form and selector (default 10000 on a GPU, 64 emulated)");
+  command->add_option("--seed", o.seed, "seed of every generated case")->capture_default_str();
+  command->add_option("--shard", o.shard, "run shard i of n (a deterministic split of forms), e.g. 2/4")->capture_default_str();
+  command->add_flag("--ub", o.ub, "also run undefined-behaviour cases (in isolation, never judged)");
+  command->add_option("--out", o.out, "directory for reports")->capture_default_str();
+  command->add_flag("--no-compile", o.no_compile, "skip compile conformance");
+  command->add_flag("--layouts,!--no-layouts", o.layouts, "layout discovery (default on a GPU)")
+      ->each([&o](const std::string&) { o.layouts_given = true; });
+  command->add_option("--paths", o.paths, "compile paths on a GPU: toolkit, driver-jit or both")->capture_default_str();
+  command->add_option("--modules", o.modules, "toolkit module store (default: <cache>/modules; see mmasp prepare)");
+  command->add_option("--threads", o.threads, "host threads for generation and judging")->capture_default_str();
+  command->add_option("--special-generated", o.special_generated, "generated special-value cases per pair")->capture_default_str();
+}
+
+int run_main(const RunOptions& o, int argc, char** argv) {
+  if (o.budget > 0 && o.cases > 0) throw UsageError("give --budget or --cases, not both");
+  const auto [shard_index, shard_count] = parse_shard(o.shard);
+  const auto run_start = Clock::now();
+  const fs::path out_dir = o.out;
+  fs::create_directories(out_dir);
+  JsonLines stream(out_dir / "results.jsonl");
+
+  json run;
+  std::string command;
+  for (int i = 0; i < argc; ++i) command += (i ? " " : "") + std::string(argv[i]);
+  run["schema"] = "mmasp-run/1";
+  run["run"] = {{"started", now_iso()}, {"host", hostname()}, {"command", command}, {"seed", o.seed},
+                {"shard", o.shard}, {"budget_seconds", o.budget}, {"ub", o.ub}, {"notes", json::array()}};
+  auto note = [&](const std::string& text) {
+    run["run"]["notes"].push_back(text);
+    std::cout << "  " << text << "\n";
+  };
+
+  // --- Where cases run. ---
+  std::shared_ptr<CudaDevice> device;
+  std::string no_gpu_reason;
+  if (!o.emulator) {
+    GpuProbe probe = probe_gpus();
+    if (probe.available) {
+      try {
+        device = std::make_shared<CudaDevice>(o.device);
+      } catch (const std::exception& error) {
+        throw UsageError("GPU " + std::to_string(o.device) + ": " + error.what());
+      }
+    } else {
+      no_gpu_reason = probe.reason;
+    }
+  }
+  std::optional<PtxasInfo> ptxas_info;
+  try {
+    ptxas_info = locate_ptxas(o.compile.ptxas.empty() ? std::nullopt : std::optional<fs::path>(o.compile.ptxas));
+  } catch (const std::exception&) {
+  }
+  std::optional<Ptxas> ptxas;
+  const fs::path cache = o.compile.cache_dir.empty() ? default_ptxas_cache_dir() : fs::path(o.compile.cache_dir);
+  if (ptxas_info) ptxas.emplace(*ptxas_info, cache, o.compile.jobs);
+  ModuleStore store(o.modules.empty() ? cache / "modules" : fs::path(o.modules), ptxas ? &*ptxas : nullptr);
+
+  json environment;
+  environment["toolkit"] = store.toolkit_version();
+  std::vector<std::unique_ptr<Backend>> backends;  // [0] runs the suites; [1] (if any) is compared with it
+  if (device) {
+    const DeviceFingerprint fingerprint = device->fingerprint();
+    environment["backend"] = "gpu";
+    environment["emulated"] = false;
+    environment["device"] = fingerprint_json(fingerprint);
+    std::cout << "mmasp run: GPU " << o.device << " " << fingerprint.name << " (sm_" << fingerprint.sm << "), driver "
+              << fingerprint.driver_version << ", CUDA driver API " << fingerprint.driver_api_version << ".\n";
+    std::stringstream paths(o.paths);
+    for (std::string path; std::getline(paths, path, ',');) {
+      if (path == "toolkit") {
+        backends.push_back(std::make_unique<GpuBackend>(device, CompilePath::toolkit, &store));
+      } else if (path == "driver-jit") {
+        backends.push_back(std::make_unique<GpuBackend>(device, CompilePath::driver_jit, nullptr));
+      } else {
+        throw UsageError("--paths takes toolkit and/or driver-jit, not '" + path + "'");
+      }
+    }
+    if (backends.empty()) throw UsageError("--paths names no compile path");
+    environment["compile_paths"] = o.paths;
+  } else {
+    environment["backend"] = "emulator";
+    environment["emulated"] = true;
+    std::cout << "mmasp run: " << (o.emulator ? "--emulator given" : "no GPU (" + no_gpu_reason + ")") << ".\n";
+    note("Running compile conformance and the CPU emulator: every result below is emulated, not a hardware result.");
+    note("sm_120a forms (kind::f8f6f4, block scale) are compile-checked and emulated only: not executed: no sm_120a device.");
+    backends.push_back(std::make_unique<EmulatorBackend>());
+  }
+  run["environment"] = environment;
+
+  // --- Compile conformance. ---
+  if (!o.no_compile) {
+    if (!ptxas_info) {
+      note("compile conformance not run: no ptxas on this machine");
+    } else {
+      const int compile_exit = compile_conformance(o.compile, out_dir / "compile.json");
+      std::ifstream in(out_dir / "compile.json");
+      json compile = json::parse(in);
+      run["compile"] = compile["summary"];
+      run["compile"]["ptxas"] = compile["ptxas"];
+      run["compile"]["exit"] = compile_exit;
+      run["compile_matrix"] = {{"targets", compile["targets"]}, {"matrix", compile["matrix"]}};
+    }
+  }
+  try {
+    FindingsFile findings = load_findings(o.compile.findings.empty() ? default_findings_path() : fs::path(o.compile.findings));
+    json list = json::array();
+    for (const auto& f : findings.findings) list.push_back({{"id", f.id}, {"kind", f.kind}, {"title", f.summary}});
+    run["findings"] = list;
+  } catch (const std::exception& error) {
+    note(std::string("findings not loaded: ") + error.what());
+  }
+
+  // --- Which pairs. ---
+  std::vector<std::pair<const Form*, int>> pairs;
+  size_t form_index = 0;
+  for (const auto& form : instruction_space()) {
+    if (!o.filter.empty() && !glob_match(o.filter, form.opcode)) continue;
+    if (!o.exclude.empty() && glob_match(o.exclude, form.opcode)) continue;
+    // Shards split forms, not pairs, so that one form's selectors stay together.
+    if (int(form_index++ % size_t(shard_count)) != shard_index - 1) continue;
+    for (int selector : form.selectors) pairs.push_back({&form, selector});
+  }
+  if (pairs.empty()) throw UsageError("no form matches --filter/--exclude/--shard");
+
+  Backend& primary = *backends.front();
+  const bool hardware = primary.is_hardware();
+  const bool do_layouts = hardware ? o.layouts : (o.layouts_given && o.layouts);
+  uint64_t cases_per_pair = o.cases ? o.cases : (o.budget > 0 ? 0 : (hardware ? 10000 : 64));
+  SuiteContext context{primary, o.seed, o.threads, (out_dir / "failures").string(), {}};
+  RunProgress progress(pairs.size());
+  context.log = [&](const std::string& line) { progress.message(line); };
+  run["results"] = json::array();
+  run["layouts"] = json::array();
+  run["sass"] = json::array();
+  run["compile_paths"] = json::array();
+  size_t not_supported = 0;
+  const auto deadline = run_start + std::chrono::duration<double>(o.budget);
+
+  for (size_t p = 0; p < pairs.size(); ++p) {
+    const Form* form = pairs[p].first;
+    const int selector = pairs[p].second;
+    const auto pair_start = Clock::now();
+    uint64_t pair_cases = 0, pair_failures = 0;
+    auto emit = [&](SuiteResult result) {
+      if (result.emulated) {
+        // Never a hardware result: say which device it would need.
+        const bool needs_sm120 = form->target.type != TargetRule::Type::at_least || form->target.sm >= 100;
+        std::string label = needs_sm120 ? "emulated on the CPU; not executed: no sm_120a device"
+                                        : "emulated on the CPU; not executed on a GPU";
+        result.note = result.note.empty() ? label : label + "; " + result.note;
+      }
+      json line = suite_json(result);
+      stream.write(line);
+      run["results"].push_back(line);
+      pair_cases += result.cases;
+      pair_failures += is_failure(result.status);
+    };
+    std::string why;
+    if (!primary.supports(*form, &why)) {
+      ++not_supported;
+      for (Suite suite : {Suite::random, Suite::special}) {
+        SuiteResult result;
+        result.form = form;
+        result.selector = selector;
+        result.suite = suite;
+        result.backend = primary.description();
+        result.status = Status::not_supported;
+        result.note = why;
+        emit(result);
+      }
+      progress.pair_done(form->opcode, 0, 0);
+      continue;
+    }
+    SuiteLimits limits;
+    limits.special_generated = o.special_generated;
+    emit(run_suite(context, *form, selector, Suite::special, limits));
+    if (o.ub) emit(run_suite(context, *form, selector, Suite::undefined, limits));
+    if (hardware) {
+      // The SASS of each compile path, and whether the two paths compute the same bits.
+      for (auto& backend : backends) {
+        auto* gpu = static_cast<GpuBackend*>(backend.get());
+        std::string why_not;
+        std::optional<SassSummary> sass;
+        try {
+          sass = disassemble(gpu->cubin(*form, selector), &why_not);
+        } catch (const std::exception& error) {
+          why_not = error.what();
+        }
+        run["sass"].push_back(sass_json(form->opcode, selector, name(gpu->path()), sass, why_not));
+      }
+      if (backends.size() > 1) {
+        json compare = {{"form", form->opcode}, {"selector", selector}};
+        try {
+          std::vector<MmaCase> cases(1024);
+          gen::Options options;
+          options.selector = selector;
+          for (size_t i = 0; i < cases.size(); ++i) {
+            gen::BulkGenerator generator(gen::case_seed(o.seed ^ 0xc0de, *form, i));
+            generator.next(*form, cases[i], options);
+          }
+          const auto first = execute(*backends[0], *form, selector, cases);
+          const auto second = execute(*backends[1], *form, selector, cases);
+          size_t differing = 0;
+          for (size_t i = 0; i < cases.size(); ++i) differing += first[i] != second[i];
+          compare["cases"] = cases.size();
+          compare["identical"] = differing == 0;
+          compare["differing_cases"] = differing;
+          if (differing) compare["note"] = std::to_string(differing) + " of 1024 cases differ between toolkit and driver JIT";
+        } catch (const std::exception& error) {
+          compare["identical"] = false;
+          compare["note"] = std::string("could not compare: ") + error.what();
+        }
+        run["compile_paths"].push_back(compare);
+      }
+    }
+    if (do_layouts) run["layouts"].push_back(layout_json(discover_layout(primary, *form, selector)));
+    // The random suite gets what is left of this pair's fair share of the budget.
+    if (o.budget > 0) {
+      const double left = std::chrono::duration<double>(deadline - Clock::now()).count();
+      const double share = std::max(0.0, left / double(pairs.size() - p));
+      limits.min_cases = 256;
+      limits.max_cases = uint64_t(1) << 40;
+      limits.seconds = std::max(0.0, share - std::chrono::duration<double>(Clock::now() - pair_start).count());
+    } else {
+      limits.min_cases = limits.max_cases = cases_per_pair;
+    }
+    emit(run_suite(context, *form, selector, Suite::random, limits));
+    progress.pair_done(form->opcode + " sel=" + std::to_string(selector), pair_cases, pair_failures);
+  }
+  if (not_supported && hardware)
+    note(std::to_string(not_supported) + " form x selector pairs need another architecture: not executed (e.g. \"not executed: no sm_120a device\"); never counted as passed.");
+
+  run["run"]["finished"] = now_iso();
+  run["run"]["seconds"] = std::chrono::duration<double>(Clock::now() - run_start).count();
+  run["summary"] = status_counts(run);
+  write_reports(run, out_dir);
+  std::cout << markdown_summary(run).substr(0, 1200);
+  std::cout << "\nreports: " << (out_dir / "run.json").string() << ", junit.xml, summary.md, report.html, results.jsonl\n";
+  return exit_code_for(run);
+}
+
+}  // namespace mmasp::cli

@@ -1,0 +1,35 @@
+// `mmasp run`: the nightly job. On a GPU: compile conformance, every supported form through the execution suites
+// on the device (two compile paths compared), layout discovery and SASS. Without one: compile conformance plus the
+// CPU emulator, with a banner saying so.
+#pragma once
+
+#include <string>
+
+#include "cli/common.h"
+
+namespace mmasp::cli {
+
+struct RunOptions {
+  CompileOptions compile;
+  int device = 0;
+  bool emulator = false;        // use the emulator even with a GPU present
+  std::string filter, exclude;
+  double budget = 0;            // seconds for the whole run, spread over form x selector pairs
+  uint64_t cases = 0;           // random cases per form x selector (instead of a budget)
+  uint64_t seed = 1;
+  std::string shard = "1/1";
+  bool ub = false;
+  std::string out = "mmasp-out";
+  bool no_compile = false;
+  bool layouts = true;          // layout discovery on a GPU (on the emulator only when asked: --layouts)
+  bool layouts_given = false;
+  std::string paths = "toolkit,driver-jit";
+  std::string modules;
+  unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+  uint32_t special_generated = 512;
+};
+
+void add_run_options(CLI::App* command, RunOptions& options);
+int run_main(const RunOptions& options, int argc, char** argv);
+
+}  // namespace mmasp::cli

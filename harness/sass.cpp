@@ -1,0 +1,73 @@
+#include "harness/sass.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <set>
+
+#include "harness/ptxas.h"
+
+namespace fs = std::filesystem;
+
+namespace mmasp {
+
+std::optional<std::string> locate_cuobjdump() {
+  std::vector<std::string> candidates;
+  if (const char* explicit_path = std::getenv("MMASP_CUOBJDUMP")) candidates.push_back(explicit_path);
+  if (const char* home = std::getenv("CUDA_HOME")) candidates.push_back(std::string(home) + "/bin/cuobjdump");
+  candidates.push_back("/usr/local/cuda/bin/cuobjdump");
+  candidates.push_back("cuobjdump");
+  for (const auto& candidate : candidates) {
+    CommandResult probe = run_command({candidate, "--version"});
+    if (probe.exit_code == 0) return candidate;
+  }
+  return std::nullopt;
+}
+
+SassSummary summarize_sass(const std::string& listing) {
+  // Instruction lines look like "        /*0150*/                   HMMA.SP.16816.F32 R4, R4, R8, R12, R2, 0x0 ;"
+  static const std::regex instruction(R"(/\*[0-9a-f]{4,}\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z0-9_.]*))");
+  SassSummary summary;
+  std::set<std::string> mma;
+  for (std::sregex_iterator it(listing.begin(), listing.end(), instruction), end; it != end; ++it) {
+    const std::string opcode = (*it)[1];
+    ++summary.instruction_count;
+    if (opcode.find("MMA") != std::string::npos) {
+      mma.insert(opcode);
+      if (opcode.find(".SP") != std::string::npos) summary.has_sparse_mma = true;
+    }
+  }
+  summary.mma_instructions.assign(mma.begin(), mma.end());
+  return summary;
+}
+
+std::optional<SassSummary> disassemble(const std::string& cubin, std::string* why) {
+  static const std::optional<std::string> tool = locate_cuobjdump();
+  if (!tool) {
+    if (why) *why = "no cuobjdump on this machine";
+    return std::nullopt;
+  }
+  char name[] = "/tmp/mmasp-XXXXXX.cubin";
+  const int fd = mkstemps(name, 6);
+  if (fd < 0) {
+    if (why) *why = "cannot create a temporary file";
+    return std::nullopt;
+  }
+  close(fd);
+  {
+    std::ofstream out(name, std::ios::binary);
+    out << cubin;
+  }
+  CommandResult result = run_command({*tool, "-sass", name});
+  fs::remove(name);
+  if (result.exit_code != 0) {
+    if (why) *why = "cuobjdump failed: " + result.output.substr(0, 300);
+    return std::nullopt;
+  }
+  return summarize_sass(result.output);
+}
+
+}  // namespace mmasp

@@ -1,0 +1,174 @@
+#include "reports/diff.h"
+
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "reports/findings.h"
+
+namespace mmasp {
+namespace {
+
+using nlohmann::json;
+
+int severity(const std::string& status) {
+  if (status == "Pass") return 0;
+  if (status == "NotSupported" || status == "UB-not-judged" || status == "Waived") return 1;
+  if (status == "QualityWarning") return 2;
+  if (status == "Fail") return 3;
+  if (status == "Timeout") return 4;
+  if (status == "Crash") return 5;
+  return 3;
+}
+
+bool failing(const std::string& status) { return status == "Fail" || status == "Crash" || status == "Timeout"; }
+
+std::string device_of(const json& run) {
+  const json env = run.value("environment", json::object());
+  if (env.value("emulated", true)) return "emulator";
+  return env.value("device", json::object()).value("name", "?");
+}
+
+std::string driver_of(const json& run) {
+  return run.value("environment", json::object()).value("device", json::object()).value("driver_version", "none");
+}
+
+std::string number(double value) {
+  std::ostringstream out;
+  out.precision(4);
+  out << value;
+  return out.str();
+}
+
+}  // namespace
+
+std::vector<Waiver> load_waivers(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error(path.string() + ": cannot open");
+  json root = json::parse(in, nullptr, false);
+  if (root.is_discarded()) throw std::runtime_error(path.string() + ": not valid JSON");
+  if (root.value("schema", "") != "mmasp-waivers/1") throw std::runtime_error(path.string() + ": schema must be \"mmasp-waivers/1\"");
+  std::vector<Waiver> waivers;
+  for (const auto& entry : root.value("waivers", json::array())) {
+    Waiver w;
+    w.device = entry.value("device", "*");
+    w.driver = entry.value("driver", "*");
+    w.form = entry.value("form", "*");
+    w.reason = entry.value("reason", "");
+    w.link = entry.value("link", "");
+    if (w.reason.empty()) throw std::runtime_error(path.string() + ": every waiver needs a reason");
+    waivers.push_back(w);
+  }
+  return waivers;
+}
+
+DiffReport diff_runs(const json& baseline, const json& run, const std::vector<Waiver>& waivers) {
+  DiffReport report;
+  const std::string device = device_of(run), driver = driver_of(run);
+  auto add = [&](DiffEntry entry) {
+    if (entry.regression)
+      for (const auto& w : waivers)
+        if (glob_match(w.device, device) && glob_match(w.driver, driver) && glob_match(w.form, entry.id)) {
+          entry.waived_by = &w;
+          break;
+        }
+    if (entry.regression) (entry.waived_by ? report.waived : report.regressions)++;
+    report.entries.push_back(std::move(entry));
+  };
+
+  // value() returns copies; keep them alive while pointers into them are used.
+  const json baseline_results = baseline.value("results", json::array());
+  const json run_results = run.value("results", json::array());
+  std::map<std::string, const json*> before, after;
+  for (const auto& r : baseline_results) before[r.value("id", "")] = &r;
+  for (const auto& r : run_results) after[r.value("id", "")] = &r;
+
+  for (const auto& [id, now] : after) {
+    const std::string status = now->value("status", "");
+    auto it = before.find(id);
+    if (it == before.end()) {
+      add({"new", id, "", status, "not in the baseline", failing(status)});
+      continue;
+    }
+    const json& then = *it->second;
+    const std::string old_status = then.value("status", "");
+    if (old_status != status) {
+      if (failing(status) && !failing(old_status)) {
+        std::string detail = now->contains("failure") ? (*now)["failure"].value("reason", "") + " " + (*now)["failure"].value("repro", "")
+                                                      : now->value("note", "");
+        add({"new failure", id, old_status, status, detail, true});
+      } else if (failing(old_status) && !failing(status)) {
+        add({"fixed", id, old_status, status, "", false});
+      } else {
+        add({"status change", id, old_status, status, now->value("note", ""), severity(status) > severity(old_status)});
+      }
+    }
+    // Numeric drift: the worst error grew beyond twice the baseline's and beyond one ulp.
+    const double old_error = then.value("max_error_ulps", 0.0), new_error = now->value("max_error_ulps", 0.0);
+    if (new_error > 1 && new_error > 2 * old_error)
+      add({"numeric drift", id, number(old_error) + " ulp", number(new_error) + " ulp", "max error grew", true});
+    else if (old_error > 1 && old_error > 2 * new_error)
+      add({"numeric drift", id, number(old_error) + " ulp", number(new_error) + " ulp", "max error shrank", false});
+  }
+  for (const auto& [id, then] : before)
+    if (!after.count(id)) add({"missing", id, then->value("status", ""), "", "in the baseline, not in this run", false});
+
+  // Compile matrix: accept/reject per form, selector and target.
+  std::map<std::string, std::pair<std::string, std::string>> compile_before;  // key -> (observed, expected)
+  const json matrix_before = baseline.value("compile_matrix", json::object()).value("matrix", json::array());
+  const json matrix_after = run.value("compile_matrix", json::object()).value("matrix", json::array());
+  for (const auto& row : matrix_before) {
+    const json cells = row.value("cells", json::object());
+    for (const auto& [target, cell] : cells.items())
+      compile_before[row.value("form", "") + " sel=" + std::to_string(row.value("selector", 0)) + " compile " + target] =
+          {cell.value("observed", ""), cell.value("expected", "")};
+  }
+  for (const auto& row : matrix_after) {
+    const json cells = row.value("cells", json::object());
+    for (const auto& [target, cell] : cells.items()) {
+      const std::string key = row.value("form", "") + " sel=" + std::to_string(row.value("selector", 0)) + " compile " + target;
+      auto it = compile_before.find(key);
+      if (it == compile_before.end() || it->second.first == cell.value("observed", "")) continue;
+      const bool now_disagrees = cell.value("observed", "") != cell.value("expected", "") && cell.value("observed", "") != "not_run";
+      add({"compile change", key, it->second.first, cell.value("observed", ""),
+           now_disagrees ? "now disagrees with the catalog" : "now agrees with the catalog", now_disagrees});
+    }
+  }
+
+  // SASS lowering per form, selector and compile path.
+  std::map<std::string, json> sass_before;
+  const json sass_then = baseline.value("sass", json::array()), sass_now = run.value("sass", json::array());
+  for (const auto& s : sass_then)
+    sass_before[s.value("form", "") + " sel=" + std::to_string(s.value("selector", 0)) + " sass " + s.value("path", "")] = s.value("mma", json::array());
+  for (const auto& s : sass_now) {
+    const std::string key = s.value("form", "") + " sel=" + std::to_string(s.value("selector", 0)) + " sass " + s.value("path", "");
+    auto it = sass_before.find(key);
+    if (it != sass_before.end() && s.contains("mma") && it->second != s["mma"])
+      add({"sass change", key, it->second.dump(), s["mma"].dump(), "lowering changed", false});
+  }
+  return report;
+}
+
+std::string format_diff(const DiffReport& report, const json& baseline, const json& run) {
+  std::ostringstream out;
+  auto describe = [](const json& r) {
+    const json env = r.value("environment", json::object());
+    if (env.value("emulated", true)) return std::string("emulator");
+    const json d = env.value("device", json::object());
+    return d.value("name", "?") + ", driver " + d.value("driver_version", "?") + ", " + env.value("toolkit", "?");
+  };
+  out << "baseline: " << baseline["run"].value("started", "?") << " (" << describe(baseline) << ")\n";
+  out << "run:      " << run["run"].value("started", "?") << " (" << describe(run) << ")\n";
+  if (report.entries.empty()) out << "no changes\n";
+  for (const auto& e : report.entries) {
+    out << (e.regression ? (e.waived_by ? "WAIVED     " : "REGRESSION ") : "           ") << e.kind << ": " << e.id;
+    if (!e.before.empty() || !e.after.empty()) out << " [" << e.before << " -> " << e.after << "]";
+    if (!e.detail.empty()) out << " " << e.detail;
+    if (e.waived_by) out << " (waiver: " << e.waived_by->reason << (e.waived_by->link.empty() ? "" : ", " + e.waived_by->link) << ")";
+    out << "\n";
+  }
+  out << report.regressions << " regression(s), " << report.waived << " waived, " << report.entries.size() << " change(s)\n";
+  return out.str();
+}
+
+}  // namespace mmasp
