@@ -106,6 +106,7 @@ void judge_batch(SuiteContext& context, SuiteResult& result, const Form& form, i
   parallel_for(cases.size(), context.threads, [&](size_t i) { verdicts[i] = judge(cases[i], observed[i]); });
   for (size_t i = 0; i < cases.size(); ++i) {
     record(result, verdicts[i]);
+    if (!names.empty() && names[i].find('#') == std::string::npos) result.named_cases.push_back({names[i], verdicts[i].status});
     if (is_failure(verdicts[i].status)) {
       if (!names.empty()) result.failing_special_cases.push_back(names[i]);
       shrink_and_keep(context, result, form, selector, cases[i], observed[i], verdicts[i], names.empty() ? "random" : names[i], limits);
@@ -162,7 +163,7 @@ SuiteResult run_suite(SuiteContext& context, const Form& form, int selector, Sui
       options.profile = gen::Profile::special_values;
       options.selector = selector;
       for (uint64_t i = 0; i < limits.special_generated; ++i) {
-        gen::BulkGenerator generator(gen::case_seed(context.seed ^ 0x5bec1a1, form, i));
+        gen::BulkGenerator generator(gen::case_seed((context.seed ^ 0x5bec1a1) + uint64_t(selector) * 0x9E3779B97F4A7C15ull, form, i));
         MmaCase test;
         generator.next(form, test, options);
         cases.push_back(std::move(test));
@@ -178,7 +179,7 @@ SuiteResult run_suite(SuiteContext& context, const Form& form, int selector, Sui
         if (count == 0) break;
         std::vector<MmaCase> cases(count);
         parallel_for(count, context.threads, [&](size_t i) {
-          gen::BulkGenerator generator(gen::case_seed(context.seed, form, index + i));
+          gen::BulkGenerator generator(gen::case_seed(context.seed + uint64_t(selector) * 0x9E3779B97F4A7C15ull, form, index + i));
           generator.next(form, cases[i], options);
         });
         judge_batch(context, result, form, selector, cases, {}, limits);
@@ -192,7 +193,7 @@ SuiteResult run_suite(SuiteContext& context, const Form& form, int selector, Sui
       options.selector = selector;
       std::vector<MmaCase> cases;
       for (uint64_t i = 0; cases.size() < limits.special_generated && i < 100000; ++i) {
-        gen::BulkGenerator generator(gen::case_seed(context.seed ^ 0xdefec7, form, i));
+        gen::BulkGenerator generator(gen::case_seed((context.seed ^ 0xdefec7) + uint64_t(selector) * 0x9E3779B97F4A7C15ull, form, i));
         MmaCase test;
         generator.next(form, test, options);
         if (!undefined_behaviour(test).empty()) cases.push_back(std::move(test));

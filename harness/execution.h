@@ -45,6 +45,7 @@ struct SuiteResult {
   double max_error_vs_bound = 0;    // the largest error as a fraction of its spec bound
   std::array<uint64_t, kErrorBucketBounds.size() + 1> error_histogram{};
   std::vector<std::string> failing_special_cases;
+  std::vector<std::pair<std::string, Status>> named_cases;  // special suite: each named case's status
   std::optional<CaseFailure> failure;
   uint64_t ub_like_sp = 0;          // UB suite: unordered-metadata cases whose D equals what .sp computes
   uint64_t ub_unordered_only = 0;

@@ -71,7 +71,9 @@ ElementVerdict judge_float(const Form& form, const FloatTolerance& t, const Expe
     return v;
   }
   v.error = std::fabs(value->to_double() - e.exact_double);
-  v.error_ulps = v.error / ulp_at(t, std::fabs(e.exact_double));
+  // Ulps at the larger of D* and D: where cancellation leaves D* near zero, ulps of D* alone would be astronomically
+  // large for an error that is tiny against S (error_relative_to_bound says that).
+  v.error_ulps = v.error / ulp_at(t, std::max(std::fabs(e.exact_double), std::fabs(value->to_double())));
   if (v.error == 0) return v;
   v.error_relative_to_bound = bounds.spec > 0 ? v.error / bounds.spec : HUGE_VAL;
   if (v.error <= bounds.tight) return v;

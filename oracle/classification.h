@@ -33,7 +33,7 @@ struct ElementVerdict {
   int row = 0, col = 0;
   uint32_t observed = 0, expected = 0;   // codes; expected is D* rounded once to D's type
   double error = 0;                      // |D - D*|
-  double error_ulps = 0;                 // error / ulp of D's type at D*
+  double error_ulps = 0;                 // error / ulp of D's type at max(|D*|, |D|)
   double error_relative_to_bound = 0;    // error / spec bound (1 = at the bound); 0 for exact results
   double spec_bound = 0, tight_bound = 0;
   std::string reason;                    // empty for exact results

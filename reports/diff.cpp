@@ -109,6 +109,11 @@ DiffReport diff_runs(const json& baseline, const json& run, const std::vector<Wa
       add({"numeric drift", id, number(old_error) + " ulp", number(new_error) + " ulp", "max error grew", true});
     else if (old_error > 1 && old_error > 2 * new_error)
       add({"numeric drift", id, number(old_error) + " ulp", number(new_error) + " ulp", "max error shrank", false});
+    // The same against the spec bound: a float result that moved much closer to failing.
+    const double old_bound = then.value("max_error_vs_bound", 0.0), new_bound = now->value("max_error_vs_bound", 0.0);
+    if (new_bound > 0.1 && new_bound > 2 * old_bound)
+      add({"numeric drift", id, number(old_bound) + " of the bound", number(new_bound) + " of the bound",
+           "max error relative to the spec bound grew", true});
   }
   for (const auto& [id, then] : before)
     if (!after.count(id)) add({"missing", id, then->value("status", ""), "", "in the baseline, not in this run", false});

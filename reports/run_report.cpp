@@ -106,6 +106,11 @@ json suite_json(const SuiteResult& r) {
               {"seed", r.seed}};
   if (!r.note.empty()) out["note"] = r.note;
   if (!r.failing_special_cases.empty()) out["failing_special_cases"] = r.failing_special_cases;
+  if (!r.named_cases.empty()) {
+    json named = json::object();
+    for (const auto& [case_name, status] : r.named_cases) named[case_name] = name(status);
+    out["special_cases"] = named;
+  }
   if (r.suite == Suite::undefined) out["ub_unordered_like_sp"] = {{"cases", r.ub_unordered_only}, {"like_sp", r.ub_like_sp}};
   if (r.failure) {
     const ElementVerdict& w = r.failure->verdict.worst;
