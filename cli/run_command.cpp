@@ -97,6 +97,8 @@ void add_run_options(CLI::App* command, RunOptions& o) {
   command->add_flag("--no-compile", o.no_compile, "skip compile conformance");
   command->add_flag("--layouts,!--no-layouts", o.layouts, "layout discovery (default on a GPU)")
       ->each([&o](const std::string&) { o.layouts_given = true; });
+  command->add_option("--extras", o.extras, "layout discovery, SASS and the compile-path comparison on a GPU: auto, on, off")
+      ->check(CLI::IsMember({"auto", "on", "off"}))->capture_default_str();
   command->add_option("--paths", o.paths, "compile paths on a GPU: toolkit, driver-jit or both")->capture_default_str();
   command->add_option("--modules", o.modules, "toolkit module store (default: <cache>/modules; see mmasp prepare)");
   command->add_option("--threads", o.threads, "host threads for generation and judging")->capture_default_str();
@@ -216,7 +218,10 @@ int run_main(const RunOptions& o, int argc, char** argv) {
 
   Backend& primary = *backends.front();
   const bool hardware = primary.is_hardware();
-  const bool do_layouts = hardware ? o.layouts : (o.layouts_given && o.layouts);
+  const bool extras = hardware && (o.extras == "on" || (o.extras == "auto" && o.budget <= 0));
+  if (hardware && !extras)
+    note("layout discovery, SASS and the compile-path comparison were skipped (--budget run; use --cases or --extras on)");
+  const bool do_layouts = hardware ? extras && o.layouts : (o.layouts_given && o.layouts);
   uint64_t cases_per_pair = o.cases ? o.cases : (o.budget > 0 ? 0 : (hardware ? 10000 : 64));
   SuiteContext context{primary, o.seed, o.threads, (out_dir / "failures").string(), {}};
   RunProgress progress(pairs.size());
@@ -267,7 +272,7 @@ int run_main(const RunOptions& o, int argc, char** argv) {
     limits.special_generated = o.special_generated;
     emit(run_suite(context, *form, selector, Suite::special, limits));
     if (o.ub) emit(run_suite(context, *form, selector, Suite::undefined, limits));
-    if (hardware) {
+    if (extras) {
       // The SASS of each compile path, and whether the two paths compute the same bits.
       for (auto& backend : backends) {
         auto* gpu = static_cast<GpuBackend*>(backend.get());
@@ -278,7 +283,7 @@ int run_main(const RunOptions& o, int argc, char** argv) {
         } catch (const std::exception& error) {
           why_not = error.what();
         }
-        run["sass"].push_back(sass_json(form->opcode, selector, name(gpu->path()), sass, why_not));
+        run["sass"].push_back(sass_json(*form, selector, name(gpu->path()), sass, why_not));
       }
       if (backends.size() > 1) {
         json compare = {{"form", form->opcode}, {"selector", selector}};

@@ -23,6 +23,9 @@ struct RunOptions {
   bool no_compile = false;
   bool layouts = true;          // layout discovery on a GPU (on the emulator only when asked: --layouts)
   bool layouts_given = false;
+  // Per-pair extras on a GPU — layout discovery, SASS, the second compile path. "auto": on with --cases, off with
+  // --budget (they cost about a second per pair, which a short budget cannot spare).
+  std::string extras = "auto";
   std::string paths = "toolkit,driver-jit";
   std::string modules;
   unsigned threads = std::max(1u, std::thread::hardware_concurrency());

@@ -105,6 +105,15 @@ void judge_batch(SuiteContext& context, SuiteResult& result, const Form& form, i
   std::vector<CaseVerdict> verdicts(cases.size());
   parallel_for(cases.size(), context.threads, [&](size_t i) { verdicts[i] = judge(cases[i], observed[i]); });
   for (size_t i = 0; i < cases.size(); ++i) {
+    if (verdicts[i].status == Status::quality_warning) {
+      double worst = 0;
+      for (const auto& e : verdicts[i].elements) worst = std::max(worst, e.error_relative_to_bound);
+      double previous = 0;
+      if (result.closest_to_bound)
+        for (const auto& e : result.closest_to_bound->verdict.elements) previous = std::max(previous, e.error_relative_to_bound);
+      if (!result.closest_to_bound || worst > previous)
+        result.closest_to_bound = CaseFailure{names.empty() ? "random" : names[i], cases[i], observed[i], verdicts[i], 0, ""};
+    }
     record(result, verdicts[i]);
     if (!names.empty() && names[i].find('#') == std::string::npos) result.named_cases.push_back({names[i], verdicts[i].status});
     if (is_failure(verdicts[i].status)) {
@@ -224,6 +233,12 @@ SuiteResult run_suite(SuiteContext& context, const Form& form, int selector, Sui
   } catch (const std::exception& error) {
     result.status = Status::crash;
     result.note = error.what();
+  }
+  if (result.closest_to_bound && !context.failure_dir.empty()) {
+    setenv("MMASP_FAILURE_DIR", (context.failure_dir + "/../closest-to-bound").c_str(), 1);
+    result.closest_to_bound->saved_to =
+        gen::save_failure(result.closest_to_bound->test, std::span<const uint32_t>(result.closest_to_bound->observed),
+                          describe_origin(context, form, selector, "closest to the spec bound (QualityWarning)"));
   }
   result.seconds = seconds_since(start);
   return result;

@@ -47,6 +47,9 @@ struct SuiteResult {
   std::vector<std::string> failing_special_cases;
   std::vector<std::pair<std::string, Status>> named_cases;  // special suite: each named case's status
   std::optional<CaseFailure> failure;
+  // The passing case closest to its spec bound (largest error / bound), saved when it is a QualityWarning: the
+  // near-misses a reader of a nightly report wants to look at.
+  std::optional<CaseFailure> closest_to_bound;
   uint64_t ub_like_sp = 0;          // UB suite: unordered-metadata cases whose D equals what .sp computes
   uint64_t ub_unordered_only = 0;
   double seconds = 0;

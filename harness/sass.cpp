@@ -6,9 +6,11 @@
 #include <filesystem>
 #include <fstream>
 #include <regex>
+#include <cctype>
 #include <set>
 
 #include "harness/ptxas.h"
+#include "oracle/instruction_space.h"
 
 namespace fs = std::filesystem;
 
@@ -42,6 +44,31 @@ SassSummary summarize_sass(const std::string& listing) {
   }
   summary.mma_instructions.assign(mma.begin(), mma.end());
   return summary;
+}
+
+std::string lowering_note(const Form& form, const SassSummary& sass) {
+  auto upper = [](std::string_view text) {
+    std::string out(text);
+    for (char& c : out) c = char(std::toupper(static_cast<unsigned char>(c)));
+    return out;
+  };
+  const std::string shape = std::to_string(form.shape.m) + std::to_string(form.shape.n) + std::to_string(form.shape.k);
+  // The operand-type tags a native instruction carries: none for f16, the type for bf16/tf32/fp8/integers.
+  std::vector<std::string> tags;
+  if (form.a != ElemType::f16) tags.push_back("." + upper(ptx_name(form.a)));
+  if (form.b != ElemType::f16 && form.b != form.a) tags.push_back("." + upper(ptx_name(form.b)));
+  for (const auto& opcode : sass.mma_instructions) {
+    bool native = opcode.find(".SP.") != std::string::npos && opcode.find("." + shape) != std::string::npos;
+    for (const auto& tag : tags) native &= opcode.find(tag) != std::string::npos;
+    if (form.a == ElemType::f16) native &= opcode.find("BF16") == std::string::npos && opcode.find("TF32") == std::string::npos;
+    if (native) return "";
+  }
+  std::string found;
+  for (const auto& opcode : sass.mma_instructions) found += (found.empty() ? "" : ", ") + opcode;
+  return "emulated: lowers to " + (found.empty() ? std::string("no MMA instruction") : found) + " in " +
+         std::to_string(sass.instruction_count) + " instructions, not a native m" + std::to_string(form.shape.m) + "n" +
+         std::to_string(form.shape.n) + "k" + std::to_string(form.shape.k) + " " + std::string(ptx_name(form.a)) + " x " +
+         std::string(ptx_name(form.b)) + " sparse MMA";
 }
 
 std::optional<SassSummary> disassemble(const std::string& cubin, std::string* why) {

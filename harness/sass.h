@@ -20,6 +20,12 @@ std::optional<std::string> locate_cuobjdump();
 // Disassembles a cubin. nullopt (with `why`) when cuobjdump is missing or fails.
 std::optional<SassSummary> disassemble(const std::string& cubin, std::string* why);
 
+// Whether the MMA instruction is the form's own (shape and operand types in the opcode, e.g. IMMA.SP.16832.S8.U8
+// for s8 x u8 m16n8k32) or the form is emulated through another one (e4m3 through HMMA, u4 through IMMA.U8).
+// Empty when native, else what was found.
+struct Form;
+std::string lowering_note(const Form& form, const SassSummary& sass);
+
 // Parses cuobjdump -sass output (exposed for tests).
 SassSummary summarize_sass(const std::string& listing);
 

@@ -112,6 +112,13 @@ json suite_json(const SuiteResult& r) {
     out["special_cases"] = named;
   }
   if (r.suite == Suite::undefined) out["ub_unordered_like_sp"] = {{"cases", r.ub_unordered_only}, {"like_sp", r.ub_like_sp}};
+  if (r.closest_to_bound) {
+    const ElementVerdict& w = r.closest_to_bound->verdict.worst;
+    out["closest_to_bound"] = {{"repro", r.closest_to_bound->saved_to},
+                               {"element", {w.row, w.col}},
+                               {"error_ulps", w.error_ulps},
+                               {"reason", w.reason}};
+  }
   if (r.failure) {
     const ElementVerdict& w = r.failure->verdict.worst;
     out["failure"] = {{"case", r.failure->case_name},
@@ -134,9 +141,9 @@ json layout_json(const LayoutDiscovery& d) {
   return out;
 }
 
-json sass_json(const std::string& opcode, int selector, std::string_view path, const std::optional<SassSummary>& sass,
+json sass_json(const Form& form, int selector, std::string_view path, const std::optional<SassSummary>& sass,
                const std::string& why) {
-  json out = {{"form", opcode}, {"selector", selector}, {"path", path}};
+  json out = {{"form", form.opcode}, {"selector", selector}, {"path", path}};
   if (!sass) {
     out["error"] = why;
     return out;
@@ -144,6 +151,9 @@ json sass_json(const std::string& opcode, int selector, std::string_view path, c
   out["mma"] = sass->mma_instructions;
   out["sparse_mma"] = sass->has_sparse_mma;
   out["instructions"] = sass->instruction_count;
+  const std::string lowering = lowering_note(form, *sass);
+  out["native"] = lowering.empty();
+  if (!lowering.empty()) out["note"] = lowering;
   return out;
 }
 
@@ -341,9 +351,11 @@ std::string markdown_summary(const json& run) {
         out << "\nSASS not recorded: " << s.value("error", "") << "\n";
         break;
       }
+    std::map<std::string, int> emulated;  // note -> pairs
     for (const auto& s : sass)
-      if (!s.contains("error") && !s.value("sparse_mma", false))
-        out << "- `" << s.value("form", "") << "` (" << s.value("path", "") << ") lowers to no sparse MMA instruction\n";
+      if (!s.contains("error") && !s.value("native", true)) ++emulated[s.value("note", "") + " (" + s.value("path", "") + ")"];
+    if (!emulated.empty()) out << "\nForms that are not native sparse MMA instructions on this device:\n\n";
+    for (auto& [text, count] : emulated) out << "- " << count << " × " << text << "\n";
   }
   return out.str();
 }

@@ -21,7 +21,7 @@ nlohmann::json fingerprint_json(const DeviceFingerprint& fingerprint);
 nlohmann::json suite_json(const SuiteResult& result);
 std::string result_id(const std::string& opcode, int selector, std::string_view suite);
 nlohmann::json layout_json(const LayoutDiscovery& discovery);
-nlohmann::json sass_json(const std::string& opcode, int selector, std::string_view path, const std::optional<SassSummary>& sass,
+nlohmann::json sass_json(const Form& form, int selector, std::string_view path, const std::optional<SassSummary>& sass,
                          const std::string& why);
 
 // Counts per status over "results", and the exit code they imply (0 / 1).
