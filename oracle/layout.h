@@ -58,7 +58,7 @@ struct ScaleIds;
 // Every scale byte the instruction reads for these ids; other lanes' and bytes' scale data is ignored.
 std::vector<ScaleCell> scale_cells(const Form& form, Operand operand, const ScaleIds& ids);
 
-// Whether the layouts of a form have been confirmed on hardware by layout discovery (issue #5). Nothing is yet.
+// Whether the layouts of a form have been confirmed on hardware by layout discovery (oracle/verified_layouts.h).
 struct LayoutEvidence {
   bool verified_on_hardware = false;
   std::string source;    // where the formulas come from

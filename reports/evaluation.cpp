@@ -115,6 +115,15 @@ std::string format_evaluation(const MmaCase& test, const Evaluation& evaluation,
       if (!form.is_integer()) out << ", error " << number(w.error) << " (" << number(w.error_ulps) << " ulp)";
       if (!w.reason.empty()) out << "\n  " << w.reason;
       out << "\n";
+      if (!form.is_integer()) {
+        const ElementVerdict* closest = nullptr;
+        for (const auto& e : v.elements)
+          if (!closest || e.error_relative_to_bound > closest->error_relative_to_bound) closest = &e;
+        if (closest && closest->error_relative_to_bound > 0)
+          out << "closest to its spec bound: [" << closest->row << "][" << closest->col << "] error " << number(closest->error)
+              << " = " << number(closest->error_relative_to_bound) << " of the bound " << number(closest->spec_bound)
+              << " (tight " << number(closest->tight_bound) << ")\n";
+      }
     } else {
       out << "\n";
     }
