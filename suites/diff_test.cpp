@@ -1,0 +1,134 @@
+// mmasp diff against the committed baselines (issue #6): injected regressions are reported, waived ones are not,
+// fixes and lowering changes are listed without failing.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "reports/diff.h"
+
+namespace mmasp {
+namespace {
+
+using nlohmann::json;
+
+const json& baseline() {
+  static const json run = [] {
+    std::ifstream in(std::filesystem::path(MMASP_SOURCE_DIR) / "reports/baselines/h100-sm90-driver580.159.04-cases10000/run.json");
+    return json::parse(in);
+  }();
+  return run;
+}
+
+json& result_with(json& run, const std::string& id) {
+  for (auto& r : run["results"])
+    if (r["id"] == id) return r;
+  throw std::logic_error("no result " + id);
+}
+
+const std::string kBf16 = "mma.sp.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 sel=1 special";
+const std::string kInt8 = "mma.sp.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 sel=0 random";
+
+TEST(Diff, ABaselineAgainstItselfHasNoChanges) {
+  DiffReport report = diff_runs(baseline(), baseline(), {});
+  EXPECT_TRUE(report.entries.empty());
+  EXPECT_EQ(report.regressions, 0);
+}
+
+TEST(Diff, AnInjectedFailureIsARegression) {
+  json run = baseline();
+  json& r = result_with(run, kInt8);
+  ASSERT_EQ(r["status"], "Pass");
+  r["status"] = "Fail";
+  r["failure"] = {{"reason", "s32 mismatch: expected 7, observed 8"}, {"repro", "repro: mmasp eval case.json"}};
+  DiffReport report = diff_runs(baseline(), run, {});
+  ASSERT_EQ(report.entries.size(), 1u);
+  EXPECT_EQ(report.entries[0].kind, "new failure");
+  EXPECT_EQ(report.entries[0].id, kInt8);
+  EXPECT_NE(report.entries[0].detail.find("s32 mismatch"), std::string::npos);
+  EXPECT_EQ(report.regressions, 1);
+}
+
+TEST(Diff, AWaivedRegressionIsListedButNotCounted) {
+  json run = baseline();
+  result_with(run, kInt8)["status"] = "Fail";
+  std::vector<Waiver> waivers = {{"NVIDIA H100*", "580.*", "*.s32.s8.s8.s32 sel=0 random", "known driver bug", "https://example.invalid/1"}};
+  DiffReport report = diff_runs(baseline(), run, waivers);
+  ASSERT_EQ(report.entries.size(), 1u);
+  EXPECT_NE(report.entries[0].waived_by, nullptr);
+  EXPECT_EQ(report.regressions, 0);
+  EXPECT_EQ(report.waived, 1);
+  // A waiver for another driver does not apply.
+  waivers[0].driver = "575.*";
+  EXPECT_EQ(diff_runs(baseline(), run, waivers).regressions, 1);
+}
+
+TEST(Diff, FixesStatusChangesAndDriftAreTold) {
+  json before = baseline();
+  result_with(before, kInt8)["status"] = "Fail";
+  DiffReport fixed = diff_runs(before, baseline(), {});
+  ASSERT_EQ(fixed.entries.size(), 1u);
+  EXPECT_EQ(fixed.entries[0].kind, "fixed");
+  EXPECT_EQ(fixed.regressions, 0);
+
+  json run = baseline();
+  json& r = result_with(run, kBf16);
+  const std::string old_status = r["status"];
+  r["status"] = "QualityWarning";
+  r["max_error_vs_bound"] = 0.95;
+  r["max_error_ulps"] = r["max_error_ulps"].get<double>() * 10 + 10;
+  DiffReport report = diff_runs(baseline(), run, {});
+  int status_changes = 0, drifts = 0;
+  for (const auto& e : report.entries) {
+    status_changes += e.kind == "status change";
+    drifts += e.kind == "numeric drift";
+  }
+  EXPECT_EQ(status_changes, old_status == "QualityWarning" ? 0 : 1);
+  EXPECT_GE(drifts, 1);
+  EXPECT_GE(report.regressions, 1);
+}
+
+TEST(Diff, CompileAndLoweringChanges) {
+  json run = baseline();
+  json& cell = run["compile_matrix"]["matrix"][0]["cells"]["sm_90a"];
+  ASSERT_EQ(cell["expected"], "accept");
+  cell["observed"] = "reject";
+  run["sass"][0]["mma"] = json::array({"HMMA.16816.F32"});
+  DiffReport report = diff_runs(baseline(), run, {});
+  int compile = 0, sass = 0;
+  for (const auto& e : report.entries) {
+    if (e.kind == "compile change") {
+      ++compile;
+      EXPECT_TRUE(e.regression) << "an accept that turns into a reject disagrees with the catalog";
+    }
+    if (e.kind == "sass change") {
+      ++sass;
+      EXPECT_FALSE(e.regression);
+    }
+  }
+  EXPECT_EQ(compile, 1);
+  EXPECT_EQ(sass, 1);
+}
+
+TEST(Diff, MissingResultsAreListed) {
+  json run = baseline();
+  run["results"].erase(run["results"].begin());
+  DiffReport report = diff_runs(baseline(), run, {});
+  ASSERT_EQ(report.entries.size(), 1u);
+  EXPECT_EQ(report.entries[0].kind, "missing");
+  EXPECT_FALSE(report.entries[0].regression);
+}
+
+TEST(Diff, WaiverFilesAreChecked) {
+  const auto path = std::filesystem::temp_directory_path() / "mmasp-waivers-test.json";
+  std::ofstream(path) << R"({"schema": "mmasp-waivers/1", "waivers": [{"form": "*", "link": "x"}]})";
+  EXPECT_THROW(load_waivers(path), std::runtime_error) << "a waiver without a reason";
+  std::ofstream(path) << R"({"schema": "mmasp-waivers/1", "waivers": [{"device": "NVIDIA*", "form": "*tf32*", "reason": "r", "link": "l"}]})";
+  auto waivers = load_waivers(path);
+  ASSERT_EQ(waivers.size(), 1u);
+  EXPECT_EQ(waivers[0].driver, "*");
+  std::filesystem::remove(path);
+}
+
+}  // namespace
+}  // namespace mmasp
