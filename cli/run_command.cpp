@@ -331,7 +331,13 @@ int run_main(const RunOptions& o, int argc, char** argv) {
   run["run"]["seconds"] = std::chrono::duration<double>(Clock::now() - run_start).count();
   run["summary"] = status_counts(run);
   write_reports(run, out_dir);
-  std::cout << markdown_summary(run).substr(0, 1200);
+  // The head of the summary (environment, counts, compile conformance); the per-form table is in summary.md.
+  const std::string summary = markdown_summary(run);
+  std::cout << summary.substr(0, summary.find("\n| form |"));
+  if (exit_code_for(run) != 0) {
+    const auto failures = summary.find("## Failures");
+    if (failures != std::string::npos) std::cout << "\n" << summary.substr(failures, summary.find("\n## ", failures + 3) - failures);
+  }
   std::cout << "\nreports: " << (out_dir / "run.json").string() << ", junit.xml, summary.md, report.html, results.jsonl\n";
   return exit_code_for(run);
 }

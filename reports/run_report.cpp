@@ -273,7 +273,7 @@ std::string markdown_summary(const json& run) {
   }
   out << "- toolkit: " << env.value("toolkit", "none") << "\n";
   for (const auto& line : run["run"].value("notes", json::array())) out << "- " << line.get<std::string>() << "\n";
-  out << "\n| status | results |\n|---|---|\n";
+  out << "\n| status | results" << (env.value("emulated", true) ? " (all emulated, none on hardware)" : "") << " |\n|---|---|\n";
   for (auto& [status, count] : counts.items()) out << "| " << status << " | " << count.get<int>() << " |\n";
   if (run.contains("compile")) {
     const json& c = run["compile"];
