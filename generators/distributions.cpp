@@ -275,7 +275,7 @@ uint32_t wide_float_code(ElemType type, ValueClass value_class, uint64_t r) {
     case ValueClass::subnormal: code = sign | ((uint32_t(r) & mantissa_mask) | 1u); break;
     case ValueClass::nan: code = sign | exponent_all_ones | ((uint32_t(r) & mantissa_mask) | 1u); break;
     default: {
-      code = uint32_t(r) & ((1u << (format.exponent_bits + format.mantissa_bits + 1)) - 1);
+      code = uint32_t(r & ((uint64_t(1) << (format.exponent_bits + format.mantissa_bits + 1)) - 1));
       // Exponent all ones is Inf or NaN: step it down to the largest finite binade.
       if ((code & exponent_all_ones) == exponent_all_ones) code ^= 1u << format.mantissa_bits;
     }

@@ -162,7 +162,7 @@ uint32_t parse_element(ElemType type, const json& value, const std::string& wher
   return *code;
 }
 
-CaseFile parse_case_file(const json& root) {
+static CaseFile parse_fields(const json& root) {
   if (!root.is_object()) fail("case", "the file must hold a JSON object");
   if (root.value("schema", "") != kSchema) fail("schema", std::string("must be \"") + kSchema + "\"");
   CaseFile file;
@@ -220,6 +220,15 @@ CaseFile parse_case_file(const json& root) {
     fail("case", e.what());
   }
   return file;
+}
+
+CaseFile parse_case_file(const json& root) {
+  try {
+    return parse_fields(root);
+  } catch (const json::exception& error) {
+    // A field of the wrong JSON type (an object where a string belongs, ...): name it as a case-file error.
+    throw CaseFileError(std::string("a field has the wrong JSON type: ") + error.what());
+  }
 }
 
 CaseFile load_case_file(const std::filesystem::path& path) {

@@ -49,9 +49,13 @@ void scatter(const Form& form, Operand operand, int lane, std::span<const uint32
   }
 }
 
+// Byte ids outside 0..3 are undefined behaviour (9.7.14.3); such a scale has no place in the register.
 uint32_t with_byte(uint32_t word, int byte, uint32_t value) {
+  if (byte < 0 || byte > 3) return word;
   return (word & ~(0xFFu << (8 * byte))) | ((value & 0xFF) << (8 * byte));
 }
+
+uint32_t byte_of(uint32_t word, int byte) { return byte < 0 || byte > 3 ? 0 : (word >> (8 * byte)) & 0xFF; }
 
 }  // namespace
 
@@ -112,9 +116,9 @@ MmaCase from_registers(const Form& form, const WarpRegisters& registers) {
   if (form.block_scale) {
     const int blocks = scale_blocks(form);
     for (const auto& cell : scale_cells(form, Operand::a_compressed, registers.scale_ids))
-      test.scale_a[size_t(cell.index * blocks + cell.block)] = (registers.lanes[size_t(cell.lane)].scale_a >> (8 * cell.byte)) & 0xFF;
+      test.scale_a[size_t(cell.index * blocks + cell.block)] = byte_of(registers.lanes[size_t(cell.lane)].scale_a, cell.byte);
     for (const auto& cell : scale_cells(form, Operand::b, registers.scale_ids))
-      test.scale_b[size_t(cell.block * form.shape.n + cell.index)] = (registers.lanes[size_t(cell.lane)].scale_b >> (8 * cell.byte)) & 0xFF;
+      test.scale_b[size_t(cell.block * form.shape.n + cell.index)] = byte_of(registers.lanes[size_t(cell.lane)].scale_b, cell.byte);
   }
   return test;
 }

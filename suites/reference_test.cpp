@@ -463,6 +463,9 @@ TEST(CaseFile, ErrorsNameTheField) {
   bad["b"] = {{"fill", 0.1}};
   EXPECT_NE(message(bad).find("not exactly representable in f16"), std::string::npos);
   bad = good;
+  bad["form"] = nlohmann::json::object();  // found by fuzz/case_file_fuzz.cpp: a JSON type error escaped
+  EXPECT_NE(message(bad).find("wrong JSON type"), std::string::npos);
+  bad = good;
   bad["a"] = {{"fill", 0}, {"set", {{0, 0, 1}, {0, 1, 1}, {0, 2, 1}}}};
   EXPECT_NE(message(bad).find("more non-zero"), std::string::npos);
 }
