@@ -1,0 +1,67 @@
+// GPU: every form the device runs, every selector, through the execution suites on both compile paths — a quick
+// version of `mmasp run` (256 random cases per pair, the special-value set). Any Fail or Crash fails the test and
+// names its case file; QualityWarnings are reported, not failed. Skipped, with the reason, where no GPU is present.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <filesystem>
+
+#include "harness/backend.h"
+#include "harness/execution.h"
+#include "harness/gpu_probe.h"
+#include "harness/ptxas.h"
+
+namespace mmasp {
+namespace {
+
+TEST(GpuExecution, EverySupportedFormAndSelectorPassesOnBothCompilePaths) {
+  GpuProbe probe = probe_gpus();
+  if (!probe.available) GTEST_SKIP() << "no GPU: " << probe.reason;
+  auto device = std::make_shared<CudaDevice>(0);
+  std::optional<Ptxas> ptxas;
+  try {
+    ptxas.emplace(locate_ptxas(), std::filesystem::path(), 1);
+  } catch (const std::exception&) {
+  }
+  ModuleStore store(std::getenv("MMASP_MODULES") ? std::getenv("MMASP_MODULES") : "", ptxas ? &*ptxas : nullptr);
+  std::vector<std::unique_ptr<GpuBackend>> backends;
+  backends.push_back(std::make_unique<GpuBackend>(device, CompilePath::driver_jit, nullptr));
+  if (ptxas || std::getenv("MMASP_MODULES")) backends.push_back(std::make_unique<GpuBackend>(device, CompilePath::toolkit, &store));
+  const DeviceFingerprint fingerprint = device->fingerprint();
+  RecordProperty("gpu", fingerprint.name);
+  RecordProperty("driver", fingerprint.driver_version);
+  std::cout << "device: " << fingerprint.name << " (sm_" << fingerprint.sm << "), driver " << fingerprint.driver_version
+            << ", " << backends.size() << " compile path(s)\n";
+
+  SuiteLimits limits;
+  limits.min_cases = limits.max_cases = 256;
+  limits.special_generated = 64;
+  uint64_t cases = 0, pairs = 0, warnings = 0;
+  const auto start = std::chrono::steady_clock::now();
+  for (auto& backend : backends) {
+    SuiteContext context{*backend, 20261122, std::max(1u, std::thread::hardware_concurrency()),
+                         (std::filesystem::temp_directory_path() / "mmasp-gpu-test-failures").string(), {}};
+    for (const auto& form : instruction_space()) {
+      if (!backend->supports(form, nullptr)) continue;
+      for (int selector : form.selectors) {
+        ++pairs;
+        for (Suite suite : {Suite::special, Suite::random}) {
+          const SuiteResult result = run_suite(context, form, selector, suite, limits);
+          cases += result.cases;
+          warnings += result.warnings;
+          EXPECT_FALSE(is_failure(result.status))
+              << backend->description() << ": " << form.opcode << " sel=" << selector << " " << name(suite) << ": "
+              << name(result.status) << " " << result.note
+              << (result.failure ? " — " + result.failure->verdict.worst.reason + " " + result.failure->saved_to : "");
+        }
+      }
+    }
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::cout << pairs << " form x selector x path runs, " << cases << " cases (" << warnings << " QualityWarning) in "
+            << seconds << " s\n";
+  EXPECT_GT(pairs, 0u);
+}
+
+}  // namespace
+}  // namespace mmasp
