@@ -52,6 +52,10 @@ struct SuiteResult {
   std::optional<CaseFailure> closest_to_bound;
   uint64_t ub_like_sp = 0;          // UB suite: unordered-metadata cases whose D equals what .sp computes
   uint64_t ub_unordered_only = 0;
+  // UB suite: what an out-of-range selector does (the spec calls it undefined; ptxas accepts some, finding F-0002).
+  // Per selector value: "rejected by the compiler: ...", or how many of the cases packed for selector s mod count
+  // gave exactly that selector's result.
+  std::vector<std::pair<int, std::string>> out_of_range_selectors;
   double seconds = 0;
   uint64_t seed = 0;
 };
@@ -75,7 +79,8 @@ struct SuiteContext {
 
 SuiteResult run_suite(SuiteContext& context, const Form& form, int selector, Suite suite, const SuiteLimits& limits);
 
-// Packs a batch, runs it, and returns each case's D (M x N codes).
+// Packs a batch, runs it, and returns each case's D (M x N codes). `selector` is the instruction's; each case's
+// registers are laid out for its own selector (the two differ only in undefined-behaviour probes).
 std::vector<std::vector<uint32_t>> execute(Backend& backend, const Form& form, int selector,
                                            const std::vector<MmaCase>& cases);
 

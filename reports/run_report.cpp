@@ -111,7 +111,12 @@ json suite_json(const SuiteResult& r) {
     for (const auto& [case_name, status] : r.named_cases) named[case_name] = name(status);
     out["special_cases"] = named;
   }
-  if (r.suite == Suite::undefined) out["ub_unordered_like_sp"] = {{"cases", r.ub_unordered_only}, {"like_sp", r.ub_like_sp}};
+  if (r.suite == Suite::undefined) {
+    out["ub_unordered_like_sp"] = {{"cases", r.ub_unordered_only}, {"like_sp", r.ub_like_sp}};
+    json selectors = json::object();
+    for (const auto& [value, what] : r.out_of_range_selectors) selectors[std::to_string(value)] = what;
+    if (!selectors.empty()) out["out_of_range_selectors"] = selectors;
+  }
   if (r.closest_to_bound) {
     const ElementVerdict& w = r.closest_to_bound->verdict.worst;
     out["closest_to_bound"] = {{"repro", r.closest_to_bound->saved_to},
