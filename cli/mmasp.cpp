@@ -66,6 +66,12 @@ int main(int argc, char** argv) {
   std::vector<std::string> eval_files;
   eval->add_option("case", eval_files, "case files (schema mmasp-case/1, docs/case-files.md)")->required();
 
+  // ub-probe (internal, used by run)
+  auto* ub_probe = app.add_subcommand("ub-probe", "internal: undefined-behaviour probes in a process of their own");
+  ub_probe->group("");
+  UbProbeOptions ub_probe_options;
+  add_ub_probe_options(ub_probe, ub_probe_options);
+
   // diff
   auto* diff = app.add_subcommand("diff", "what changed between a baseline run and this one (exit 1 on a regression)");
   std::string diff_baseline, diff_run, diff_waivers;
@@ -187,6 +193,7 @@ int main(int argc, char** argv) {
       return status;
     }
     if (*run) return run_main(run_options, argc, argv);
+    if (*ub_probe) return ub_probe_main(ub_probe_options);
   } catch (const UsageError& error) {
     std::cerr << "mmasp: " << error.what() << "\n";
     return kExitUsage;

@@ -16,6 +16,7 @@
 #include "harness/module_store.h"
 #include "harness/ptxas.h"
 #include "harness/sass.h"
+#include "harness/ptxas.h"
 #include "reports/findings.h"
 #include "reports/run_report.h"
 
@@ -81,6 +82,40 @@ class RunProgress {
 };
 
 }  // namespace
+
+void add_ub_probe_options(CLI::App* command, UbProbeOptions& o) {
+  command->add_option("--form", o.form, "opcode")->required();
+  command->add_option("--selector", o.selector, "the suite's selector");
+  command->add_option("--seed", o.seed, "seed");
+  command->add_option("--device", o.device, "GPU ordinal");
+  command->add_option("--path", o.path, "toolkit or driver-jit");
+  command->add_option("--modules", o.modules, "toolkit module store");
+  command->add_option("--cases", o.cases, "undefined-behaviour cases");
+  command->add_option("--threads", o.threads, "host threads");
+  command->add_option("--out-of-range", o.out_of_range, "probe this out-of-range selector value instead");
+}
+
+int ub_probe_main(const UbProbeOptions& o) {
+  const Form* form = find_form(o.form);
+  if (!form) throw UsageError("no form '" + o.form + "'");
+  auto device = std::make_shared<CudaDevice>(o.device);
+  std::optional<Ptxas> ptxas;
+  try {
+    ptxas.emplace(locate_ptxas(), fs::path(), 1);
+  } catch (const std::exception&) {
+  }
+  ModuleStore store(o.modules, ptxas ? &*ptxas : nullptr);
+  GpuBackend backend(device, o.path == "toolkit" ? CompilePath::toolkit : CompilePath::driver_jit, &store);
+  if (o.out_of_range >= 0) {
+    std::cout << json{{"what", probe_out_of_range_selector(backend, *form, o.out_of_range, o.seed)}}.dump() << "\n";
+    return kExitPass;
+  }
+  SuiteContext context{backend, o.seed, o.threads, "", {}};
+  SuiteLimits limits;
+  limits.special_generated = o.cases;
+  std::cout << suite_json(run_suite(context, *form, o.selector, Suite::undefined, limits)).dump() << "\n";
+  return kExitPass;
+}
 
 void add_run_options(CLI::App* command, RunOptions& o) {
   add_compile_options(command, o.compile, false);
@@ -233,11 +268,60 @@ int run_main(const RunOptions& o, int argc, char** argv) {
   size_t not_supported = 0;
   const auto deadline = run_start + std::chrono::duration<double>(o.budget);
 
+  // On a GPU, undefined behaviour runs in a process of its own (`mmasp ub-probe`): an instruction that traps leaves
+  // its CUDA context unusable, and that must not take the rest of the run with it.
+  const fs::path module_dir = o.modules.empty() ? cache / "modules" : fs::path(o.modules);
+  auto isolated_ub = [&](const Form& form, int selector, GpuBackend& gpu) {
+    auto probe = [&](std::vector<std::string> extra) -> std::pair<std::optional<json>, std::string> {
+      std::vector<std::string> args = {"/proc/self/exe", "ub-probe", "--form", form.opcode, "--selector",
+                                       std::to_string(selector), "--seed", std::to_string(o.seed), "--device",
+                                       std::to_string(o.device), "--path", std::string(name(gpu.path())), "--modules",
+                                       module_dir.string(), "--cases", std::to_string(o.special_generated),
+                                       "--threads", std::to_string(o.threads)};
+      args.insert(args.end(), extra.begin(), extra.end());
+      const CommandResult child = run_command(args);
+      std::string output = child.output;
+      while (!output.empty() && output.back() == '\n') output.pop_back();
+      const std::string last = output.substr(output.rfind('\n') == std::string::npos ? 0 : output.rfind('\n') + 1);
+      auto parsed = json::parse(last, nullptr, false);
+      if (child.exit_code == 0 && !parsed.is_discarded()) return {parsed, ""};
+      return {std::nullopt, "the probe process ended with status " + std::to_string(child.exit_code) + ": " +
+                                output.substr(output.size() > 300 ? output.size() - 300 : 0)};
+    };
+    auto [result, why] = probe({});
+    json line;
+    if (result) {
+      line = *result;
+    } else {
+      line = {{"id", result_id(form.opcode, selector, "ub")}, {"form", form.opcode}, {"family", form.family},
+              {"selector", selector}, {"suite", "ub"}, {"status", "UB-not-judged"}, {"backend", gpu.description()},
+              {"emulated", false}, {"cases", 0}, {"note", "UB: not judged; " + why}};
+    }
+    if (selector == form.selectors.front()) {
+      json selectors = json::object();
+      for (int value = int(form.selectors.size()); value < 4; ++value) {
+        auto [outcome, died] = probe({"--out-of-range", std::to_string(value)});
+        selectors[std::to_string(value)] = outcome ? outcome->value("what", "?") : died;
+        line["note"] = line.value("note", "") + "; selector " + std::to_string(value) + ": " +
+                       selectors[std::to_string(value)].get<std::string>();
+      }
+      if (!selectors.empty()) line["out_of_range_selectors"] = selectors;
+    }
+    return line;
+  };
+
   for (size_t p = 0; p < pairs.size(); ++p) {
     const Form* form = pairs[p].first;
     const int selector = pairs[p].second;
     const auto pair_start = Clock::now();
     uint64_t pair_cases = 0, pair_failures = 0;
+    auto emit_json = [&](const json& line) {
+      stream.write(line);
+      run["results"].push_back(line);
+      pair_cases += line.value("cases", uint64_t(0));
+      const std::string status = line.value("status", "");
+      pair_failures += status == "Fail" || status == "Crash" || status == "Timeout";
+    };
     auto emit = [&](SuiteResult result) {
       if (result.emulated) {
         // Never a hardware result: say which device it would need.
@@ -246,11 +330,7 @@ int run_main(const RunOptions& o, int argc, char** argv) {
                                         : "emulated on the CPU; not executed on a GPU";
         result.note = result.note.empty() ? label : label + "; " + result.note;
       }
-      json line = suite_json(result);
-      stream.write(line);
-      run["results"].push_back(line);
-      pair_cases += result.cases;
-      pair_failures += is_failure(result.status);
+      emit_json(suite_json(result));
     };
     std::string why;
     if (!primary.supports(*form, &why)) {
@@ -271,7 +351,17 @@ int run_main(const RunOptions& o, int argc, char** argv) {
     SuiteLimits limits;
     limits.special_generated = o.special_generated;
     emit(run_suite(context, *form, selector, Suite::special, limits));
-    if (o.ub) emit(run_suite(context, *form, selector, Suite::undefined, limits));
+    if (o.ub) {
+      if (!hardware) {
+        SuiteResult ub = run_suite(context, *form, selector, Suite::undefined, limits);
+        if (selector == form->selectors.front())
+          for (int value = int(form->selectors.size()); value < 4; ++value)
+            ub.out_of_range_selectors.push_back({value, probe_out_of_range_selector(primary, *form, value, o.seed)});
+        emit(ub);
+      } else {
+        emit_json(isolated_ub(*form, selector, static_cast<GpuBackend&>(primary)));
+      }
+    }
     if (extras) {
       // The SASS of each compile path, and whether the two paths compute the same bits.
       for (auto& backend : backends) {

@@ -33,6 +33,22 @@ struct RunOptions {
 };
 
 void add_run_options(CLI::App* command, RunOptions& options);
+
+// `mmasp ub-probe` (internal): one form's undefined-behaviour suite, or one out-of-range selector, on the GPU, in a
+// process of its own; prints one JSON line.
+struct UbProbeOptions {
+  std::string form;
+  int selector = 0;
+  uint64_t seed = 1;
+  int device = 0;
+  std::string path = "toolkit";
+  std::string modules;
+  uint32_t cases = 512;
+  unsigned threads = 1;
+  int out_of_range = -1;
+};
+void add_ub_probe_options(CLI::App* command, UbProbeOptions& options);
+int ub_probe_main(const UbProbeOptions& options);
 int run_main(const RunOptions& options, int argc, char** argv);
 
 }  // namespace mmasp::cli

@@ -79,6 +79,12 @@ struct SuiteContext {
 
 SuiteResult run_suite(SuiteContext& context, const Form& form, int selector, Suite suite, const SuiteLimits& limits);
 
+// Undefined behaviour: runs 64 cases whose registers are laid out for selector `value` mod count with the instruction
+// compiled for the out-of-range `value` (the spec calls it undefined; ptxas accepts some, finding F-0002). Returns
+// "ran: k of 64 cases gave exactly the result of selector s", or "failed: <why>" (compiler rejection, a trap). A trap
+// can leave the GPU context unusable, so on hardware run it in a process of its own (mmasp ub-probe).
+std::string probe_out_of_range_selector(Backend& backend, const Form& form, int value, uint64_t seed);
+
 // Packs a batch, runs it, and returns each case's D (M x N codes). `selector` is the instruction's; each case's
 // registers are laid out for its own selector (the two differ only in undefined-behaviour probes).
 std::vector<std::vector<uint32_t>> execute(Backend& backend, const Form& form, int selector,
