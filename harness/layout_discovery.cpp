@@ -47,15 +47,6 @@ WarpRegisters blank(const Form& form, int selector, uint32_t e) {
   return w;
 }
 
-int container_bits(const Form& form, Operand operand) {
-  switch (operand) {
-    case Operand::a_compressed: return form.a_container_bits;
-    case Operand::b: return form.b_container_bits;
-    case Operand::c: return info(form.c).bits;
-    case Operand::d: return info(form.d).bits;
-  }
-  return 32;
-}
 
 struct Probe {
   WarpRegisters registers;

@@ -142,19 +142,27 @@ std::string Ptxas::cache_key(const AssembleJob& job) const {
   return sha256_hex(material);
 }
 
-AssembleResult Ptxas::run_ptxas(const AssembleJob& job) const {
+namespace {
+
+// ptxas reads its input from a file: a fresh one in /tmp per call, so parallel calls never share one.
+std::string write_temporary_ptx(const std::string& ptx) {
   char name[] = "/tmp/mmasp-XXXXXX.ptx";
   int fd = mkstemps(name, 4);
   if (fd < 0) throw std::runtime_error("cannot create a temporary PTX file in /tmp");
-  {
-    size_t written = 0;
-    while (written < job.ptx.size()) {
-      ssize_t n = write(fd, job.ptx.data() + written, job.ptx.size() - written);
-      if (n <= 0) break;
-      written += size_t(n);
-    }
-    close(fd);
+  size_t written = 0;
+  while (written < ptx.size()) {
+    ssize_t n = write(fd, ptx.data() + written, ptx.size() - written);
+    if (n <= 0) break;
+    written += size_t(n);
   }
+  close(fd);
+  return name;
+}
+
+}  // namespace
+
+AssembleResult Ptxas::run_ptxas(const AssembleJob& job) const {
+  const std::string name = write_temporary_ptx(job.ptx);
   CommandResult run = run_command({info_.path.string(), "-arch=" + job.target, name, "-o", "/dev/null"});
   fs::remove(name);
   AssembleResult result;
@@ -165,19 +173,8 @@ AssembleResult Ptxas::run_ptxas(const AssembleJob& job) const {
 }
 
 std::optional<std::string> Ptxas::compile_cubin(const AssembleJob& job, std::string* diagnostics) const {
-  char name[] = "/tmp/mmasp-XXXXXX.ptx";
-  int fd = mkstemps(name, 4);
-  if (fd < 0) throw std::runtime_error("cannot create a temporary PTX file in /tmp");
-  {
-    size_t written = 0;
-    while (written < job.ptx.size()) {
-      ssize_t n = write(fd, job.ptx.data() + written, job.ptx.size() - written);
-      if (n <= 0) break;
-      written += size_t(n);
-    }
-    close(fd);
-  }
-  const std::string cubin = std::string(name) + ".cubin";
+  const std::string name = write_temporary_ptx(job.ptx);
+  const std::string cubin = name + ".cubin";
   CommandResult run = run_command({info_.path.string(), "-arch=" + job.target, name, "-o", cubin});
   fs::remove(name);
   if (diagnostics) *diagnostics = replace_all(run.output, name, "input.ptx");

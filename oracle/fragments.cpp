@@ -20,13 +20,6 @@ ElemType type_of(const Form& form, Operand operand) {
   return form.a;
 }
 
-int container_bits(const Form& form, Operand operand) {
-  switch (operand) {
-    case Operand::a_compressed: return form.a_container_bits;
-    case Operand::b: return form.b_container_bits;
-    default: return info(type_of(form, operand)).bits;
-  }
-}
 
 std::vector<uint32_t> gather(const Form& form, Operand operand, int lane, std::span<const uint32_t> matrix) {
   std::vector<uint32_t> containers;

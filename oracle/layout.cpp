@@ -10,6 +10,12 @@ namespace {
 
 constexpr int kLanes = 32;
 
+
+// Elements per .b32 register ("PE" in shared/research/spec-supplement.md).
+int per_register(const Form& form, Operand operand) { return 32 / container_bits(form, operand); }
+
+}  // namespace
+
 int container_bits(const Form& form, Operand operand) {
   switch (operand) {
     case Operand::a_compressed: return form.a_container_bits;
@@ -19,11 +25,6 @@ int container_bits(const Form& form, Operand operand) {
   }
   return 32;
 }
-
-// Elements per .b32 register ("PE" in shared/research/spec-supplement.md).
-int per_register(const Form& form, Operand operand) { return 32 / container_bits(form, operand); }
-
-}  // namespace
 
 int rows_of(const Form& form, Operand operand) { return operand == Operand::b ? form.shape.k : form.shape.m; }
 

@@ -25,6 +25,9 @@ struct MatrixCoord {
   bool operator==(const MatrixCoord&) const = default;
 };
 
+// Bits each element of an operand occupies in a .b32 register (its container: 8 for e2m1 under kind::f8f6f4).
+int container_bits(const Form& form, Operand operand);
+
 // Elements per lane of an operand, and the matrix it covers: A compressed is M x K/2, B is K x N, C and D are M x N.
 int elements_per_lane(const Form& form, Operand operand);
 int rows_of(const Form& form, Operand operand);
