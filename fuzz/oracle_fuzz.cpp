@@ -28,6 +28,7 @@ class BytesDraw {
     used_ += n;
     return value;
   }
+  uint32_t bits32() { return uint32_t(bits()); }
   uint32_t below(uint32_t n) { return uint32_t(bits() % n); }
 
  private:

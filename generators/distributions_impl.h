@@ -62,6 +62,16 @@ inline uint32_t draw_code(const TypePlan& plan, ValueClass value_class, uint64_t
 
 template <class Draw>
 uint32_t draw_element(Draw& draw, const TypePlan& plan, const ClassTable& table, Coverage* coverage) {
+  if (plan.bits <= 16) {
+    // 32 random bits suffice for a narrow element: 8 pick the class, 24 the code (every code list is shorter than
+    // 2^16, so the pick stays close to uniform).
+    const uint32_t r = draw.bits32();
+    const ValueClass value_class = table[r & 0xFF];
+    if (coverage) ++coverage->value_classes[size_t(value_class)];
+    const std::vector<uint32_t>& codes = plan.by_class[size_t(value_class)];
+    if (!codes.empty()) return codes[size_t((uint64_t(r >> 8) * codes.size()) >> 24)];
+    return draw_code(plan, value_class, uint64_t(r >> 8) * 0x9E3779B97F4A7C15ull);
+  }
   const uint64_t r = draw.bits();
   const ValueClass value_class = table[r & 0xFF];
   if (coverage) ++coverage->value_classes[size_t(value_class)];
@@ -86,7 +96,7 @@ void draw_case(Draw& draw, const Form& form, const Options& options, MmaCase& ou
   // Selector: index 0 first; out-of-range values only when undefined behaviour is asked for.
   if (options.selector) {
     out.selector = *options.selector;
-  } else if (options.undefined_behaviour && form.selectors.size() < 4 && draw.below(8) == 0) {
+  } else if (options.undefined_behaviour && form.selectors.size() < 4 && draw.below(8) == 7) {
     out.selector = int(form.selectors.size()) + int(draw.below(uint32_t(4 - form.selectors.size())));
   } else {
     out.selector = form.selectors[draw.below(uint32_t(form.selectors.size()))];
@@ -99,14 +109,15 @@ void draw_case(Draw& draw, const Form& form, const Options& options, MmaCase& ou
     ChunkPositions where = plan.patterns[pattern];
     if (coverage) ++coverage->patterns[pattern];
     // Reversed index pairs are legal for .sp (9.7.14.6.1) and undefined for ::ordered_metadata.
+    // Rare choices are taken on the *last* value of a draw, so that shrinking (toward 0) leaves them.
     const bool reverse = (may_reverse || (options.undefined_behaviour && form.sparsity != Sparsity::one_of_two)) &&
-                         draw.below(4) == 0;
+                         draw.below(4) == 3;
     if (reverse) {
       std::swap(where.first, where.second);
       if (coverage) ++coverage->unordered_chunks;
     }
     nibble = nibble_of(form.sparsity, where);
-    if (options.undefined_behaviour && draw.below(16) == 0) {
+    if (options.undefined_behaviour && draw.below(16) == 15) {
       // An undefined index value: two equal indices for 2:4 / 4:8, anything but 0b0100 / 0b1110 for tf32.
       if (form.sparsity == Sparsity::one_of_two) {
         do nibble = draw.below(16);
@@ -136,7 +147,7 @@ void draw_case(Draw& draw, const Form& form, const Options& options, MmaCase& ou
     for (auto& code : out.scale_b) code = detail::draw_element(draw, *plan.scale, plan.scale_classes[p], coverage);
     // 9.7.14.3: byte-id 0..3 with 1X, 0 or 2 with 2X, 0 with 4X; thread-id-a 0..1, thread-id-b 0..3.
     auto byte_id = [&]() -> int {
-      if (options.undefined_behaviour && draw.below(8) == 0) return blocks == 4 ? 1 + int(draw.below(3)) : blocks == 2 ? 1 : 4;
+      if (options.undefined_behaviour && draw.below(8) == 7) return blocks == 4 ? 1 + int(draw.below(3)) : blocks == 2 ? 1 : 4;
       return blocks == 4 ? 0 : blocks == 2 ? 2 * int(draw.below(2)) : int(draw.below(4));
     };
     out.scale_ids.byte_a = byte_id();

@@ -19,12 +19,25 @@ class SplitMixDraw {
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     return z ^ (z >> 31);
   }
+  // 32 bits: the halves of one 64-bit output, in turn.
+  uint32_t bits32() {
+    if (have_half_) {
+      have_half_ = false;
+      return half_;
+    }
+    const uint64_t value = bits();
+    half_ = uint32_t(value >> 32);
+    have_half_ = true;
+    return uint32_t(value);
+  }
   // Uniform in [0, n) by multiply-shift (Lemire), n > 0.
   uint32_t below(uint32_t n) { return uint32_t((uint64_t(uint32_t(bits() >> 32)) * n) >> 32); }
   uint64_t state() const { return state_; }
 
  private:
   uint64_t state_;
+  uint32_t half_ = 0;
+  bool have_half_ = false;
 };
 
 }  // namespace mmasp::gen
