@@ -164,6 +164,10 @@ std::string format_diff(const DiffReport& report, const json& baseline, const js
   };
   out << "baseline: " << baseline["run"].value("started", "?") << " (" << describe(baseline) << ")\n";
   out << "run:      " << run["run"].value("started", "?") << " (" << describe(run) << ")\n";
+  auto commit_of = [](const json& r) { return r["run"].value("mmasp", json::object()).value("commit", "unknown"); };
+  if (baseline["run"].value("seed", uint64_t(0)) != run["run"].value("seed", uint64_t(0)) || commit_of(baseline) != commit_of(run))
+    out << "note: the runs differ in seed or mmasp commit (" << commit_of(baseline) << " vs " << commit_of(run)
+        << "), so their random cases differ; numeric drift between them is partly sampling\n";
   if (report.entries.empty()) out << "no changes\n";
   for (const auto& e : report.entries) {
     out << (e.regression ? (e.waived_by ? "WAIVED     " : "REGRESSION ") : "           ") << e.kind << ": " << e.id;
