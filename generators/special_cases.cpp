@@ -189,6 +189,32 @@ std::vector<NamedCase> special_value_cases(const Form& form, int selector) {
     std::fill(t.c.begin(), t.c.end(), *encode(c, -0.0));
     b.add("negative-zero-c", t);
   }
+  if (form.block_scale) {
+    const ElemType st = *form.stype;
+    const FloatFormat& sf = *float_format(st);
+    {  // A NaN scale for row 0 of A: every product of row 0 is NaN, so all of D's row 0 is (inferred from the formula).
+      MmaCase t = b.base();
+      std::fill(t.a_compressed.begin(), t.a_compressed.end(), a_one);
+      std::fill(t.b.begin(), t.b.end(), b_one);
+      t.scale_a[0] = *encode(st, std::nan(""));
+      b.add("nan-scale-a", t);
+    }
+    if (sf.has_subnormals) {  // ue4m3 has a zero: its block's products vanish.
+      MmaCase t = b.base();
+      std::fill(t.a_compressed.begin(), t.a_compressed.end(), a_one);
+      std::fill(t.b.begin(), t.b.end(), b_one);
+      std::fill(t.scale_b.begin(), t.scale_b.end(), 0u);
+      b.add("zero-scale-b", t);
+    }
+    {  // The largest scale on A and the smallest on B: their product is near 1 only if both are applied exactly.
+      MmaCase t = b.base();
+      std::fill(t.a_compressed.begin(), t.a_compressed.end(), a_one);
+      std::fill(t.b.begin(), t.b.end(), b_one);
+      std::fill(t.scale_a.begin(), t.scale_a.end(), max_finite_code(st));
+      std::fill(t.scale_b.begin(), t.scale_b.end(), sf.has_subnormals ? 1u : 0u);
+      b.add("extreme-scales", t);
+    }
+  }
   if (a == ElemType::tf32) {
     // The 13 low bits of a tf32 register: the oracle models them as ignored (inferred from the wgmma text).
     MmaCase t = b.base();
