@@ -14,12 +14,14 @@ namespace {
 struct Factor {
   ExactValue value;
   bool subnormal = false;
+  double magnitude = 0;   // |value| as a double (exact: every format here fits), for S
 };
 
 Factor factor(ElemType type, uint32_t code) {
   auto value = decode(type, code);
   if (!value) throw std::invalid_argument("reference: undefined code for " + std::string(ptx_name(type)));
-  return {*value, value->cls == FloatClass::subnormal};
+  const bool finite = value->cls != FloatClass::nan && value->cls != FloatClass::infinite;
+  return {*value, value->cls == FloatClass::subnormal, finite ? std::fabs(value->to_double()) : 0.0};
 }
 
 // Accumulates one element: the exact sum of finite terms, and the IEEE special-value state.
@@ -35,7 +37,9 @@ struct ElementSum {
     bool negative = false, any_nan = false, any_inf = false, any_zero = false, any_subnormal = false;
     unsigned __int128 significand = 1;
     int exponent = 0;
+    double magnitude = 1;
     for (const Factor& f : factors) {
+      magnitude *= f.magnitude;
       negative ^= f.value.negative;
       any_nan |= f.value.cls == FloatClass::nan;
       any_inf |= f.value.cls == FloatClass::infinite;
@@ -50,7 +54,6 @@ struct ElementSum {
     if (any_zero) return;
     ++nonzero;
     sum.add(negative, significand, exponent);
-    const double magnitude = std::ldexp(double(significand), exponent);
     magnitudes += magnitude;
     if (any_subnormal) subnormal_magnitudes += magnitude;
   }
@@ -112,15 +115,19 @@ ReferenceResult reference(const MmaCase& test) {
   ReferenceResult expected;
   expected.d.resize(size_t(m * n));
   if (form.is_integer()) {
+    std::vector<int64_t> b(test.b.size());
+    for (size_t x = 0; x < b.size(); ++x) b[x] = decode_integer(form.b, test.b[x]);
+    std::vector<int64_t> a_row(size_t(k / 2));
+    std::vector<int> columns(size_t(k / 2));
     for (int i = 0; i < m; ++i) {
       const uint32_t* row_nibbles = test.nibbles.data() + size_t(i * chunks);
+      for (int s = 0; s < k / 2; ++s) {
+        columns[size_t(s)] = logical_column(form, row_nibbles, s);
+        a_row[size_t(s)] = decode_integer(form.a, test.a_compressed[size_t(i * (k / 2) + s)]);
+      }
       for (int j = 0; j < n; ++j) {
         int64_t sum = decode_integer(form.c, test.c[size_t(i * n + j)]);
-        for (int s = 0; s < k / 2; ++s) {
-          const int col = logical_column(form, row_nibbles, s);
-          sum += decode_integer(form.a, test.a_compressed[size_t(i * (k / 2) + s)]) *
-                 decode_integer(form.b, test.b[size_t(col * n + j)]);
-        }
+        for (int s = 0; s < k / 2; ++s) sum += a_row[size_t(s)] * b[size_t(columns[size_t(s)] * n + j)];
         expected.d[size_t(i * n + j)] = integer_element(form, sum);
       }
     }
@@ -131,7 +138,7 @@ ReferenceResult reference(const MmaCase& test) {
   for (size_t x = 0; x < b.size(); ++x) b[x] = factor(form.b, test.b[x]);
   std::vector<Factor> scale_b(test.scale_b.size());
   for (size_t x = 0; x < scale_b.size(); ++x) scale_b[x] = factor(*form.stype, test.scale_b[x]);
-  const Factor one{ExactValue{FloatClass::normal, false, 1, 0}, false};
+  const Factor one{ExactValue{FloatClass::normal, false, 1, 0}, false, 1.0};
   std::vector<Factor> a_row(size_t(k / 2)), scale_a_row(size_t(k / 2));
   std::vector<int> columns(size_t(k / 2)), blocks(size_t(k / 2));
   for (int i = 0; i < m; ++i) {
