@@ -1,5 +1,7 @@
 #include "cli/run_command.h"
 
+#include "mmasp_commit.h"
+
 #include <unistd.h>
 
 #include <chrono>
