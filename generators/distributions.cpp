@@ -111,8 +111,6 @@ ClassTable class_table(const TypePlan& plan, const W& weights) {
   return table;
 }
 
-bool is_signed_integer(ElemType type) { return type == ElemType::s8 || type == ElemType::s4 || type == ElemType::s32; }
-
 std::unique_ptr<TypePlan> make_type_plan(ElemType type, bool is_scale) {
   auto plan = std::make_unique<TypePlan>();
   plan->type = type;
@@ -122,7 +120,8 @@ std::unique_ptr<TypePlan> make_type_plan(ElemType type, bool is_scale) {
     for (uint32_t code = 0; code < (1u << plan->bits); ++code)
       plan->values.push_back(plan->is_float ? decode_to_double(type, code) : double(decode_integer(type, code)));
   if (!plan->is_float) {
-    const bool is_signed = is_signed_integer(type);
+    const IntegerRange range = integer_range(type);
+    const bool is_signed = range.min < 0;
     for (int v : {1, -1, 2, -2, 3, -3, 4, -4, 5, -5, 7, -7})
       if (is_signed || v > 0) plan->small.push_back(encode_integer(type, v));
     if (type == ElemType::s32) {
@@ -131,8 +130,7 @@ std::unique_ptr<TypePlan> make_type_plan(ElemType type, bool is_scale) {
         plan->int_extremes.push_back(uint32_t(int32_t(INT32_MIN + d)));
       }
     } else {
-      const int64_t low = is_signed ? -(int64_t(1) << (plan->bits - 1)) : 0;
-      const int64_t high = is_signed ? (int64_t(1) << (plan->bits - 1)) - 1 : (int64_t(1) << plan->bits) - 1;
+      const int64_t low = range.min, high = range.max;
       for (int64_t v : {low, low + 1, high, high - 1, int64_t(-1)})
         if (v >= low && v <= high) plan->int_extremes.push_back(encode_integer(type, v));
     }
@@ -202,12 +200,7 @@ std::unique_ptr<FormPlan> make_form_plan(const Form& form) {
   for (auto [profile, weight] : profile_weights(integer))
     for (int i = 0; i < weight; ++i) plan->profiles[slot++] = profile;
   if (slot != 256) throw std::logic_error("profile weights must sum to 256");
-  if (form.sparsity == Sparsity::one_of_two) {
-    plan->patterns = {{0, 0}, {1, 0}};
-  } else {
-    for (int first = 0; first < 4; ++first)
-      for (int second = first + 1; second < 4; ++second) plan->patterns.push_back({first, second});
-  }
+  plan->patterns = increasing_patterns(form.sparsity);
   return plan;
 }
 

@@ -145,15 +145,16 @@ void draw_case(Draw& draw, const Form& form, const Options& options, MmaCase& ou
     out.scale_b.resize(size_t(blocks * n));
     for (auto& code : out.scale_a) code = detail::draw_element(draw, *plan.scale, plan.scale_classes[p], coverage);
     for (auto& code : out.scale_b) code = detail::draw_element(draw, *plan.scale, plan.scale_classes[p], coverage);
-    // 9.7.14.3: byte-id 0..3 with 1X, 0 or 2 with 2X, 0 with 4X; thread-id-a 0..1, thread-id-b 0..3.
+    const std::vector<int> bytes = valid_byte_ids(form);
     auto byte_id = [&]() -> int {
+      // Undefined: an id just outside the valid set (1 for 2X, 1..3 for 4X, 4 for 1X).
       if (options.undefined_behaviour && draw.below(8) == 7) return blocks == 4 ? 1 + int(draw.below(3)) : blocks == 2 ? 1 : 4;
-      return blocks == 4 ? 0 : blocks == 2 ? 2 * int(draw.below(2)) : int(draw.below(4));
+      return bytes.size() == 1 ? bytes.front() : bytes[draw.below(uint32_t(bytes.size()))];
     };
     out.scale_ids.byte_a = byte_id();
-    out.scale_ids.thread_a = int(draw.below(2));
+    out.scale_ids.thread_a = int(draw.below(kThreadIdsA));
     out.scale_ids.byte_b = byte_id();
-    out.scale_ids.thread_b = int(draw.below(4));
+    out.scale_ids.thread_b = int(draw.below(kThreadIdsB));
   }
 
   out.metadata_noise.resize(32);

@@ -81,11 +81,7 @@ std::vector<NamedCase> special_value_cases(const Form& form, int selector) {
   {  // Every chunk pattern in use, different per row and chunk; small values.
     MmaCase t = b.base();
     const int chunks = b.k() / form.chunk_width;
-    std::vector<ChunkPositions> patterns;
-    if (form.sparsity == Sparsity::one_of_two) patterns = {{0, 0}, {1, 0}};
-    else
-      for (int x = 0; x < 4; ++x)
-        for (int y = x + 1; y < 4; ++y) patterns.push_back({x, y});
+    const std::vector<ChunkPositions> patterns = increasing_patterns(form.sparsity);
     for (int r = 0; r < b.m(); ++r)
       for (int ch = 0; ch < chunks; ++ch) t.nibbles[size_t(r * chunks + ch)] = nibble_of(form.sparsity, patterns[size_t(r + ch) % patterns.size()]);
     for (size_t i = 0; i < t.a_compressed.size(); ++i) t.a_compressed[i] = *Builder::code(a, double(int(i % 3) + 1));
@@ -102,12 +98,8 @@ std::vector<NamedCase> special_value_cases(const Form& form, int selector) {
   }
 
   if (!is_float) {
-    const bool a_signed = a == ElemType::s8 || a == ElemType::s4;
-    const bool b_signed = bt == ElemType::s8 || bt == ElemType::s4;
-    const int a_bits = info(a).bits, b_bits = info(bt).bits;
-    const int64_t a_max = a_signed ? (1 << (a_bits - 1)) - 1 : (1 << a_bits) - 1;
-    const int64_t b_max = b_signed ? (1 << (b_bits - 1)) - 1 : (1 << b_bits) - 1;
-    const int64_t b_min = b_signed ? -(1 << (b_bits - 1)) : 0;
+    const int64_t a_max = integer_range(a).max;
+    const int64_t b_max = integer_range(bt).max, b_min = integer_range(bt).min;
     MmaCase high = b.base();
     std::fill(high.a_compressed.begin(), high.a_compressed.end(), encode_integer(a, a_max));
     std::fill(high.b.begin(), high.b.end(), encode_integer(bt, b_max));

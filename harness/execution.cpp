@@ -20,6 +20,12 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// The stream of one suite of one selector: each suite (salt) and selector draws its own cases from the run's seed.
+uint64_t suite_seed(uint64_t seed, uint64_t salt, int selector) {
+  return (seed ^ salt) + uint64_t(selector) * 0x9E3779B97F4A7C15ull;
+}
+constexpr uint64_t kRandomSalt = 0, kSpecialSalt = 0x5bec1a1, kUndefinedSalt = 0xdefec7;
+
 double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 // Runs body(i) for i in [0, count) on `threads` threads.
@@ -200,7 +206,7 @@ SuiteResult run_suite(SuiteContext& context, const Form& form, int selector, Sui
       options.profile = gen::Profile::special_values;
       options.selector = selector;
       for (uint64_t i = 0; i < limits.special_generated; ++i) {
-        gen::BulkGenerator generator(gen::case_seed((context.seed ^ 0x5bec1a1) + uint64_t(selector) * 0x9E3779B97F4A7C15ull, form, i));
+        gen::BulkGenerator generator(gen::case_seed(suite_seed(context.seed, kSpecialSalt, selector), form, i));
         MmaCase test;
         generator.next(form, test, options);
         cases.push_back(std::move(test));
@@ -216,7 +222,7 @@ SuiteResult run_suite(SuiteContext& context, const Form& form, int selector, Sui
         if (count == 0) break;
         std::vector<MmaCase> cases(count);
         parallel_for(count, context.threads, [&](size_t i) {
-          gen::BulkGenerator generator(gen::case_seed(context.seed + uint64_t(selector) * 0x9E3779B97F4A7C15ull, form, index + i));
+          gen::BulkGenerator generator(gen::case_seed(suite_seed(context.seed, kRandomSalt, selector), form, index + i));
           generator.next(form, cases[i], options);
         });
         judge_batch(context, result, form, selector, cases, {}, limits);
@@ -230,7 +236,7 @@ SuiteResult run_suite(SuiteContext& context, const Form& form, int selector, Sui
       options.selector = selector;
       std::vector<MmaCase> cases;
       for (uint64_t i = 0; cases.size() < limits.special_generated && i < 100000; ++i) {
-        gen::BulkGenerator generator(gen::case_seed((context.seed ^ 0xdefec7) + uint64_t(selector) * 0x9E3779B97F4A7C15ull, form, i));
+        gen::BulkGenerator generator(gen::case_seed(suite_seed(context.seed, kUndefinedSalt, selector), form, i));
         MmaCase test;
         generator.next(form, test, options);
         if (!undefined_behaviour(test).empty()) cases.push_back(std::move(test));

@@ -148,11 +148,8 @@ uint32_t parse_element(ElemType type, const json& value, const std::string& wher
   if (!is_float) {
     if (!value.is_number_integer()) fail(where, "integer types take integers");
     int64_t v = value.get<int64_t>();
-    int bits = info(type).bits;
-    bool is_signed = type == ElemType::s8 || type == ElemType::s4 || type == ElemType::s32;
-    int64_t low = is_signed ? -(int64_t(1) << (bits - 1)) : 0;
-    int64_t high = is_signed ? (int64_t(1) << (bits - 1)) - 1 : (int64_t(1) << bits) - 1;
-    if (v < low || v > high) fail(where, std::to_string(v) + " is outside " + std::string(ptx_name(type)));
+    const IntegerRange range = integer_range(type);
+    if (v < range.min || v > range.max) fail(where, std::to_string(v) + " is outside " + std::string(ptx_name(type)));
     return encode_integer(type, v);
   }
   double v = value.get<double>();

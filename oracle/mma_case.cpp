@@ -8,6 +8,16 @@
 
 namespace mmasp {
 
+std::vector<int> valid_byte_ids(const Form& form) {
+  switch (form.scale_vec) {
+    case ScaleVec::x1: return {0, 1, 2, 3};
+    case ScaleVec::x2: return {0, 2};
+    case ScaleVec::x4: return {0};
+    case ScaleVec::none: break;
+  }
+  return {};
+}
+
 int scale_blocks(const Form& form) { return form.block_scale ? scale_vec_columns(form.scale_vec) : 0; }
 
 int scale_block_width(const Form& form) {
@@ -58,17 +68,12 @@ std::vector<std::string> undefined_behaviour(const MmaCase& test) {
                                  : " is an undefined index value (9.7.14.6.1)"));
   }
   if (form.block_scale) {
-    // 9.7.14.3 (block scaling): the valid byte-id values depend on the scale vector size; thread-id-a is 0..1 and
-    // thread-id-b 0..3.
-    const int max_byte = form.scale_vec == ScaleVec::x1 ? 3 : form.scale_vec == ScaleVec::x2 ? 2 : 0;
-    auto byte_ok = [&](int id) {
-      if (form.scale_vec == ScaleVec::x2) return id == 0 || id == 2;
-      return id >= 0 && id <= max_byte;
-    };
+    const std::vector<int> bytes = valid_byte_ids(form);
+    auto byte_ok = [&](int id) { return std::find(bytes.begin(), bytes.end(), id) != bytes.end(); };
     if (!byte_ok(test.scale_ids.byte_a)) reasons.push_back("byte-id-a is out of range for the scale vector size");
     if (!byte_ok(test.scale_ids.byte_b)) reasons.push_back("byte-id-b is out of range for the scale vector size");
-    if (test.scale_ids.thread_a < 0 || test.scale_ids.thread_a > 1) reasons.push_back("thread-id-a is not 0 or 1");
-    if (test.scale_ids.thread_b < 0 || test.scale_ids.thread_b > 3) reasons.push_back("thread-id-b is not 0..3");
+    if (test.scale_ids.thread_a < 0 || test.scale_ids.thread_a >= kThreadIdsA) reasons.push_back("thread-id-a is not 0 or 1");
+    if (test.scale_ids.thread_b < 0 || test.scale_ids.thread_b >= kThreadIdsB) reasons.push_back("thread-id-b is not 0..3");
     for (uint32_t code : test.scale_a)
       if (!decode(*form.stype, code)) { reasons.push_back("a scale_a code is not a " + std::string(ptx_name(*form.stype)) + " value"); break; }
     for (uint32_t code : test.scale_b)

@@ -31,6 +31,12 @@ struct MmaCase {
   std::vector<uint32_t> metadata_noise;
 };
 
+// 9.7.14.3 (block scaling): the byte-id values valid for the form's scale vector size (1X: 0..3, 2X: 0 and 2,
+// 4X: 0), and the lane-pair / lane choices of thread-id-a (0..1) and thread-id-b (0..3).
+std::vector<int> valid_byte_ids(const Form& form);
+inline constexpr int kThreadIdsA = 2;
+inline constexpr int kThreadIdsB = 4;
+
 // Scale factors per row of A / column of B: 1, 2 or 4 for scale_vec 1X/2X/4X (Table 35); 0 without block scale.
 int scale_blocks(const Form& form);
 // Logical K elements covered by one scale factor (K / scale_blocks).

@@ -172,6 +172,14 @@ int64_t decode_integer(ElemType type, uint32_t code) {
   }
 }
 
+IntegerRange integer_range(ElemType type) {
+  if (info(type).is_float) throw std::invalid_argument("integer_range: not an integer type");
+  const int bits = info(type).bits;
+  const bool is_signed = type == T::s8 || type == T::s4 || type == T::s32;
+  if (is_signed) return {-(int64_t(1) << (bits - 1)), (int64_t(1) << (bits - 1)) - 1};
+  return {0, (int64_t(1) << bits) - 1};
+}
+
 uint32_t encode_integer(ElemType type, int64_t value) {
   int width = info(type).bits;
   if (info(type).is_float) throw std::invalid_argument("encode_integer: not an integer type");

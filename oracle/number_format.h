@@ -67,6 +67,10 @@ uint32_t max_finite_code(ElemType type);  // positive
 
 // Integers: two's complement for s8/s4, plain for u8/u4; codes are right-aligned.
 int64_t decode_integer(ElemType type, uint32_t code);
+struct IntegerRange {
+  int64_t min = 0, max = 0;
+};
+IntegerRange integer_range(ElemType type);  // s8 -128..127, u4 0..15, s32 INT32_MIN..INT32_MAX, ...
 uint32_t encode_integer(ElemType type, int64_t value);  // wraps to the type's width
 
 // --- Packing inside .b32 registers. ---------------------------------------------------------------------------------

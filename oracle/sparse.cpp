@@ -17,6 +17,14 @@ int elements_per_position(Sparsity sparsity) { return sparsity == Sparsity::pair
 int positions_per_chunk(Sparsity sparsity) { return sparsity == Sparsity::one_of_two ? 2 : 4; }
 int stored_per_chunk(Sparsity sparsity) { return sparsity == Sparsity::one_of_two ? 1 : 2; }
 
+std::vector<ChunkPositions> increasing_patterns(Sparsity sparsity) {
+  if (sparsity == Sparsity::one_of_two) return {{0, 0}, {1, 0}};
+  std::vector<ChunkPositions> patterns;
+  for (int first = 0; first < positions_per_chunk(sparsity); ++first)
+    for (int second = first + 1; second < positions_per_chunk(sparsity); ++second) patterns.push_back({first, second});
+  return patterns;
+}
+
 uint32_t nibble_of(Sparsity sparsity, ChunkPositions positions) {
   if (sparsity == Sparsity::one_of_two) return positions.first == 0 ? kTf32KeepsFirst : kTf32KeepsSecond;
   // 9.7.14.6.1 / Figures 112-117: two 2-bit indices, the first stored element's index in bits 1..0.

@@ -30,6 +30,10 @@ int positions_per_chunk(Sparsity sparsity);
 int elements_per_position(Sparsity sparsity);
 int stored_per_chunk(Sparsity sparsity);
 
+// Every position choice a chunk can make with increasing indices, canonical (0,1) — or, for 1:2, element 0 — first:
+// 6 for 2:4 and pair-wise 4:8, 2 for 1:2.
+std::vector<ChunkPositions> increasing_patterns(Sparsity sparsity);
+
 uint32_t nibble_of(Sparsity sparsity, ChunkPositions positions);
 ChunkPositions positions_of(Sparsity sparsity, uint32_t nibble);  // meaningful only where validity != undefined
 MetadataValidity validity(Sparsity sparsity, uint32_t nibble);

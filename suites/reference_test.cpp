@@ -171,6 +171,15 @@ RandomSparse random_sparse_a(const Form& form, const std::function<uint32_t()>& 
   return out;
 }
 
+// A zero case of the form whose A is `a`, compressed.
+MmaCase case_with_a(const Form& form, const RandomSparse& a) {
+  MmaCase test = zero_case(form);
+  SparseA sparse = compress(form, a.dense, a.positions);
+  test.a_compressed = sparse.compressed;
+  test.nibbles = sparse.nibbles;
+  return test;
+}
+
 RC_GTEST_PROP(IntegerReference, MatchesANaiveInt64LoopWithWrapAndSaturation, ()) {
   static const auto forms = forms_where([](const Form& f) { return f.is_integer(); });
   const Form& form = *forms[*rc::gen::inRange<size_t>(0, forms.size())];
@@ -182,10 +191,7 @@ RC_GTEST_PROP(IntegerReference, MatchesANaiveInt64LoopWithWrapAndSaturation, ())
                            rc::gen::element<uint32_t>(0, (1u << bits) - 1, 1u << (bits - 1), (1u << (bits - 1)) - 1));
   };
   RandomSparse a = random_sparse_a(form, [&] { return element(form.a); }, 0);
-  MmaCase test = zero_case(form);
-  SparseA sparse = compress(form, a.dense, a.positions);
-  test.a_compressed = sparse.compressed;
-  test.nibbles = sparse.nibbles;
+  MmaCase test = case_with_a(form, a);
   for (auto& code : test.b) code = element(form.b);
   for (auto& code : test.c)
     code = *rc::gen::oneOf(rc::gen::map(rc::gen::inRange(0, 4096), [](int d) { return uint32_t(INT32_MAX - d); }),
@@ -215,10 +221,7 @@ RC_GTEST_PROP(FloatReference, MatchesANaiveDenseLoopWhereDoubleIsExact, ()) {
   const std::vector<double> values = {0, 0.5, 1, 1.5, 2, 3, 4, -0.5, -1, -2, -3, -4};
   auto element = [&](ElemType type) { return *encode(type, *rc::gen::elementOf(values)); };
   RandomSparse a = random_sparse_a(form, [&] { return element(form.a); }, 0);
-  MmaCase test = zero_case(form);
-  SparseA sparse = compress(form, a.dense, a.positions);
-  test.a_compressed = sparse.compressed;
-  test.nibbles = sparse.nibbles;
+  MmaCase test = case_with_a(form, a);
   for (auto& code : test.b) code = element(form.b);
   for (auto& code : test.c) code = *encode(form.c, *rc::gen::inRange(-64, 65) * 0.25);
   if (form.block_scale) {
@@ -388,11 +391,8 @@ RC_GTEST_PROP(Fragments, RegistersRebuildTheCaseAndTheDenseA, ()) {
   const Form& form = forms[*rc::gen::inRange<size_t>(0, forms.size())];
   const uint32_t a_mask = info(form.a).bits == 32 ? ~0u : (1u << info(form.a).bits) - 1;
   RandomSparse a = random_sparse_a(form, [&] { return *rc::gen::inRange<uint32_t>(1, a_mask) ; }, 0);
-  MmaCase test = zero_case(form);
+  MmaCase test = case_with_a(form, a);
   test.selector = *rc::gen::elementOf(form.selectors);
-  SparseA sparse = compress(form, a.dense, a.positions);
-  test.a_compressed = sparse.compressed;
-  test.nibbles = sparse.nibbles;
   auto codes = [](ElemType type) {
     const int bits = info(type).bits;
     return rc::gen::inRange<uint32_t>(0, bits == 32 ? ~0u : (1u << bits) - 1);
