@@ -28,7 +28,7 @@ class BytesDraw {
     used_ += n;
     return value;
   }
-  uint32_t bits32() { return uint32_t(bits()); }
+  uint32_t field(int width) { return uint32_t(bits() & ((uint64_t(1) << width) - 1)); }
   uint32_t below(uint32_t n) { return uint32_t(bits() % n); }
 
  private:

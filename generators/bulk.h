@@ -11,19 +11,31 @@ namespace mmasp::gen {
 
 class BulkGenerator {
  public:
-  explicit BulkGenerator(uint64_t seed) : draw_(seed) {}
+  // Counting coverage costs a memory increment per element, so it is asked for, not default.
+  explicit BulkGenerator(uint64_t seed, bool count_coverage = false) : draw_(seed), count_coverage_(count_coverage) {}
   // Overwrites `out` (reusing its storage) with the next case of `form`.
-  void next(const Form& form, MmaCase& out, const Options& options = {}) { draw_case(draw_, form, options, out, &coverage_); }
+  void next(const Form& form, MmaCase& out, const Options& options = {}) {
+    draw_case(draw_, form, options, out, count_coverage_ ? &coverage_ : nullptr);
+  }
   const Coverage& coverage() const { return coverage_; }
   uint64_t state() const { return draw_.state(); }
 
  private:
   SplitMixDraw draw_;
+  bool count_coverage_;
   Coverage coverage_;
 };
 
-// The seed of case `index` of stream `seed` for one form: runs split across shards or resumed mid-way draw the
-// same cases, and a single case can be regenerated from (seed, form, index) alone.
-uint64_t case_seed(uint64_t seed, const Form& form, uint64_t index);
+// The seeds of the cases of stream `seed` for one form: runs split across shards or resumed mid-way draw the same
+// cases, and a single case can be regenerated from (seed, form, index) alone.
+class CaseSeeds {
+ public:
+  CaseSeeds(uint64_t seed, const Form& form);
+  uint64_t of(uint64_t index) const;
+
+ private:
+  uint64_t base_;
+};
+uint64_t case_seed(uint64_t seed, const Form& form, uint64_t index);   // CaseSeeds(seed, form).of(index)
 
 }  // namespace mmasp::gen

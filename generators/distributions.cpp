@@ -4,6 +4,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <tuple>
 
 namespace mmasp::gen {
 namespace {
@@ -116,10 +117,12 @@ std::unique_ptr<TypePlan> make_type_plan(ElemType type, bool is_scale) {
   plan->type = type;
   plan->is_float = info(type).is_float;
   plan->bits = info(type).bits;
-  if (plan->bits <= 16)
+  if (plan->bits <= 8)
     for (uint32_t code = 0; code < (1u << plan->bits); ++code)
       plan->values.push_back(plan->is_float ? decode_to_double(type, code) : double(decode_integer(type, code)));
   if (!plan->is_float) {
+    if (plan->bits <= 8)
+      for (uint32_t code = 0; code < (1u << plan->bits); ++code) plan->finite.push_back(code);
     const IntegerRange range = integer_range(type);
     const bool is_signed = range.min < 0;
     for (int v : {1, -1, 2, -2, 3, -3, 4, -4, 5, -5, 7, -7})
@@ -161,9 +164,19 @@ std::unique_ptr<TypePlan> make_type_plan(ElemType type, bool is_scale) {
       auto value = decode(type, code);
       if (!value) continue;
       if (value->cls == FloatClass::nan) plan->nan.push_back(code);
-      else if (value->cls != FloatClass::infinite) plan->finite.push_back(code);
+      else if (value->cls != FloatClass::infinite && plan->bits <= 8) plan->finite.push_back(code);
       if (value->cls == FloatClass::subnormal) plan->subnormal.push_back(code);
     }
+  }
+  if (plan->bits > 8) {
+    // Random finite codes as (sign, exponent) prefixes and a random mantissa (TypePlan::by_class).
+    if (format.specials != Specials::ieee || !format.has_sign)
+      throw std::logic_error("wide float types are drawn as IEEE formats with a sign");
+    plan->mantissa_bits = format.mantissa_bits;
+    plan->pad_bits = format.low_pad_bits;
+    for (uint32_t s = 0; s < 2; ++s)
+      for (uint32_t e = 0; e + 1 < (1u << format.exponent_bits); ++e)
+        plan->finite.push_back((s ? sign : 0) | e << (format.mantissa_bits + format.low_pad_bits));
   }
   return plan;
 }
@@ -180,6 +193,88 @@ const TypePlan& type_plan(ElemType type, bool is_scale) {
   return *slot;
 }
 
+enum class Role { operand, accumulator, scale };
+
+W weights_for(const TypePlan& type, Role role, Profile profile) {
+  const bool integer = !type.is_float;
+  switch (role) {
+    case Role::operand: return integer ? integer_operand_weights(profile) : float_operand_weights(profile);
+    case Role::accumulator: return integer ? integer_accumulator_weights(profile) : float_accumulator_weights(profile);
+    case Role::scale: return scale_weights(profile);
+  }
+  return {};
+}
+
+std::unique_ptr<ElementSampler> make_sampler(const TypePlan& type, Role role, Profile profile) {
+  auto sampler = std::make_unique<ElementSampler>();
+  sampler->type = &type;
+  sampler->classes = class_table(type, weights_for(type, role, profile));
+  if (type.bits > 8) {
+    for (size_t slot = 0; slot < 256; ++slot) {
+      const size_t c = size_t(sampler->classes[slot]);
+      if (type.by_class[c].empty()) throw std::logic_error("a class to draw has no codes");
+      sampler->draws[slot] = {type.by_class[c].data(), uint32_t(type.by_class[c].size()),
+                              type.class_mask[c] << type.pad_bits, type.class_force[c], ValueClass(c)};
+    }
+    return sampler;
+  }
+  // Each 256th of class weight becomes 16 of the 4096 slots; a class's codes are spread evenly over its slots, in
+  // list order, so the first code of each class (+0, 1) takes the class's lowest slots.
+  constexpr size_t kSlotsPerClassSlot = (size_t(1) << kNarrowSlotBits) / 256;
+  sampler->slots.reserve(size_t(1) << kNarrowSlotBits);
+  size_t first = 0;
+  while (first < 256) {
+    const ValueClass value_class = sampler->classes[first];
+    size_t last = first;
+    while (last < 256 && sampler->classes[last] == value_class) ++last;
+    const std::vector<uint32_t>& codes = type.by_class[size_t(value_class)];
+    if (codes.empty()) throw std::logic_error("a narrow type's class has no codes to draw");
+    const size_t slots = (last - first) * kSlotsPerClassSlot;
+    for (size_t i = 0; i < slots; ++i)
+      sampler->slots.push_back(uint16_t(codes[i * codes.size() / slots] | uint32_t(value_class) << 8));
+    first = last;
+  }
+  return sampler;
+}
+
+const ElementSampler& sampler_for(const TypePlan& type, Role role, Profile profile) {
+  static std::mutex mutex;
+  static std::map<std::tuple<const TypePlan*, Role, Profile>, std::unique_ptr<ElementSampler>> samplers;
+  std::lock_guard lock(mutex);
+  auto& slot = samplers[{&type, role, profile}];
+  if (!slot) slot = make_sampler(type, role, profile);
+  return *slot;
+}
+
+// The 4096 chunk slots of distributions_impl.h: increasing patterns, then reversed ones (a quarter of the defined
+// slots where reversing is allowed), then undefined nibbles (a sixteenth, only when undefined behaviour is asked for).
+std::vector<ChunkSlot> chunk_slots(const Form& form, const std::vector<ChunkPositions>& patterns, bool undefined_behaviour) {
+  constexpr size_t kSlots = size_t(1) << kChunkSlotBits;
+  const bool one_of_two = form.sparsity == Sparsity::one_of_two;
+  // Reversed index pairs are legal for .sp (9.7.14.6.1) and undefined for ::ordered_metadata.
+  const bool reversible = !one_of_two && (form.variant == SpVariant::sp || undefined_behaviour);
+  std::vector<uint8_t> undefined_nibbles;
+  for (uint32_t nibble = 0; nibble < 16; ++nibble)
+    if (validity(form.sparsity, nibble) == MetadataValidity::undefined) undefined_nibbles.push_back(uint8_t(nibble));
+  const size_t undefined_slots = undefined_behaviour ? kSlots / 16 : 0;
+  const size_t reversed_slots = reversible ? (kSlots - undefined_slots) / 4 : 0;
+  const size_t increasing_slots = kSlots - undefined_slots - reversed_slots;
+  std::vector<ChunkSlot> slots;
+  slots.reserve(kSlots);
+  for (size_t i = 0; i < increasing_slots; ++i) {
+    const size_t pattern = i * patterns.size() / increasing_slots;
+    slots.push_back({uint8_t(nibble_of(form.sparsity, patterns[pattern])), uint8_t(pattern), 0});
+  }
+  for (size_t i = 0; i < reversed_slots; ++i) {
+    const size_t pattern = i * patterns.size() / reversed_slots;
+    const ChunkPositions reversed{patterns[pattern].second, patterns[pattern].first};
+    slots.push_back({uint8_t(nibble_of(form.sparsity, reversed)), uint8_t(pattern), 1});
+  }
+  for (size_t i = 0; i < undefined_slots; ++i)
+    slots.push_back({undefined_nibbles[i * undefined_nibbles.size() / undefined_slots], 0, 2});
+  return slots;
+}
+
 std::unique_ptr<FormPlan> make_form_plan(const Form& form) {
   auto plan = std::make_unique<FormPlan>();
   plan->form = &form;
@@ -187,20 +282,29 @@ std::unique_ptr<FormPlan> make_form_plan(const Form& form) {
   plan->b = &type_plan(form.b, false);
   plan->c = &type_plan(form.c, false);
   if (form.block_scale) plan->scale = &type_plan(*form.stype, true);
-  const bool integer = form.is_integer();
   for (size_t p = 0; p < size_t(Profile::count); ++p) {
     const Profile profile = Profile(p);
-    const W operand = integer ? integer_operand_weights(profile) : float_operand_weights(profile);
-    plan->a_classes[p] = class_table(*plan->a, operand);
-    plan->b_classes[p] = class_table(*plan->b, operand);
-    plan->c_classes[p] = class_table(*plan->c, integer ? integer_accumulator_weights(profile) : float_accumulator_weights(profile));
-    if (plan->scale) plan->scale_classes[p] = class_table(*plan->scale, scale_weights(profile));
+    plan->a_samplers[p] = &sampler_for(*plan->a, Role::operand, profile);
+    plan->b_samplers[p] = &sampler_for(*plan->b, Role::operand, profile);
+    plan->c_samplers[p] = &sampler_for(*plan->c, Role::accumulator, profile);
+    if (plan->scale) plan->scale_samplers[p] = &sampler_for(*plan->scale, Role::scale, profile);
   }
   size_t slot = 0;
-  for (auto [profile, weight] : profile_weights(integer))
+  for (auto [profile, weight] : profile_weights(form.is_integer()))
     for (int i = 0; i < weight; ++i) plan->profiles[slot++] = profile;
   if (slot != 256) throw std::logic_error("profile weights must sum to 256");
   plan->patterns = increasing_patterns(form.sparsity);
+  for (bool undefined_behaviour : {false, true})
+    plan->chunk_slots[undefined_behaviour] = chunk_slots(form, plan->patterns, undefined_behaviour);
+  plan->stored_per_chunk = form.chunk_width / 2;
+  for (uint32_t nibble = 0; nibble < 16; ++nibble) {
+    if (validity(form.sparsity, nibble) == MetadataValidity::undefined) {
+      plan->undefined_nibbles |= uint16_t(1u << nibble);
+      continue;
+    }
+    for (int stored = 0; stored < plan->stored_per_chunk; ++stored)
+      plan->chunk_columns[nibble][size_t(stored)] = uint8_t(logical_column(form, &nibble, stored));
+  }
   return plan;
 }
 
@@ -229,11 +333,15 @@ void Coverage::merge(const Coverage& other) {
 }
 
 const FormPlan& plan_for(const Form& form) {
+  // Every case asks for its form's plan: the last one is kept per thread, so the lock is taken once per form.
+  thread_local const FormPlan* last = nullptr;
+  if (last && last->form == &form) return *last;
   static std::mutex mutex;
   static std::map<const Form*, std::unique_ptr<FormPlan>> plans;
   std::lock_guard lock(mutex);
   auto& slot = plans[&form];
   if (!slot) slot = make_form_plan(form);
+  last = slot.get();
   return *slot;
 }
 
@@ -247,63 +355,114 @@ void TypePlan::finish() {
   if (has_inf) by_class[size_t(V::infinity)] = {positive_inf, negative_inf};
   by_class[size_t(V::nan)] = nan;
   by_class[size_t(V::int_extreme)] = int_extremes;
+  field_bits = bits <= 8 ? 12 : mantissa_bits > 0 && mantissa_bits <= 10 ? 32 : 64;
+  if (bits <= 8) return;
+  if (!is_float) {
+    by_class[size_t(V::random_finite)] = {0};
+    class_mask[size_t(V::random_finite)] = bits == 32 ? ~0u : (1u << bits) - 1;
+    return;
+  }
+  const FloatFormat& format = *float_format(type);
+  const uint32_t mantissa = (1u << format.mantissa_bits) - 1;
+  class_mask[size_t(V::random_finite)] = mantissa;
+  if (bits > 16) {
+    const uint32_t exponent_all_ones = ((1u << format.exponent_bits) - 1) << (format.mantissa_bits + format.low_pad_bits);
+    by_class[size_t(V::subnormal)] = {0, negative_zero};
+    by_class[size_t(V::nan)] = {exponent_all_ones, exponent_all_ones | negative_zero};
+    for (V value_class : {V::subnormal, V::nan}) {
+      class_mask[size_t(value_class)] = mantissa;
+      class_force[size_t(value_class)] = 1u << format.low_pad_bits;
+    }
+  }
 }
 
 double TypePlan::value_of(uint32_t code) const {
+  // The cancellation profile decodes every operand of a case: lookups and bit operations rather than decode(), and
+  // no 64K-entry table (f16 and bf16 codes are random, so such a table would miss the cache on every lookup).
+  // Generators.ValueOfEveryCodeIsTheOracles checks each against decode_to_double.
   if (!values.empty()) return values[code & ((1u << bits) - 1)];
+  // tf32 lives in the top 19 bits of an f32 register, and bf16 is the top half of an f32: exactly those floats.
+  if (type == ElemType::tf32 || type == ElemType::f32) return double(std::bit_cast<float>(code));
+  if (type == ElemType::bf16) return double(std::bit_cast<float>((code & 0xFFFFu) << 16));
+  if (type == ElemType::f16) {
+    const uint32_t exponent = (code >> 10) & 0x1F, mantissa = code & 0x3FF;
+    const double sign = code & 0x8000 ? -1.0 : 1.0;
+    if (exponent == 0x1F) return mantissa ? std::nan("") : sign * HUGE_VAL;
+    // (2^-24 per unit for subnormals; normals have the implicit bit and one binade per exponent step.)
+    const double units = exponent ? double(mantissa | 0x400u) : double(mantissa);
+    return sign * units * std::bit_cast<double>(uint64_t(std::max<uint32_t>(exponent, 1) - 25 + 1023) << 52);
+  }
   if (!is_float) return double(int32_t(code));
   return decode_to_double(type, code);
 }
 
 namespace detail {
 
-uint32_t wide_float_code(ElemType type, ValueClass value_class, uint64_t r) {
-  const FloatFormat& format = *float_format(type);
-  const uint32_t pad = uint32_t(format.low_pad_bits);
-  const uint32_t mantissa_mask = (1u << format.mantissa_bits) - 1;
-  const uint32_t exponent_all_ones = ((1u << format.exponent_bits) - 1) << format.mantissa_bits;
-  const uint32_t sign = uint32_t(r >> 40) & 1u ? 1u << (format.exponent_bits + format.mantissa_bits) : 0;
-  uint32_t code = 0;
-  switch (value_class) {
-    case ValueClass::subnormal: code = sign | ((uint32_t(r) & mantissa_mask) | 1u); break;
-    case ValueClass::nan: code = sign | exponent_all_ones | ((uint32_t(r) & mantissa_mask) | 1u); break;
-    default: {
-      code = uint32_t(r & ((uint64_t(1) << (format.exponent_bits + format.mantissa_bits + 1)) - 1));
-      // Exponent all ones is Inf or NaN: step it down to the largest finite binade.
-      if ((code & exponent_all_ones) == exponent_all_ones) code ^= 1u << format.mantissa_bits;
-    }
+namespace {
+
+// Row i of D's sums, all n columns at a time (n is 8 for every shape; a constant lets the loop vectorise). Each
+// element still sums its terms in stored order.
+template <int n>
+void row_sums(double* out, const double* a_row, const int* columns, int stored, const double* b) {
+  double sums[n] = {};
+  for (int s = 0; s < stored; ++s) {
+    const double a = a_row[s];
+    const double* b_row = b + size_t(columns[s]) * n;
+    for (int j = 0; j < n; ++j) sums[j] += a * b_row[j];
   }
-  return code << pad;
+  for (int j = 0; j < n; ++j) out[j] = sums[j];
 }
+
+void row_sums(double* out, const double* a_row, const int* columns, int stored, const double* b, int n) {
+  if (n == 8) return row_sums<8>(out, a_row, columns, stored, b);
+  for (int j = 0; j < n; ++j) {
+    out[j] = 0;
+    for (int s = 0; s < stored; ++s) out[j] += a_row[s] * b[size_t(columns[s]) * size_t(n) + size_t(j)];
+  }
+}
+
+}  // namespace
 
 void cancel_with_c(MmaCase& test) {
   const Form& form = *test.form;
   const FormPlan& plan = plan_for(form);
-  const int m = form.shape.m, n = form.shape.n, k = form.shape.k, chunks = k / form.chunk_width;
+  const int m = form.shape.m, n = form.shape.n, k = form.shape.k;
   for (uint32_t nibble : test.nibbles)
-    if (validity(form.sparsity, nibble) == MetadataValidity::undefined) return;
-  // Values once, then one dot product per element of D.
-  std::vector<double> b(test.b.size());
+    if (plan.undefined_nibbles >> nibble & 1) return;
+  // Values once (B times its scale: every such product is exact in a double), then each row of A against B, all
+  // columns at a time; each element of D still sums its terms in stored order.
+  thread_local std::vector<double> b, sums, a_row;
+  thread_local std::vector<int> columns;
+  b.resize(test.b.size());
   for (size_t i = 0; i < b.size(); ++i) b[i] = plan.b->value_of(test.b[i]);
-  std::vector<double> a_row(size_t(k / 2));
-  std::vector<int> columns(size_t(k / 2));
+  const int blocks = form.block_scale ? scale_blocks(form) : 0;
+  // Scale blocks are 16, 32 or 64 elements wide: a shift, not a division per element.
+  const int block_shift = form.block_scale ? std::countr_zero(unsigned(scale_block_width(form))) : 0;
+  if (form.block_scale && (1 << block_shift) != scale_block_width(form)) throw std::logic_error("scale block width");
+  if (form.block_scale)
+    for (int row = 0; row < k; ++row) {
+      const uint32_t* scales = test.scale_b.data() + size_t((row >> block_shift) * n);
+      for (int j = 0; j < n; ++j) b[size_t(row * n + j)] *= plan.scale->value_of(scales[j]);
+    }
+  a_row.resize(size_t(k / 2));
+  columns.resize(size_t(k / 2));
+  sums.resize(size_t(n));
+  const bool integer = form.is_integer();
   for (int i = 0; i < m; ++i) {
-    const uint32_t* row_nibbles = test.nibbles.data() + i * chunks;
+    const uint32_t* row_nibbles = test.nibbles.data() + i * (k / form.chunk_width);
     for (int s = 0; s < k / 2; ++s) {
-      columns[size_t(s)] = logical_column(form, row_nibbles, s);
+      const int chunk = s / plan.stored_per_chunk;
+      columns[size_t(s)] = chunk * form.chunk_width + plan.chunk_columns[row_nibbles[chunk]][size_t(s % plan.stored_per_chunk)];
+    }
+    for (int s = 0; s < k / 2; ++s) {
       a_row[size_t(s)] = plan.a->value_of(test.a_compressed[size_t(i * k / 2 + s)]);
       if (form.block_scale)
-        a_row[size_t(s)] *= plan.scale->value_of(test.scale_a[size_t(i * scale_blocks(form) + columns[size_t(s)] / scale_block_width(form))]);
+        a_row[size_t(s)] *= plan.scale->value_of(test.scale_a[size_t(i * blocks + (columns[size_t(s)] >> block_shift))]);
     }
+    row_sums(sums.data(), a_row.data(), columns.data(), k / 2, b.data(), n);
     for (int j = 0; j < n; ++j) {
-      double sum = 0;
-      for (int s = 0; s < k / 2; ++s) {
-        double term = a_row[size_t(s)] * b[size_t(columns[size_t(s)] * n + j)];
-        if (form.block_scale)
-          term *= plan.scale->value_of(test.scale_b[size_t(columns[size_t(s)] / scale_block_width(form) * n + j)]);
-        sum += term;
-      }
-      if (form.is_integer()) {
+      const double sum = sums[size_t(j)];
+      if (integer) {
         test.c[size_t(i * n + j)] = uint32_t(-int64_t(sum));  // exact: |sum| < 2^53
         continue;
       }
@@ -314,6 +473,14 @@ void cancel_with_c(MmaCase& test) {
         if (std::isfinite(rounded)) test.c[size_t(i * n + j)] = std::bit_cast<uint32_t>(rounded);
         continue;
       }
+#ifdef __FLT16_MANT_DIG__
+      if (form.c == ElemType::f16) {
+        // One correctly rounded conversion from double, like encode(), without its generality.
+        const _Float16 rounded = _Float16(-sum);
+        if (std::isfinite(float(rounded))) test.c[size_t(i * n + j)] = std::bit_cast<uint16_t>(rounded);
+        continue;
+      }
+#endif
       auto code = encode(form.c, -sum, Overflow::infinity);
       if (code && std::isfinite(plan.c->value_of(*code))) test.c[size_t(i * n + j)] = *code;
     }

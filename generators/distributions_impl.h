@@ -1,9 +1,14 @@
 // The drawing code behind distributions.h. A template over the draw source, so that the bulk generator (SplitMixDraw)
 // and RapidCheck (RapidCheckDraw) run the very same definitions.
+//
+// The weights of distributions.cpp are compiled once into lookup tables (samplers), and every draw is a bit field
+// looked up in one of them: that is what makes the bulk generator fast (draw.h), and since RapidCheck draws the same
+// fields and looks them up in the same tables, both sources sample exactly the same distribution.
 #pragma once
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 #include "oracle/number_format.h"
 #include "oracle/sparse.h"
@@ -18,21 +23,60 @@ struct TypePlan {
   bool is_float = false;
   int bits = 0;
   std::vector<uint32_t> small;          // first entry is 1 (1.0 for floats): the value shrinking moves toward
-  std::vector<uint32_t> finite;         // every finite code, for types of 16 bits or fewer
+  std::vector<uint32_t> finite;         // every finite code (every code of an integer), for types of 8 bits or fewer
   std::vector<uint32_t> subnormal;      // every subnormal code, for types of 16 bits or fewer
   std::vector<uint32_t> nan;            // every NaN code, for types of 16 bits or fewer
   std::vector<uint32_t> near_max;       // the 4 largest finite magnitudes, both signs
-  std::vector<uint32_t> int_extremes;   // integers: minimum, maximum and neighbours (s32: within 4096 of them)
+  std::vector<uint32_t> int_extremes;   // integers: minimum, maximum and neighbours (s32: within 65535 of them)
   uint32_t positive_inf = 0, negative_inf = 0;
   bool has_inf = false;
   uint32_t negative_zero = 0;           // 0 where the type has no -0
-  std::vector<double> values;           // the value of every code, for types of 16 bits or fewer (NaN if undefined)
+  std::vector<double> values;           // the value of every code, for types of 8 bits or fewer (NaN if undefined)
   double value_of(uint32_t code) const; // exact; fast through `values` where it exists
 
-  // Per class, the codes to pick from uniformly; empty where the code is computed instead (random bits of integers
-  // and of tf32/f32). Built from the lists above by finish().
+  // Per class, what a draw picks: by_class[c][i] | (random bits & class_mask[c]) << pad_bits | class_force[c], with
+  // i uniform. The mask is 0 except for types wider than 8 bits, which do not list every code: a random finite f16
+  // is a uniform (sign, exponent) prefix from the 62 that are finite, plus 10 random mantissa bits; tf32/f32
+  // subnormals and NaNs are a sign (and all-ones exponent) plus a random mantissa with its lowest bit forced to 1
+  // (never 0). Built by finish().
   std::array<std::vector<uint32_t>, size_t(ValueClass::count)> by_class;
+  std::array<uint32_t, size_t(ValueClass::count)> class_mask{}, class_force{};
+  int mantissa_bits = 0;                // width of the masks above
+  int pad_bits = 0;                     // 13 for tf32, which sits in the top 19 bits of its register
+  int field_bits = 0;                   // random bits per element: 12 (8 bits or fewer), 32 (f16, bf16, tf32), 64
   void finish();
+};
+
+// How one element is drawn for one type, profile and role (operand, accumulator or scale).
+//  - Types of 8 bits or fewer: one 12-bit field picks one of 4096 slots. The slots hold the classes in class order
+//    (zero first), each class 16 slots per 256th of weight, and the class's codes spread evenly over its slots. One
+//    slot holds the code (low byte) and its class (high byte).
+//  - f16, bf16, tf32: one 32-bit field. Its top 8 bits pick the class from a 256-slot table, the next 24 - m bits the
+//    entry of the class's list, the low m bits are the mantissa bits the class's mask lets through (m: the type's
+//    mantissa bits).
+//  - f32, s32: 64 bits. The top 8 pick the class, the next 32 the list entry, the low 32 the masked bits.
+inline constexpr int kNarrowSlotBits = 12;
+struct ClassDraw {
+  const uint32_t* codes = nullptr;
+  uint32_t size = 0, mask = 0, force = 0;   // mask: shifted left by the type's pad bits, like the codes
+  ValueClass value_class{};
+};
+struct ElementSampler {
+  const TypePlan* type = nullptr;
+  std::vector<uint16_t> slots;                 // narrow types only
+  ClassTable classes{};
+  std::array<ClassDraw, 256> draws{};          // wide types: per class slot, the class's list, mask and forced bits
+  bool narrow() const { return !slots.empty(); }
+};
+
+// One chunk's metadata: 4096 slots, one 12-bit field per chunk. In slot order: increasing patterns (canonical
+// first), then reversed ones (legal for .sp, 1/4 where allowed), then undefined nibbles (1/16, only when undefined
+// behaviour is asked for), so that shrinking a field toward 0 leaves the rare choices first.
+inline constexpr int kChunkSlotBits = 12;
+struct ChunkSlot {
+  uint8_t nibble = 0;
+  uint8_t pattern = 0;   // index into the increasing patterns
+  uint8_t kind = 0;      // 0 increasing, 1 reversed, 2 undefined
 };
 
 struct FormPlan {
@@ -41,41 +85,75 @@ struct FormPlan {
   const TypePlan* b = nullptr;
   const TypePlan* c = nullptr;
   const TypePlan* scale = nullptr;   // null without block scale
-  std::array<ClassTable, size_t(Profile::count)> a_classes{}, b_classes{}, c_classes{}, scale_classes{};
+  std::array<const ElementSampler*, size_t(Profile::count)> a_samplers{}, b_samplers{}, c_samplers{}, scale_samplers{};
   std::array<Profile, 256> profiles{};
-  std::vector<ChunkPositions> patterns;  // increasing patterns, (0,1) first
+  std::vector<ChunkPositions> patterns;   // increasing patterns, (0,1) first
+  std::array<std::vector<ChunkSlot>, 2> chunk_slots;   // [undefined behaviour asked for]
+  uint16_t undefined_nibbles = 0;                      // bit v set: nibble v is undefined for the form's sparsity
+  // Per nibble, the columns of a chunk's stored elements relative to the chunk's first column (logical_column),
+  // for the cancellation profile's dot products. Meaningless for undefined nibbles.
+  std::array<std::array<uint8_t, 4>, 16> chunk_columns{};
+  int stored_per_chunk = 0;                            // stored elements per chunk: 2, or 4 for pair-wise 4:8, 1 for 1:2
 };
 
 namespace detail {
 
-// A wide float (tf32, f32) code from 64 random bits in the given class.
-uint32_t wide_float_code(ElemType type, ValueClass value_class, uint64_t r);
-// SplitMix-style fair index from 32 bits.
-inline uint32_t index_of(uint64_t r, size_t size) { return uint32_t((uint64_t(uint32_t(r)) * size) >> 32); }
+// Hands `count` fields of `width` bits to sink(i, field), in draw order. A draw source may offer a faster fields()
+// that gives exactly what repeated field() calls would (SplitMixDraw does).
+template <int width, class Draw, class Sink>
+void for_each_field(Draw& draw, size_t count, Sink&& sink) {
+  if constexpr (requires { draw.template fields<width>(count, sink); }) {
+    draw.template fields<width>(count, sink);
+  } else {
+    for (size_t i = 0; i < count; ++i) sink(i, draw.field(width));
+  }
+}
 
-inline uint32_t draw_code(const TypePlan& plan, ValueClass value_class, uint64_t r) {
-  const std::vector<uint32_t>& codes = plan.by_class[size_t(value_class)];
-  if (!codes.empty()) return codes[index_of(r, codes.size())];
-  if (!plan.is_float) return plan.bits == 32 ? uint32_t(r) : uint32_t(r) & ((1u << plan.bits) - 1);
-  return wide_float_code(plan.type, value_class, r);
+inline uint32_t wide_code(const ClassDraw& draw, uint32_t index, int index_bits, uint32_t extra) {
+  return draw.codes[size_t((uint64_t(index) * draw.size) >> index_bits)] | (extra & draw.mask) | draw.force;
+}
+
+// The 32-bit-field types, with their shifts as constants: f16 (10 mantissa bits), bf16 (7), tf32 (10, 13 pad bits).
+template <int mantissa_bits, int pad_bits, class Draw>
+void draw_wide_32(Draw& draw, const ElementSampler& sampler, uint32_t* destination, size_t count, Coverage* coverage) {
+  constexpr int index_bits = 24 - mantissa_bits;
+  const ClassDraw* draws = sampler.draws.data();
+  for_each_field<32>(draw, count, [&](size_t i, uint32_t r) {
+    const ClassDraw& chosen = draws[r >> 24];
+    destination[i] = wide_code(chosen, (r >> mantissa_bits) & ((1u << index_bits) - 1), index_bits, r << pad_bits);
+    if (coverage) ++coverage->value_classes[size_t(chosen.value_class)];
+  });
 }
 
 template <class Draw>
-uint32_t draw_element(Draw& draw, const TypePlan& plan, const ClassTable& table, Coverage* coverage) {
-  if (plan.bits <= 16) {
-    // 32 random bits suffice for a narrow element: 8 pick the class, 24 the code (every code list is shorter than
-    // 2^16, so the pick stays close to uniform).
-    const uint32_t r = draw.bits32();
-    const ValueClass value_class = table[r & 0xFF];
-    if (coverage) ++coverage->value_classes[size_t(value_class)];
-    const std::vector<uint32_t>& codes = plan.by_class[size_t(value_class)];
-    if (!codes.empty()) return codes[size_t((uint64_t(r >> 8) * codes.size()) >> 24)];
-    return draw_code(plan, value_class, uint64_t(r >> 8) * 0x9E3779B97F4A7C15ull);
+void draw_elements(Draw& draw, const ElementSampler& sampler, std::vector<uint32_t>& out, size_t count,
+                   Coverage* coverage) {
+  out.resize(count);
+  uint32_t* destination = out.data();
+  const TypePlan& type = *sampler.type;
+  if (sampler.narrow()) {
+    const uint16_t* slots = sampler.slots.data();
+    if (coverage) {
+      for_each_field<kNarrowSlotBits>(draw, count, [&](size_t i, uint32_t r) {
+        destination[i] = slots[r] & 0xFFu;
+        ++coverage->value_classes[slots[r] >> 8];
+      });
+    } else {
+      for_each_field<kNarrowSlotBits>(draw, count, [&](size_t i, uint32_t r) { destination[i] = slots[r] & 0xFFu; });
+    }
+  } else if (type.field_bits == 32) {
+    if (type.mantissa_bits == 10 && type.pad_bits == 0) draw_wide_32<10, 0>(draw, sampler, destination, count, coverage);
+    else if (type.mantissa_bits == 7 && type.pad_bits == 0) draw_wide_32<7, 0>(draw, sampler, destination, count, coverage);
+    else if (type.mantissa_bits == 10 && type.pad_bits == 13) draw_wide_32<10, 13>(draw, sampler, destination, count, coverage);
+    else throw std::logic_error("no 32-bit draw for this type");
+  } else {
+    for (size_t i = 0; i < count; ++i) {
+      const uint64_t r = draw.bits();
+      const ClassDraw& chosen = sampler.draws[r >> 56];
+      destination[i] = wide_code(chosen, uint32_t(r >> 24), 32, uint32_t(r));
+      if (coverage) ++coverage->value_classes[size_t(chosen.value_class)];
+    }
   }
-  const uint64_t r = draw.bits();
-  const ValueClass value_class = table[r & 0xFF];
-  if (coverage) ++coverage->value_classes[size_t(value_class)];
-  return draw_code(plan, value_class, r >> 8);
 }
 
 // C = -(the products' sum, rounded to C's type): D* is then the rounding error of that sum, or 0 for integers.
@@ -87,10 +165,9 @@ template <class Draw>
 void draw_case(Draw& draw, const Form& form, const Options& options, MmaCase& out, Coverage* coverage = nullptr) {
   const FormPlan& plan = plan_for(form);
   const int m = form.shape.m, n = form.shape.n, k = form.shape.k;
-  const int chunks_per_row = k / form.chunk_width;
   out.form = &form;
 
-  const Profile profile = options.profile ? *options.profile : plan.profiles[draw.below(256)];
+  const Profile profile = options.profile ? *options.profile : plan.profiles[draw.field(8)];
   const size_t p = size_t(profile);
 
   // Selector: index 0 first; out-of-range values only when undefined behaviour is asked for.
@@ -102,49 +179,28 @@ void draw_case(Draw& draw, const Form& form, const Options& options, MmaCase& ou
     out.selector = form.selectors[draw.below(uint32_t(form.selectors.size()))];
   }
 
-  out.nibbles.resize(size_t(m * chunks_per_row));
-  const bool may_reverse = form.variant == SpVariant::sp && form.sparsity != Sparsity::one_of_two;
-  for (auto& nibble : out.nibbles) {
-    const uint32_t pattern = draw.below(uint32_t(plan.patterns.size()));
-    ChunkPositions where = plan.patterns[pattern];
-    if (coverage) ++coverage->patterns[pattern];
-    // Reversed index pairs are legal for .sp (9.7.14.6.1) and undefined for ::ordered_metadata.
-    // Rare choices are taken on the *last* value of a draw, so that shrinking (toward 0) leaves them.
-    const bool reverse = (may_reverse || (options.undefined_behaviour && form.sparsity != Sparsity::one_of_two)) &&
-                         draw.below(4) == 3;
-    if (reverse) {
-      std::swap(where.first, where.second);
-      if (coverage) ++coverage->unordered_chunks;
+  out.nibbles.resize(size_t(m * (k / form.chunk_width)));
+  const ChunkSlot* chunk_slots = plan.chunk_slots[options.undefined_behaviour].data();
+  uint32_t* nibbles = out.nibbles.data();
+  detail::for_each_field<kChunkSlotBits>(draw, out.nibbles.size(), [&](size_t i, uint32_t r) {
+    const ChunkSlot& chunk = chunk_slots[r];
+    nibbles[i] = chunk.nibble;
+    if (coverage) {
+      if (chunk.kind < 2) ++coverage->patterns[chunk.pattern];
+      coverage->unordered_chunks += chunk.kind == 1;
+      coverage->undefined_chunks += chunk.kind == 2;
     }
-    nibble = nibble_of(form.sparsity, where);
-    if (options.undefined_behaviour && draw.below(16) == 15) {
-      // An undefined index value: two equal indices for 2:4 / 4:8, anything but 0b0100 / 0b1110 for tf32.
-      if (form.sparsity == Sparsity::one_of_two) {
-        do nibble = draw.below(16);
-        while (validity(form.sparsity, nibble) != MetadataValidity::undefined);
-      } else {
-        nibble = 0b0101 * draw.below(4);
-      }
-      if (coverage) ++coverage->undefined_chunks;
-    }
-  }
+  });
 
-  out.a_compressed.resize(size_t(m * k / 2));
-  for (auto& code : out.a_compressed) code = detail::draw_element(draw, *plan.a, plan.a_classes[p], coverage);
-  out.b.resize(size_t(k * n));
-  for (auto& code : out.b) code = detail::draw_element(draw, *plan.b, plan.b_classes[p], coverage);
-  out.c.resize(size_t(m * n));
-  for (auto& code : out.c) code = detail::draw_element(draw, *plan.c, plan.c_classes[p], coverage);
+  detail::draw_elements(draw, *plan.a_samplers[p], out.a_compressed, size_t(m * k / 2), coverage);
+  detail::draw_elements(draw, *plan.b_samplers[p], out.b, size_t(k * n), coverage);
+  detail::draw_elements(draw, *plan.c_samplers[p], out.c, size_t(m * n), coverage);
 
-  out.scale_a.clear();
-  out.scale_b.clear();
   out.scale_ids = {};
   if (form.block_scale) {
     const int blocks = scale_blocks(form);
-    out.scale_a.resize(size_t(m * blocks));
-    out.scale_b.resize(size_t(blocks * n));
-    for (auto& code : out.scale_a) code = detail::draw_element(draw, *plan.scale, plan.scale_classes[p], coverage);
-    for (auto& code : out.scale_b) code = detail::draw_element(draw, *plan.scale, plan.scale_classes[p], coverage);
+    detail::draw_elements(draw, *plan.scale_samplers[p], out.scale_a, size_t(m * blocks), coverage);
+    detail::draw_elements(draw, *plan.scale_samplers[p], out.scale_b, size_t(blocks * n), coverage);
     const std::vector<int> bytes = valid_byte_ids(form);
     auto byte_id = [&]() -> int {
       // Undefined: an id just outside the valid set (1 for 2X, 1..3 for 4X, 4 for 1X).
@@ -155,10 +211,14 @@ void draw_case(Draw& draw, const Form& form, const Options& options, MmaCase& ou
     out.scale_ids.thread_a = int(draw.below(kThreadIdsA));
     out.scale_ids.byte_b = byte_id();
     out.scale_ids.thread_b = int(draw.below(kThreadIdsB));
+  } else {
+    out.scale_a.clear();
+    out.scale_b.clear();
   }
 
   out.metadata_noise.resize(32);
-  for (auto& word : out.metadata_noise) word = uint32_t(draw.bits());
+  uint32_t* noise = out.metadata_noise.data();
+  detail::for_each_field<32>(draw, 32, [&](size_t i, uint32_t r) { noise[i] = r; });
 
   if (profile == Profile::cancellation) detail::cancel_with_c(out);
   if (coverage) {

@@ -26,7 +26,9 @@ class RapidCheckDraw {
   // Full-size draws: RapidCheck scales ranges down with its size parameter, which would make early cases all zero;
   // resizing to the maximum keeps the distribution the one distributions.h defines.
   uint64_t bits() { return *rc::gen::resize(kMaxSize, rc::gen::inRange<uint64_t>(0, UINT64_MAX)); }
-  uint32_t bits32() { return *rc::gen::resize(kMaxSize, rc::gen::inRange<uint32_t>(0, UINT32_MAX)); }
+  uint32_t field(int width) {
+    return uint32_t(*rc::gen::resize(kMaxSize, rc::gen::inRange<uint64_t>(0, uint64_t(1) << width)));
+  }
   uint32_t below(uint32_t n) { return *rc::gen::resize(kMaxSize, rc::gen::inRange<uint32_t>(0, n)); }
 
  private:

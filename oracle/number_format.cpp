@@ -1,6 +1,9 @@
 #include "oracle/number_format.h"
 
+#include <array>
+#include <bit>
 #include <cmath>
+#include <iterator>
 #include <stdexcept>
 
 namespace mmasp {
@@ -116,6 +119,30 @@ uint32_t max_finite_code(ElemType type) {
   return largest_finite(*f);
 }
 
+namespace {
+
+// encode() runs once per element of every reference result: these replace ilogb, ldexp and a decode per call.
+// 2^exponent for -1074 <= exponent <= 1023, exactly.
+double power_of_two(int exponent) {
+  if (exponent >= -1022) return std::bit_cast<double>(uint64_t(exponent + 1023) << 52);
+  return std::bit_cast<double>(uint64_t(1) << (exponent + 1074));
+}
+// floor(log2(x)) for finite x > 0, like ilogb.
+int binade_of(double x) {
+  const int biased = int(std::bit_cast<uint64_t>(x) >> 52 & 0x7FF);
+  return biased ? biased - 1023 : std::ilogb(x);
+}
+double largest_finite_value(const FloatFormat& f) {
+  static const auto values = [] {
+    std::array<double, std::size(kFloatFormats)> out{};
+    for (size_t i = 0; i < out.size(); ++i) out[i] = decode_to_double(kFloatFormats[i].type, largest_finite(kFloatFormats[i]));
+    return out;
+  }();
+  return values[size_t(&f - kFloatFormats)];
+}
+
+}  // namespace
+
 std::optional<uint32_t> encode(ElemType type, double value, Overflow overflow) {
   const FloatFormat* f = float_format(type);
   if (!f) throw std::invalid_argument("encode: not a float type");
@@ -126,7 +153,7 @@ std::optional<uint32_t> encode(ElemType type, double value, Overflow overflow) {
   bool negative = std::signbit(value) && f->has_sign;
   if (std::signbit(value) && !f->has_sign && value != 0) return std::nullopt;
   double magnitude = std::fabs(value);
-  const double max_finite = decode_to_double(type, largest_finite(*f));
+  const double max_finite = largest_finite_value(*f);
   auto overflowed = [&]() -> std::optional<uint32_t> {
     if (overflow == Overflow::saturate) return largest_finite(*f) | assemble(*f, negative, 0, 0);
     if (f->specials == Specials::ieee) return assemble(*f, negative, uint32_t(max_exponent_code(*f)), 0);
@@ -141,23 +168,24 @@ std::optional<uint32_t> encode(ElemType type, double value, Overflow overflow) {
 
   // The quantum (value of one unit in the last place) at magnitude's binade, clamped to the subnormal quantum;
   // scaling by it is exact, so nearbyint (ties to even in the default rounding mode) rounds exactly once.
+  // (Scaling by a power of two is exact here: every intermediate lies between 2^-1074 and 2^(mantissa bits + 1).)
   const int min_normal_exponent = f->has_subnormals ? 1 - f->bias : -f->bias;
-  int binade = std::ilogb(magnitude);
+  int binade = binade_of(magnitude);
   int quantum_exponent = std::max(binade, min_normal_exponent) - f->mantissa_bits;
-  double units = std::nearbyint(std::ldexp(magnitude, -quantum_exponent));
-  double rounded = std::ldexp(units, quantum_exponent);
+  double units = std::nearbyint(magnitude * power_of_two(-quantum_exponent));
+  double rounded = units * power_of_two(quantum_exponent);
   if (rounded > max_finite) return overflowed();
   if (rounded == 0) {
     // Without subnormals there is no zero either (ue8m0): the smallest code, 2^-bias, is the nearest value.
     return assemble(*f, negative && f->has_subnormals, 0, 0);
   }
-  int rounded_binade = std::ilogb(rounded);
+  int rounded_binade = binade_of(rounded);
   if (rounded_binade < min_normal_exponent) {
-    auto mantissa = uint32_t(std::ldexp(rounded, -(min_normal_exponent - f->mantissa_bits)));
+    auto mantissa = uint32_t(rounded * power_of_two(-(min_normal_exponent - f->mantissa_bits)));
     return assemble(*f, negative, 0, mantissa);
   }
   uint32_t exponent_code = uint32_t(rounded_binade + f->bias);
-  auto significand = uint32_t(std::ldexp(rounded, f->mantissa_bits - rounded_binade));
+  auto significand = uint32_t(rounded * power_of_two(f->mantissa_bits - rounded_binade));
   return assemble(*f, negative, exponent_code, significand & mantissa_mask(*f));
 }
 

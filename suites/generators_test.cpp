@@ -3,8 +3,11 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <map>
+#include <set>
 
 #include "generators/bulk.h"
 #include "generators/rapidcheck_gen.h"
@@ -60,7 +63,7 @@ RC_GTEST_PROP(Generators, UndefinedBehaviourOnlyWhenAskedAndThenLabelled, ()) {
 
 // Every class of every kind of choice appears in a default run of the bulk generator.
 TEST(Generators, CoverageHitsEveryClass) {
-  gen::BulkGenerator generator(1);
+  gen::BulkGenerator generator(1, /*count_coverage=*/true);
   MmaCase test;
   std::vector<const Form*> float_forms, integer_forms;
   for (const auto& form : instruction_space()) (form.is_integer() ? integer_forms : float_forms).push_back(&form);
@@ -99,6 +102,134 @@ TEST(Generators, SplitMixIsTheReferenceSplitMix64) {
   EXPECT_EQ(draw.bits(), 0xe220a8397b1dcdafull);
   EXPECT_EQ(draw.bits(), 0x6e789e6aa1b965f4ull);
   EXPECT_EQ(draw.bits(), 0x06c45d188009454full);
+}
+
+TEST(Generators, FieldsGiveWhatRepeatedFieldCallsGive) {
+  // SplitMixDraw::fields is the bulk fast path; field() is the definition the other draw sources follow.
+  for (int offset_width : {0, 4, 12, 32}) {
+    gen::SplitMixDraw fast(99), slow(99);
+    if (offset_width) EXPECT_EQ(fast.field(offset_width), slow.field(offset_width));
+    std::vector<uint32_t> fast_out, slow_out;
+    fast.fields<12>(23, [&](size_t i, uint32_t r) {
+      EXPECT_EQ(i, fast_out.size());
+      fast_out.push_back(r);
+    });
+    for (int i = 0; i < 23; ++i) slow_out.push_back(slow.field(12));
+    fast.fields<32>(7, [&](size_t, uint32_t r) { fast_out.push_back(r); });
+    for (int i = 0; i < 7; ++i) slow_out.push_back(slow.field(32));
+    EXPECT_EQ(fast.field(4), slow.field(4));   // the bits a run of fields leaves over are the next field's
+    fast.fields<8>(3, [&](size_t, uint32_t r) { fast_out.push_back(r); });
+    for (int i = 0; i < 3; ++i) slow_out.push_back(slow.field(8));
+    EXPECT_EQ(fast_out, slow_out) << "after a first field of " << offset_width << " bits";
+    EXPECT_EQ(fast.bits(), slow.bits());
+  }
+}
+
+// The bulk streams are part of the interface: a (seed, form, index) must name the same case on every machine, with
+// every compiler, in every later version, or saved seeds and baselines stop meaning anything. These digests were
+// taken from this implementation; a deliberate change to a distribution changes them, and must say so.
+TEST(Generators, BulkStreamsAreStable) {
+  std::map<std::string, uint64_t> digests;
+  std::set<std::string> seen;
+  for (const auto& form : instruction_space()) {
+    if (!seen.insert(form.family).second) continue;
+    uint64_t digest = 0xcbf29ce484222325ull;
+    auto mix = [&](uint64_t value) { digest = (digest ^ value) * 0x100000001b3ull; };
+    const gen::CaseSeeds seeds(2026, form);
+    MmaCase test;
+    for (uint64_t index = 0; index < 64; ++index) {
+      gen::BulkGenerator(seeds.of(index)).next(form, test);
+      mix(uint64_t(test.selector));
+      for (const auto* codes : {&test.nibbles, &test.a_compressed, &test.b, &test.c, &test.scale_a, &test.scale_b,
+                                &test.metadata_noise})
+        for (uint32_t code : *codes) mix(code);
+      mix(uint64_t(test.scale_ids.byte_a) << 24 | uint64_t(test.scale_ids.thread_a) << 16 |
+          uint64_t(test.scale_ids.byte_b) << 8 | uint64_t(test.scale_ids.thread_b));
+    }
+    digests[form.family] = digest;
+  }
+  const std::map<std::string, uint64_t> expected = {
+      {"bf16", 0x28f58bfb90abcf6eull},
+      {"f16", 0xdd94163e58cc3dfdull},
+      {"f8f6f4", 0x4048b82c90324feeull},
+      {"fp8", 0x52b50221a7f744b1ull},
+      {"int4", 0xdddf624fe05cd2f6ull},
+      {"int8", 0xd3ca36f3c0397ec9ull},
+      {"mxf4", 0x913606151f67896dull},
+      {"mxf4nvf4", 0x8726bbbd97f378bfull},
+      {"mxf8f6f4", 0xc33081d3beca9ca2ull},
+      {"tf32", 0x66dc6d76088b5b18ull},
+  };
+  for (const auto& [family, digest] : digests) {
+    std::printf("  %-10s 0x%016llx\n", family.c_str(), (unsigned long long)digest);
+    auto it = expected.find(family);
+    if (it == expected.end()) {
+      ADD_FAILURE() << family << ": no recorded digest";
+      continue;
+    }
+    EXPECT_EQ(digest, it->second) << family << ": the bulk stream changed";
+  }
+}
+
+// The cancellation profile decodes operands through TypePlan::value_of's shortcuts; each must be the oracle's value.
+TEST(Generators, ValueOfEveryCodeIsTheOracles) {
+  std::set<std::pair<const gen::TypePlan*, ElemType>> plans;
+  for (const auto& form : instruction_space()) {
+    const gen::FormPlan& plan = gen::plan_for(form);
+    for (const gen::TypePlan* type : {plan.a, plan.b, plan.scale})
+      if (type) plans.insert({type, type->type});
+  }
+  std::set<ElemType> checked;
+  for (const auto& [plan, type] : plans) {
+    if (!info(type).is_float) continue;
+    checked.insert(type);
+    std::vector<uint32_t> codes;
+    if (info(type).bits <= 16) {
+      for (uint32_t code = 0; code < (1u << info(type).bits); ++code) codes.push_back(code);
+    } else {
+      gen::SplitMixDraw draw(7);
+      for (int i = 0; i < 100000; ++i) codes.push_back(uint32_t(draw.bits()) & (type == ElemType::tf32 ? ~0x1FFFu : ~0u));
+      for (uint32_t code : {0u, 0x80000000u, 0x7F800000u, 0xFF800000u, 0x00002000u, 0x7F7FE000u, 0x7FC00000u}) codes.push_back(code);
+    }
+    for (uint32_t code : codes) {
+      const double ours = plan->value_of(code), oracle = decode_to_double(type, code);
+      if (std::isnan(oracle)) {
+        EXPECT_TRUE(std::isnan(ours)) << ptx_name(type) << " " << code;
+      } else {
+        ASSERT_EQ(ours, oracle) << ptx_name(type) << " " << code;
+        ASSERT_EQ(std::signbit(ours), std::signbit(oracle)) << ptx_name(type) << " " << code;
+      }
+    }
+  }
+  for (ElemType type : {ElemType::f16, ElemType::bf16, ElemType::tf32, ElemType::e4m3, ElemType::e2m1, ElemType::ue8m0})
+    EXPECT_TRUE(checked.count(type)) << ptx_name(type);
+}
+
+// Wider types draw a random finite code as a (sign, exponent) prefix plus random mantissa bits: together the
+// prefixes and mantissas must be exactly the finite codes, each once.
+TEST(Generators, RandomFinitePrefixesCoverExactlyTheFiniteCodes) {
+  for (const auto& form : instruction_space()) {
+    const gen::TypePlan& plan = *gen::plan_for(form).a;
+    if (plan.bits <= 8 || !plan.is_float) continue;
+    const auto value_class = size_t(gen::ValueClass::random_finite);
+    const std::vector<uint32_t>& prefixes = plan.by_class[value_class];
+    const uint32_t mask = plan.class_mask[value_class];
+    const FloatFormat& format = *float_format(plan.type);
+    EXPECT_EQ(mask, (1u << format.mantissa_bits) - 1) << ptx_name(plan.type);
+    EXPECT_EQ(prefixes.size(), size_t(2 * ((1u << format.exponent_bits) - 1))) << ptx_name(plan.type);
+    std::set<uint32_t> seen;
+    for (uint32_t prefix : prefixes) {
+      EXPECT_EQ(prefix & (mask << plan.pad_bits), 0u);
+      for (uint32_t mantissa : {0u, 1u, mask}) {
+        const uint32_t code = prefix | mantissa << plan.pad_bits;
+        const auto value = decode(plan.type, code);
+        ASSERT_TRUE(value) << ptx_name(plan.type);
+        EXPECT_NE(value->cls, FloatClass::nan) << ptx_name(plan.type) << " " << code;
+        EXPECT_NE(value->cls, FloatClass::infinite) << ptx_name(plan.type) << " " << code;
+      }
+      EXPECT_TRUE(seen.insert(prefix).second) << "prefix listed twice";
+    }
+  }
 }
 
 TEST(Generators, SameSeedSameCasesDifferentSeedDifferentCases) {
