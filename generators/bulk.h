@@ -18,7 +18,6 @@ class BulkGenerator {
     draw_case(draw_, form, options, out, count_coverage_ ? &coverage_ : nullptr);
   }
   const Coverage& coverage() const { return coverage_; }
-  uint64_t state() const { return draw_.state(); }
 
  private:
   SplitMixDraw draw_;

@@ -109,6 +109,16 @@ void for_each_field(Draw& draw, size_t count, Sink&& sink) {
   }
 }
 
+// Hands `count` 64-bit outputs to sink(i, output), like for_each_field.
+template <class Draw, class Sink>
+void for_each_output(Draw& draw, size_t count, Sink&& sink) {
+  if constexpr (requires { draw.outputs(count, sink); }) {
+    draw.outputs(count, sink);
+  } else {
+    for (size_t i = 0; i < count; ++i) sink(i, draw.bits());
+  }
+}
+
 inline uint32_t wide_code(const ClassDraw& draw, uint32_t index, int index_bits, uint32_t extra) {
   return draw.codes[size_t((uint64_t(index) * draw.size) >> index_bits)] | (extra & draw.mask) | draw.force;
 }
@@ -147,12 +157,12 @@ void draw_elements(Draw& draw, const ElementSampler& sampler, std::vector<uint32
     else if (type.mantissa_bits == 10 && type.pad_bits == 13) draw_wide_32<10, 13>(draw, sampler, destination, count, coverage);
     else throw std::logic_error("no 32-bit draw for this type");
   } else {
-    for (size_t i = 0; i < count; ++i) {
-      const uint64_t r = draw.bits();
-      const ClassDraw& chosen = sampler.draws[r >> 56];
+    const ClassDraw* draws = sampler.draws.data();
+    for_each_output(draw, count, [&](size_t i, uint64_t r) {
+      const ClassDraw& chosen = draws[r >> 56];
       destination[i] = wide_code(chosen, uint32_t(r >> 24), 32, uint32_t(r));
       if (coverage) ++coverage->value_classes[size_t(chosen.value_class)];
-    }
+    });
   }
 }
 

@@ -3,6 +3,7 @@
 #include <array>
 #include <bit>
 #include <cmath>
+#include <limits>
 #include <iterator>
 #include <stdexcept>
 
@@ -61,14 +62,18 @@ uint32_t largest_finite(const FloatFormat& f) {
 }  // namespace
 
 const FloatFormat* float_format(ElemType type) {
-  for (const auto& format : kFloatFormats)
-    if (format.type == type) return &format;
-  return nullptr;
+  // Indexed by the enum rather than searched: encode and decode ask for every element of every result.
+  static const auto by_type = [] {
+    std::array<const FloatFormat*, size_t(ElemType::ue4m3) + 1> table{};
+    for (const auto& format : kFloatFormats) table[size_t(format.type)] = &format;
+    return table;
+  }();
+  return size_t(type) < by_type.size() ? by_type[size_t(type)] : nullptr;
 }
 
 double ExactValue::to_double() const {
   switch (cls) {
-    case FloatClass::nan: return std::nan("");
+    case FloatClass::nan: return std::numeric_limits<double>::quiet_NaN();
     case FloatClass::infinite: return negative ? -HUGE_VAL : HUGE_VAL;
     case FloatClass::zero: return negative ? -0.0 : 0.0;
     default: {
@@ -110,7 +115,7 @@ std::optional<ExactValue> decode(ElemType type, uint32_t code) {
 
 double decode_to_double(ElemType type, uint32_t code) {
   auto value = decode(type, code);
-  return value ? value->to_double() : std::nan("");
+  return value ? value->to_double() : std::numeric_limits<double>::quiet_NaN();
 }
 
 uint32_t max_finite_code(ElemType type) {
@@ -127,6 +132,10 @@ double power_of_two(int exponent) {
   if (exponent >= -1022) return std::bit_cast<double>(uint64_t(exponent + 1023) << 52);
   return std::bit_cast<double>(uint64_t(1) << (exponent + 1074));
 }
+// x rounded to an integer, ties to even, for 0 <= x < 2^52: x + 2^52 has no fraction bits, so the addition rounds
+// (in the default rounding mode, which nearbyint also uses) and the subtraction is exact. IEEE arithmetic (no
+// -ffast-math, which the build never sets) keeps the compiler from folding the pair away.
+double round_to_integer(double x) { return (x + 0x1p52) - 0x1p52; }
 // floor(log2(x)) for finite x > 0, like ilogb.
 int binade_of(double x) {
   const int biased = int(std::bit_cast<uint64_t>(x) >> 52 & 0x7FF);
@@ -167,12 +176,12 @@ std::optional<uint32_t> encode(ElemType type, double value, Overflow overflow) {
   }
 
   // The quantum (value of one unit in the last place) at magnitude's binade, clamped to the subnormal quantum;
-  // scaling by it is exact, so nearbyint (ties to even in the default rounding mode) rounds exactly once.
+  // scaling by it is exact, so round_to_integer (ties to even) rounds exactly once.
   // (Scaling by a power of two is exact here: every intermediate lies between 2^-1074 and 2^(mantissa bits + 1).)
   const int min_normal_exponent = f->has_subnormals ? 1 - f->bias : -f->bias;
   int binade = binade_of(magnitude);
   int quantum_exponent = std::max(binade, min_normal_exponent) - f->mantissa_bits;
-  double units = std::nearbyint(magnitude * power_of_two(-quantum_exponent));
+  double units = round_to_integer(magnitude * power_of_two(-quantum_exponent));   // < 2^(mantissa bits + 1)
   double rounded = units * power_of_two(quantum_exponent);
   if (rounded > max_finite) return overflowed();
   if (rounded == 0) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 #include "oracle/number_format.h"
@@ -66,7 +67,7 @@ struct ElementSum {
     // Inf + (-Inf) is invalid (IEEE 754 7.2).
     if (nan || (positive_inf && negative_inf)) {
       e.kind = ExpectedElement::Kind::nan;
-      e.rounded_code = *encode(d_type, std::nan(""));
+      e.rounded_code = *encode(d_type, std::numeric_limits<double>::quiet_NaN());
       return e;
     }
     if (positive_inf || negative_inf) {

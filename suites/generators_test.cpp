@@ -105,7 +105,8 @@ TEST(Generators, SplitMixIsTheReferenceSplitMix64) {
 }
 
 TEST(Generators, FieldsGiveWhatRepeatedFieldCallsGive) {
-  // SplitMixDraw::fields is the bulk fast path; field() is the definition the other draw sources follow.
+  // SplitMixDraw::fields and outputs are the bulk fast paths; field() and bits() are the definitions the other draw
+  // sources follow.
   for (int offset_width : {0, 4, 12, 32}) {
     gen::SplitMixDraw fast(99), slow(99);
     if (offset_width) EXPECT_EQ(fast.field(offset_width), slow.field(offset_width));
@@ -120,6 +121,11 @@ TEST(Generators, FieldsGiveWhatRepeatedFieldCallsGive) {
     EXPECT_EQ(fast.field(4), slow.field(4));   // the bits a run of fields leaves over are the next field's
     fast.fields<8>(3, [&](size_t, uint32_t r) { fast_out.push_back(r); });
     for (int i = 0; i < 3; ++i) slow_out.push_back(slow.field(8));
+    std::vector<uint64_t> fast_words, slow_words;
+    fast.outputs(45, [&](size_t, uint64_t r) { fast_words.push_back(r); });
+    for (int i = 0; i < 45; ++i) slow_words.push_back(slow.bits());
+    EXPECT_EQ(fast_words, slow_words);
+    EXPECT_EQ(fast.field(12), slow.field(12));   // outputs() leaves the current field word alone
     EXPECT_EQ(fast_out, slow_out) << "after a first field of " << offset_width << " bits";
     EXPECT_EQ(fast.bits(), slow.bits());
   }
@@ -203,6 +209,41 @@ TEST(Generators, ValueOfEveryCodeIsTheOracles) {
   }
   for (ElemType type : {ElemType::f16, ElemType::bf16, ElemType::tf32, ElemType::e4m3, ElemType::e2m1, ElemType::ue8m0})
     EXPECT_TRUE(checked.count(type)) << ptx_name(type);
+}
+
+// The slot tables are the weights of distributions.cpp compiled: each class keeps 16 slots per 256th of weight, and
+// every code of a class gets its share of the class's slots, give or take one.
+TEST(Generators, NarrowSlotTablesCarryTheWeights) {
+  size_t checked = 0;
+  for (const auto& form : instruction_space()) {
+    const gen::FormPlan& plan = gen::plan_for(form);
+    for (size_t p = 0; p < size_t(gen::Profile::count); ++p) {
+      for (const gen::ElementSampler* sampler : {plan.a_samplers[p], plan.b_samplers[p], plan.scale_samplers[p]}) {
+        if (!sampler || !sampler->narrow()) continue;
+        ++checked;
+        ASSERT_EQ(sampler->slots.size(), size_t(1) << gen::kNarrowSlotBits);
+        std::map<int, size_t> class_slots, weight;
+        std::map<std::pair<int, uint32_t>, size_t> code_slots;
+        for (gen::ValueClass value_class : sampler->classes) ++weight[int(value_class)];
+        for (uint16_t slot : sampler->slots) {
+          ++class_slots[slot >> 8];
+          ++code_slots[{slot >> 8, slot & 0xFFu}];
+        }
+        for (auto [value_class, slots] : class_slots) EXPECT_EQ(slots, 16 * weight[value_class]);
+        for (auto [key, slots] : code_slots) {
+          const size_t codes = sampler->type->by_class[size_t(key.first)].size();
+          EXPECT_LE(slots, class_slots[key.first] / codes + 1);
+          EXPECT_GE(slots, class_slots[key.first] / codes);
+        }
+        for (auto [value_class, slots] : class_slots) {
+          size_t listed = 0;
+          for (auto [key, n] : code_slots) listed += key.first == value_class;
+          EXPECT_EQ(listed, std::min(sampler->type->by_class[size_t(value_class)].size(), slots)) << "every code drawn";
+        }
+      }
+    }
+  }
+  EXPECT_GT(checked, 0u);
 }
 
 // Wider types draw a random finite code as a (sign, exponent) prefix plus random mantissa bits: together the
