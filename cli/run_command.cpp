@@ -156,6 +156,7 @@ int run_main(const RunOptions& o, int argc, char** argv) {
   run["schema"] = "mmasp-run/1";
   run["run"] = {{"started", now_iso()}, {"host", hostname()}, {"command", command}, {"seed", o.seed},
                 {"mmasp", {{"version", MMASP_VERSION}, {"commit", MMASP_GIT_COMMIT}}},
+                {"case_streams", gen::case_streams_identity()},
                 {"shard", o.shard}, {"budget_seconds", o.budget}, {"ub", o.ub}, {"notes", json::array()}};
   auto note = [&](const std::string& text) {
     run["run"]["notes"].push_back(text);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "generators/distributions.h"
 #include "generators/draw.h"
@@ -36,5 +37,17 @@ class CaseSeeds {
   uint64_t base_;
 };
 uint64_t case_seed(uint64_t seed, const Form& form, uint64_t index);   // CaseSeeds(seed, form).of(index)
+
+}  // namespace mmasp::gen
+
+namespace mmasp::gen {
+
+// A digest of the cases the generators draw: `cases` bulk cases of `form` from CaseSeeds(seed, form), every field.
+uint64_t case_stream_digest(const Form& form, uint64_t seed, int cases);
+
+// Which cases a given seed names, as 16 hex digits: a digest of a few bulk cases of every catalog form and of the
+// named special-value set. Two runs with the same seed and the same identity drew the same cases; `mmasp run`
+// records it and `mmasp diff` reads it, so that a change of generator is not mistaken for a change of hardware.
+std::string case_streams_identity();
 
 }  // namespace mmasp::gen

@@ -62,8 +62,39 @@ std::vector<Waiver> load_waivers(const std::filesystem::path& path) {
   return waivers;
 }
 
+namespace {
+
+void compare_cases(const json& baseline, const json& run, DiffReport& report) {
+  const json then = baseline.value("run", json::object()), now = run.value("run", json::object());
+  const uint64_t seed_then = then.value("seed", uint64_t(0)), seed_now = now.value("seed", uint64_t(0));
+  const std::string streams_then = then.value("case_streams", ""), streams_now = now.value("case_streams", "");
+  if (seed_then != seed_now) {
+    report.same_cases = SameCases::no;
+    report.cases_detail = "different cases: seed " + std::to_string(seed_then) + " vs " + std::to_string(seed_now);
+  } else if (streams_then.empty() || streams_now.empty()) {
+    report.same_cases = SameCases::unknown;
+    report.cases_detail = "same seed; the " + std::string(streams_then.empty() ? "baseline" : "run") +
+                          " does not record its case streams (written by an older mmasp), so the cases are assumed "
+                          "to be the same";
+  } else if (streams_then != streams_now) {
+    report.same_cases = SameCases::no;
+    report.cases_detail = "different cases: the generators changed (case streams " + streams_then + " vs " +
+                          streams_now + ")";
+  } else {
+    report.same_cases = SameCases::yes;
+    report.cases_detail = "same cases: seed " + std::to_string(seed_now) + ", case streams " + streams_now;
+  }
+  if (report.same_cases == SameCases::no)
+    report.cases_detail += "; Pass/QualityWarning changes and numeric drift are sampling and not counted as "
+                           "regressions, new failures and crashes are";
+}
+
+}  // namespace
+
 DiffReport diff_runs(const json& baseline, const json& run, const std::vector<Waiver>& waivers) {
   DiffReport report;
+  compare_cases(baseline, run, report);
+  const bool sampling = report.same_cases == SameCases::no;
   const std::string device = device_of(run), driver = driver_of(run);
   auto add = [&](DiffEntry entry) {
     if (entry.regression)
@@ -100,20 +131,27 @@ DiffReport diff_runs(const json& baseline, const json& run, const std::vector<Wa
       } else if (failing(old_status) && !failing(status)) {
         add({"fixed", id, old_status, status, "", false});
       } else {
-        add({"status change", id, old_status, status, now->value("note", ""), severity(status) > severity(old_status)});
+        // Between two statuses that are not failures (Pass, QualityWarning, NotSupported, ...): a regression only
+        // when the cases were the same.
+        const bool worse = severity(status) > severity(old_status);
+        add({"status change", id, old_status, status, now->value("note", "") + (sampling && worse ? " (different cases)" : ""),
+             worse && !sampling});
       }
     }
     // Numeric drift: the worst error grew beyond twice the baseline's and beyond one ulp.
     const double old_error = then.value("max_error_ulps", 0.0), new_error = now->value("max_error_ulps", 0.0);
     if (new_error > 1 && new_error > 2 * old_error)
-      add({"numeric drift", id, number(old_error) + " ulp", number(new_error) + " ulp", "max error grew", true});
+      add({"numeric drift", id, number(old_error) + " ulp", number(new_error) + " ulp",
+           sampling ? "max error grew (different cases)" : "max error grew", !sampling});
     else if (old_error > 1 && old_error > 2 * new_error)
       add({"numeric drift", id, number(old_error) + " ulp", number(new_error) + " ulp", "max error shrank", false});
     // The same against the spec bound: a float result that moved much closer to failing.
     const double old_bound = then.value("max_error_vs_bound", 0.0), new_bound = now->value("max_error_vs_bound", 0.0);
     if (new_bound > 0.1 && new_bound > 2 * old_bound)
       add({"numeric drift", id, number(old_bound) + " of the bound", number(new_bound) + " of the bound",
-           "max error relative to the spec bound grew", true});
+           sampling ? "max error relative to the spec bound grew (different cases)"
+                    : "max error relative to the spec bound grew",
+           !sampling});
   }
   for (const auto& [id, then] : before)
     if (!after.count(id)) add({"missing", id, then->value("status", ""), "", "in the baseline, not in this run", false});
@@ -165,9 +203,10 @@ std::string format_diff(const DiffReport& report, const json& baseline, const js
   out << "baseline: " << baseline["run"].value("started", "?") << " (" << describe(baseline) << ")\n";
   out << "run:      " << run["run"].value("started", "?") << " (" << describe(run) << ")\n";
   auto commit_of = [](const json& r) { return r["run"].value("mmasp", json::object()).value("commit", "unknown"); };
-  if (baseline["run"].value("seed", uint64_t(0)) != run["run"].value("seed", uint64_t(0)) || commit_of(baseline) != commit_of(run))
-    out << "note: the runs differ in seed or mmasp commit (" << commit_of(baseline) << " vs " << commit_of(run)
-        << "), so their random cases differ; numeric drift between them is partly sampling\n";
+  out << "cases:    " << report.cases_detail << "\n";
+  if (commit_of(baseline) != commit_of(run))
+    out << "note: the runs were made by different mmasp commits (" << commit_of(baseline) << " vs " << commit_of(run)
+        << ")\n";
   if (report.entries.empty()) out << "no changes\n";
   for (const auto& e : report.entries) {
     out << (e.regression ? (e.waived_by ? "WAIVED     " : "REGRESSION ") : "           ") << e.kind << ": " << e.id;

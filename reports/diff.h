@@ -31,7 +31,14 @@ struct DiffEntry {
   const Waiver* waived_by = nullptr;
 };
 
+// Whether the two runs judged the same cases: the same seed and the same case-stream identity (run.case_streams,
+// written by `mmasp run` from gen::case_streams_identity()). With different cases, Pass/QualityWarning changes and
+// numeric drift are sampling and are listed without counting as regressions; new failures and crashes still count.
+enum class SameCases { yes, no, unknown };   // unknown: a run written before the identity was recorded
+
 struct DiffReport {
+  SameCases same_cases = SameCases::unknown;
+  std::string cases_detail;   // why same_cases is what it is, for the report's header
   std::vector<DiffEntry> entries;
   int regressions = 0;        // unwaived
   int waived = 0;

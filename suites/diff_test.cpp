@@ -88,6 +88,47 @@ TEST(Diff, FixesStatusChangesAndDriftAreTold) {
   EXPECT_GE(report.regressions, 1);
 }
 
+// With different cases (another seed, or generators that changed), Pass/QualityWarning flips and drift are sampling;
+// a failure is a failure on any valid case.
+TEST(Diff, DifferentCasesDoNotMakeSamplingARegression) {
+  json before = baseline(), run = baseline();
+  before["run"]["case_streams"] = "00000000000000aa";
+  run["run"]["case_streams"] = "00000000000000bb";
+  json& r = result_with(run, kBf16);
+  r["status"] = "QualityWarning";
+  r["max_error_vs_bound"] = 0.95;
+  r["max_error_ulps"] = r["max_error_ulps"].get<double>() * 10 + 10;
+  result_with(run, kInt8)["status"] = "Fail";
+  DiffReport report = diff_runs(before, run, {});
+  EXPECT_EQ(report.same_cases, SameCases::no);
+  EXPECT_NE(report.cases_detail.find("generators changed"), std::string::npos);
+  int drifts = 0;
+  for (const auto& e : report.entries) {
+    if (e.kind == "numeric drift" || e.kind == "status change") {
+      ++drifts;
+      EXPECT_FALSE(e.regression) << e.kind << " " << e.id;
+      EXPECT_NE(e.detail.find("different cases"), std::string::npos);
+    }
+  }
+  EXPECT_GE(drifts, 1);
+  EXPECT_EQ(report.regressions, 1) << "the new Fail still counts";
+
+  // The same identity and seed: the same drift is a regression again.
+  before["run"]["case_streams"] = "00000000000000bb";
+  DiffReport same = diff_runs(before, run, {});
+  EXPECT_EQ(same.same_cases, SameCases::yes);
+  EXPECT_GE(same.regressions, 2);
+
+  // Another seed: different cases even without identities.
+  json other_seed = baseline();
+  other_seed["run"]["seed"] = 99;
+  EXPECT_EQ(diff_runs(baseline(), other_seed, {}).same_cases, SameCases::no);
+  // A baseline from before the identity was recorded: assumed the same, and said so.
+  EXPECT_EQ(diff_runs(baseline(), run, {}).same_cases, SameCases::unknown);
+  EXPECT_NE(format_diff(diff_runs(baseline(), run, {}), baseline(), run).find("does not record its case streams"),
+            std::string::npos);
+}
+
 TEST(Diff, CompileAndLoweringChanges) {
   json run = baseline();
   json& cell = run["compile_matrix"]["matrix"][0]["cells"]["sm_90a"];
