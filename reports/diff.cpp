@@ -82,7 +82,8 @@ void compare_cases(const json& baseline, const json& run, DiffReport& report) {
                           streams_now + ")";
   } else {
     report.same_cases = SameCases::yes;
-    report.cases_detail = "same cases: seed " + std::to_string(seed_now) + ", case streams " + streams_now;
+    report.cases_detail = "same cases: seed " + std::to_string(seed_now) + ", case streams " + streams_now +
+                          " (case i of a suite is the same case in both runs)";
   }
   if (report.same_cases == SameCases::no)
     report.cases_detail += "; Pass/QualityWarning changes and numeric drift are sampling and not counted as "

@@ -124,9 +124,10 @@ TEST(Diff, DifferentCasesDoNotMakeSamplingARegression) {
   other_seed["run"]["seed"] = 99;
   EXPECT_EQ(diff_runs(baseline(), other_seed, {}).same_cases, SameCases::no);
   // A baseline from before the identity was recorded: assumed the same, and said so.
-  EXPECT_EQ(diff_runs(baseline(), run, {}).same_cases, SameCases::unknown);
-  EXPECT_NE(format_diff(diff_runs(baseline(), run, {}), baseline(), run).find("does not record its case streams"),
-            std::string::npos);
+  json old = baseline();
+  old["run"].erase("case_streams");
+  EXPECT_EQ(diff_runs(old, run, {}).same_cases, SameCases::unknown);
+  EXPECT_NE(format_diff(diff_runs(old, run, {}), old, run).find("does not record its case streams"), std::string::npos);
 }
 
 TEST(Diff, CompileAndLoweringChanges) {
