@@ -216,7 +216,7 @@ int run_main(const RunOptions& o, int argc, char** argv) {
     std::cout << "mmasp run: " << (o.emulator ? "--emulator given" : "no GPU (" + no_gpu_reason + ")") << ".\n";
     note("Running compile conformance and the CPU emulator: every result below is emulated, not a hardware result.");
     note("sm_120a forms (kind::f8f6f4, block scale) are compile-checked and emulated only: not executed: no sm_120a device.");
-    backends.push_back(std::make_unique<EmulatorBackend>());
+    backends.push_back(std::make_unique<EmulatorBackend>(o.threads));
   }
   run["environment"] = environment;
 

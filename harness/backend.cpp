@@ -1,5 +1,7 @@
 #include "harness/backend.h"
 
+#include "harness/parallel.h"
+
 #include <stdexcept>
 
 #include "harness/fragment_packing.h"
@@ -22,7 +24,7 @@ std::vector<uint32_t> EmulatorBackend::run(const Form& form, int selector, const
   const size_t words_in = 32 * size_t(layout.input_words), words_out = 32 * size_t(layout.output_words);
   if (input.size() != cases * words_in) throw std::invalid_argument("emulator: input has the wrong size");
   std::vector<uint32_t> output(cases * words_out);
-  for (uint32_t c = 0; c < cases; ++c) {
+  parallel_for(cases, threads_, [&](size_t c) {
     const MmaCase test = from_registers(form, registers_from_records(form, selector, input.data() + c * words_in));
     uint32_t* out = output.data() + c * words_out;
     try {
@@ -34,7 +36,7 @@ std::vector<uint32_t> EmulatorBackend::run(const Form& form, int selector, const
     } catch (const std::invalid_argument&) {
       std::fill(out, out + words_out, 0x7FBADBADu);
     }
-  }
+  });
   return output;
 }
 

@@ -35,10 +35,14 @@ class Backend {
 // rounded once, written back through the D layout. Undefined inputs give a fixed pattern (0x7FBADBAD).
 class EmulatorBackend final : public Backend {
  public:
+  explicit EmulatorBackend(unsigned threads = 1) : threads_(threads) {}
   std::string description() const override { return "CPU emulator (oracle reference; emulated, not hardware)"; }
   bool is_hardware() const override { return false; }
   bool supports(const Form&, std::string*) const override { return true; }
   std::vector<uint32_t> run(const Form& form, int selector, const std::vector<uint32_t>& input, uint32_t cases) override;
+
+ private:
+  unsigned threads_;   // host threads that emulate a batch
 };
 
 class GpuBackend final : public Backend {

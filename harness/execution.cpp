@@ -11,6 +11,7 @@
 #include "generators/shrink.h"
 #include "generators/special_cases.h"
 #include "harness/fragment_packing.h"
+#include "harness/parallel.h"
 #include "oracle/case_file.h"
 #include "oracle/reference.h"
 #include "oracle/sparse.h"
@@ -29,29 +30,6 @@ constexpr uint64_t kRandomSalt = 0, kSpecialSalt = 0x5bec1a1, kUndefinedSalt = 0
 double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 // Runs body(i) for i in [0, count) on `threads` threads.
-void parallel_for(size_t count, unsigned threads, const std::function<void(size_t)>& body) {
-  if (threads <= 1 || count < 64) {
-    for (size_t i = 0; i < count; ++i) body(i);
-    return;
-  }
-  std::atomic<size_t> next{0};
-  std::exception_ptr failure;
-  std::mutex failure_mutex;
-  std::vector<std::thread> pool;
-  for (unsigned t = 0; t < threads; ++t)
-    pool.emplace_back([&] {
-      try {
-        for (size_t i; (i = next.fetch_add(16)) < count;)
-          for (size_t j = i; j < std::min(count, i + 16); ++j) body(j);
-      } catch (...) {
-        std::lock_guard lock(failure_mutex);
-        if (!failure) failure = std::current_exception();
-        next = count;
-      }
-    });
-  for (auto& thread : pool) thread.join();
-  if (failure) std::rethrow_exception(failure);
-}
 
 void record(SuiteResult& result, const CaseVerdict& verdict) {
   ++result.cases;
@@ -107,7 +85,7 @@ void shrink_and_keep(SuiteContext& context, SuiteResult& result, const Form& for
 
 void judge_batch(SuiteContext& context, SuiteResult& result, const Form& form, int selector,
                  const std::vector<MmaCase>& cases, const std::vector<std::string>& names, const SuiteLimits& limits) {
-  const auto observed = execute(context.backend, form, selector, cases);
+  const auto observed = execute(context.backend, form, selector, cases, context.threads);
   std::vector<CaseVerdict> verdicts(cases.size());
   parallel_for(cases.size(), context.threads, [&](size_t i) { verdicts[i] = judge(cases[i], observed[i]); });
   for (size_t i = 0; i < cases.size(); ++i) {
@@ -168,13 +146,17 @@ std::string probe_out_of_range_selector(Backend& backend, const Form& form, int 
          " cases gave exactly the result of selector " + std::to_string(value % count);
 }
 
-std::vector<std::vector<uint32_t>> execute(Backend& backend, const Form& form, int selector, const std::vector<MmaCase>& cases) {
-  std::vector<uint32_t> records;
-  for (const auto& test : cases) pack_case(test, records);
+std::vector<std::vector<uint32_t>> execute(Backend& backend, const Form& form, int selector, const std::vector<MmaCase>& cases,
+                                           unsigned threads) {
+  const size_t input_words = case_record_words(form, selector);
+  std::vector<uint32_t> records(cases.size() * input_words);
+  parallel_for(cases.size(), threads, [&](size_t i) {
+    pack_case_into(cases[i], std::span<uint32_t>(records.data() + i * input_words, input_words));
+  });
   const std::vector<uint32_t> output = backend.run(form, selector, records, uint32_t(cases.size()));
   std::vector<std::vector<uint32_t>> d(cases.size());
-  const size_t words = 32 * size_t(form.regs.d);
-  for (size_t i = 0; i < cases.size(); ++i) d[i] = unpack_d(form, output.data() + i * words);
+  const size_t output_words = 32 * size_t(form.regs.d);
+  parallel_for(cases.size(), threads, [&](size_t i) { d[i] = unpack_d(form, output.data() + i * output_words); });
   return d;
 }
 
@@ -241,7 +223,7 @@ SuiteResult run_suite(SuiteContext& context, const Form& form, int selector, Sui
         generator.next(form, test, options);
         if (!undefined_behaviour(test).empty()) cases.push_back(std::move(test));
       }
-      const auto observed = execute(context.backend, form, selector, cases);
+      const auto observed = execute(context.backend, form, selector, cases, context.threads);
       for (size_t i = 0; i < cases.size(); ++i) {
         ++result.cases;
         ++result.not_judged;

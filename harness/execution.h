@@ -86,8 +86,9 @@ SuiteResult run_suite(SuiteContext& context, const Form& form, int selector, Sui
 std::string probe_out_of_range_selector(Backend& backend, const Form& form, int value, uint64_t seed);
 
 // Packs a batch, runs it, and returns each case's D (M x N codes). `selector` is the instruction's; each case's
-// registers are laid out for its own selector (the two differ only in undefined-behaviour probes).
+// registers are laid out for its own selector (the two differ only in undefined-behaviour probes). Packing and
+// unpacking use `threads` host threads: on a GPU runner they, not the GPU, bound the throughput.
 std::vector<std::vector<uint32_t>> execute(Backend& backend, const Form& form, int selector,
-                                           const std::vector<MmaCase>& cases);
+                                           const std::vector<MmaCase>& cases, unsigned threads = 1);
 
 }  // namespace mmasp

@@ -1,16 +1,22 @@
 #include "harness/fragment_packing.h"
 
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
 namespace mmasp {
 
-void pack_case(const MmaCase& test, std::vector<uint32_t>& records) { pack_warp(*test.form, to_registers(test), records); }
+namespace {
 
-void pack_warp(const Form& form, const WarpRegisters& registers, std::vector<uint32_t>& records) {
+void pack_warp_into(const Form& form, const WarpRegisters& registers, std::span<uint32_t> destination) {
   const LaneRecordLayout layout = lane_record_layout(instruction_for(form, registers.selector));
+  if (destination.size() != 32 * size_t(layout.input_words))
+    throw std::logic_error("pack: a case's records need " + std::to_string(32 * layout.input_words) + " words, not " +
+                           std::to_string(destination.size()));
+  std::fill(destination.begin(), destination.end(), 0u);
   const ScaleIds& ids = registers.scale_ids;
-  const size_t base = records.size();
-  records.resize(base + 32 * size_t(layout.input_words), 0);
   for (int lane = 0; lane < 32; ++lane) {
-    uint32_t* record = records.data() + base + size_t(lane) * size_t(layout.input_words);
+    uint32_t* record = destination.data() + size_t(lane) * size_t(layout.input_words);
     const LaneRegisters& r = registers.lanes[size_t(lane)];
     std::copy(r.a.begin(), r.a.end(), record + layout.a);
     std::copy(r.b.begin(), r.b.end(), record + layout.b);
@@ -24,6 +30,24 @@ void pack_warp(const Form& form, const WarpRegisters& registers, std::vector<uin
       record[layout.scale_ids_b] = uint32_t(ids.byte_b & 0xFFFF) | uint32_t(ids.thread_b) << 16;
     }
   }
+}
+
+}  // namespace
+
+size_t case_record_words(const Form& form, int selector) {
+  return 32 * size_t(lane_record_layout(instruction_for(form, selector)).input_words);
+}
+
+void pack_case(const MmaCase& test, std::vector<uint32_t>& records) { pack_warp(*test.form, to_registers(test), records); }
+
+void pack_case_into(const MmaCase& test, std::span<uint32_t> destination) {
+  pack_warp_into(*test.form, to_registers(test), destination);
+}
+
+void pack_warp(const Form& form, const WarpRegisters& registers, std::vector<uint32_t>& records) {
+  const size_t base = records.size();
+  records.resize(base + case_record_words(form, registers.selector), 0);
+  pack_warp_into(form, registers, std::span<uint32_t>(records.data() + base, records.size() - base));
 }
 
 WarpRegisters registers_from_records(const Form& form, int selector, const uint32_t* records) {

@@ -14,6 +14,11 @@ namespace mmasp {
 
 // Appends the 32 lane records of one case to `records`.
 void pack_case(const MmaCase& test, std::vector<uint32_t>& records);
+// Words of one case's 32 lane records for the instruction of `form` and `selector` (the same for every selector).
+size_t case_record_words(const Form& form, int selector);
+// The 32 lane records of one case into `destination`, which holds case_record_words() words; batches pack their cases
+// into slices of one buffer, in parallel.
+void pack_case_into(const MmaCase& test, std::span<uint32_t> destination);
 // The same from registers directly (layout discovery writes registers without going through the layouts).
 void pack_warp(const Form& form, const WarpRegisters& registers, std::vector<uint32_t>& records);
 // The registers of one case back from its 32 input records (what the emulator executes).

@@ -16,6 +16,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "harness/parallel.h"
 #include "harness/sha256.h"
 
 extern char** environ;
@@ -224,30 +225,19 @@ AssembleResult Ptxas::assemble(const AssembleJob& job) const {
 std::vector<AssembleResult> Ptxas::assemble_all(const std::vector<AssembleJob>& jobs,
                                                 const std::function<void(size_t, size_t)>& on_done) const {
   std::vector<AssembleResult> results(jobs.size());
-  std::atomic<size_t> next{0};
   std::atomic<size_t> done{0};
   std::mutex report;
-  std::exception_ptr failure;
-  auto worker = [&] {
-    try {
-      for (size_t i; (i = next++) < jobs.size();) {
+  parallel_for(
+      jobs.size(), jobs_,
+      [&](size_t i) {
         results[i] = assemble(jobs[i]);
-        size_t finished = ++done;
+        const size_t finished = ++done;
         if (on_done) {
           std::lock_guard lock(report);
           on_done(finished, jobs.size());
         }
-      }
-    } catch (...) {
-      std::lock_guard lock(report);
-      if (!failure) failure = std::current_exception();
-      next = jobs.size();
-    }
-  };
-  std::vector<std::thread> threads;
-  for (unsigned t = 0; t < jobs_; ++t) threads.emplace_back(worker);
-  for (auto& thread : threads) thread.join();
-  if (failure) std::rethrow_exception(failure);
+      },
+      1);
   return results;
 }
 
