@@ -95,7 +95,7 @@ void compare_cases(const json& baseline, const json& run, DiffReport& report) {
 DiffReport diff_runs(const json& baseline, const json& run, const std::vector<Waiver>& waivers) {
   DiffReport report;
   compare_cases(baseline, run, report);
-  const bool sampling = report.same_cases == SameCases::no;
+  const bool different_cases = report.same_cases == SameCases::no;
   const std::string device = device_of(run), driver = driver_of(run);
   auto add = [&](DiffEntry entry) {
     if (entry.regression)
@@ -124,6 +124,14 @@ DiffReport diff_runs(const json& baseline, const json& run, const std::vector<Wa
     }
     const json& then = *it->second;
     const std::string old_status = then.value("status", "");
+    // Same streams but another number of cases (a --budget run, or another --cases) is a prefix or an extension of
+    // the other run's cases: also sampling.
+    const uint64_t cases_then = then.value("cases", uint64_t(0)), cases_now = now->value("cases", uint64_t(0));
+    const bool sampling = different_cases || cases_then != cases_now;
+    const std::string why_sampling =
+        different_cases ? "(different cases)"
+                        : "(" + std::to_string(cases_then) + " vs " + std::to_string(cases_now) + " cases)";
+    auto joined = [](const std::string& a, const std::string& b) { return a.empty() ? b : b.empty() ? a : a + " " + b; };
     if (old_status != status) {
       if (failing(status) && !failing(old_status)) {
         std::string detail = now->contains("failure") ? (*now)["failure"].value("reason", "") + " " + (*now)["failure"].value("repro", "")
@@ -135,7 +143,7 @@ DiffReport diff_runs(const json& baseline, const json& run, const std::vector<Wa
         // Between two statuses that are not failures (Pass, QualityWarning, NotSupported, ...): a regression only
         // when the cases were the same.
         const bool worse = severity(status) > severity(old_status);
-        add({"status change", id, old_status, status, now->value("note", "") + (sampling && worse ? " (different cases)" : ""),
+        add({"status change", id, old_status, status, joined(now->value("note", ""), sampling && worse ? why_sampling : ""),
              worse && !sampling});
       }
     }
@@ -143,16 +151,14 @@ DiffReport diff_runs(const json& baseline, const json& run, const std::vector<Wa
     const double old_error = then.value("max_error_ulps", 0.0), new_error = now->value("max_error_ulps", 0.0);
     if (new_error > 1 && new_error > 2 * old_error)
       add({"numeric drift", id, number(old_error) + " ulp", number(new_error) + " ulp",
-           sampling ? "max error grew (different cases)" : "max error grew", !sampling});
+           joined("max error grew", sampling ? why_sampling : ""), !sampling});
     else if (old_error > 1 && old_error > 2 * new_error)
       add({"numeric drift", id, number(old_error) + " ulp", number(new_error) + " ulp", "max error shrank", false});
     // The same against the spec bound: a float result that moved much closer to failing.
     const double old_bound = then.value("max_error_vs_bound", 0.0), new_bound = now->value("max_error_vs_bound", 0.0);
     if (new_bound > 0.1 && new_bound > 2 * old_bound)
       add({"numeric drift", id, number(old_bound) + " of the bound", number(new_bound) + " of the bound",
-           sampling ? "max error relative to the spec bound grew (different cases)"
-                    : "max error relative to the spec bound grew",
-           !sampling});
+           joined("max error relative to the spec bound grew", sampling ? why_sampling : ""), !sampling});
   }
   for (const auto& [id, then] : before)
     if (!after.count(id)) add({"missing", id, then->value("status", ""), "", "in the baseline, not in this run", false});

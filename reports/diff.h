@@ -32,8 +32,9 @@ struct DiffEntry {
 };
 
 // Whether the two runs judged the same cases: the same seed and the same case-stream identity (run.case_streams,
-// written by `mmasp run` from gen::case_streams_identity()). With different cases, Pass/QualityWarning changes and
-// numeric drift are sampling and are listed without counting as regressions; new failures and crashes still count.
+// written by `mmasp run` from gen::case_streams_identity()). With different cases — or, per result, a different
+// number of them — Pass/QualityWarning changes and numeric drift are sampling and are listed without counting as
+// regressions; new failures and crashes still count.
 enum class SameCases { yes, no, unknown };   // unknown: a run written before the identity was recorded
 
 struct DiffReport {

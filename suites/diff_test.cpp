@@ -130,6 +130,24 @@ TEST(Diff, DifferentCasesDoNotMakeSamplingARegression) {
   EXPECT_NE(format_diff(diff_runs(old, run, {}), old, run).find("does not record its case streams"), std::string::npos);
 }
 
+// A budget run judges a prefix (or an extension) of another run's cases: its QualityWarnings beyond the baseline's
+// cases are sampling too.
+TEST(Diff, ADifferentNumberOfCasesIsSampling) {
+  json run = baseline();
+  json& r = result_with(run, kBf16);
+  r["status"] = "QualityWarning";
+  r["max_error_vs_bound"] = 0.95;
+  r["cases"] = r["cases"].get<uint64_t>() * 5;
+  DiffReport report = diff_runs(baseline(), run, {});
+  EXPECT_EQ(report.regressions, 0);
+  bool told = false;
+  for (const auto& e : report.entries) told |= e.detail.find(" cases)") != std::string::npos;
+  EXPECT_TRUE(told);
+  json base = baseline();
+  r["cases"] = result_with(base, kBf16)["cases"];   // the baseline's count again: then it is a regression
+  EXPECT_GE(diff_runs(baseline(), run, {}).regressions, 1);
+}
+
 TEST(Diff, CompileAndLoweringChanges) {
   json run = baseline();
   json& cell = run["compile_matrix"]["matrix"][0]["cells"]["sm_90a"];
