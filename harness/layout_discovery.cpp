@@ -1,5 +1,6 @@
 #include "harness/layout_discovery.h"
 
+#include <functional>
 #include <sstream>
 
 #include "harness/fragment_packing.h"
@@ -52,6 +53,24 @@ struct Probe {
   WarpRegisters registers;
   int lane = 0, reg = 0, slot = 0, pattern = 0;
 };
+
+// One probe per metadata pattern, lane, register and slot of one operand (`operand`: a or b): blank registers with
+// the pattern's metadata, the other operand's background for that pattern, and a single one at that place.
+std::vector<Probe> one_hot_probes(const Form& form, int selector, const std::vector<Pattern>& kinds, int regs,
+                                  int width, uint32_t one, std::vector<uint32_t> LaneRegisters::*operand,
+                                  const std::function<void(WarpRegisters&, size_t pattern)>& background) {
+  std::vector<Probe> probes;
+  for (size_t p = 0; p < kinds.size(); ++p)
+    for (int lane = 0; lane < kLanes; ++lane)
+      for (int reg = 0; reg < regs; ++reg)
+        for (int slot = 0; slot < 32 / width; ++slot) {
+          Probe probe{blank(form, selector, every_nibble(kinds[p].nibble)), lane, reg, slot, int(p)};
+          background(probe.registers, p);
+          (probe.registers.lanes[size_t(lane)].*operand)[size_t(reg)] = one << (width * slot);
+          probes.push_back(std::move(probe));
+        }
+  return probes;
+}
 
 std::vector<std::vector<uint32_t>> run_probes(Backend& backend, const Form& form, int selector,
                                               const std::vector<Probe>& probes, std::vector<std::vector<uint32_t>>* raw = nullptr) {
@@ -108,16 +127,10 @@ OperandDiscovery probe_a(Backend& backend, const Form& form, int selector) {
     for (int j = 0; j < form.shape.n; ++j)
       b_source.b[size_t(k * form.shape.n + j)] = ((k + 1) >> j) & 1 ? one_code(form.b) : 0;
   const WarpRegisters b_registers = to_registers(b_source);
-  std::vector<Probe> probes;
-  for (size_t p = 0; p < kinds.size(); ++p)
-    for (int lane = 0; lane < kLanes; ++lane)
-      for (int reg = 0; reg < form.regs.a; ++reg)
-        for (int slot = 0; slot < per_reg; ++slot) {
-          Probe probe{blank(form, selector, every_nibble(kinds[p].nibble)), lane, reg, slot, int(p)};
-          for (int l = 0; l < kLanes; ++l) probe.registers.lanes[size_t(l)].b = b_registers.lanes[size_t(l)].b;
-          probe.registers.lanes[size_t(lane)].a[size_t(reg)] = one << (width * slot);
-          probes.push_back(std::move(probe));
-        }
+  const std::vector<Probe> probes =
+      one_hot_probes(form, selector, kinds, form.regs.a, width, one, &LaneRegisters::a, [&](WarpRegisters& r, size_t) {
+        for (int l = 0; l < kLanes; ++l) r.lanes[size_t(l)].b = b_registers.lanes[size_t(l)].b;
+      });
   const auto d = run_probes(backend, form, selector, probes);
   for (size_t i = 0; i < probes.size(); ++i) {
     const Probe& probe = probes[i];
@@ -142,7 +155,6 @@ OperandDiscovery probe_b(Backend& backend, const Form& form, int selector) {
   const int width = container_bits(form, Operand::b), per_reg = 32 / width;
   const uint32_t one = to_container(form.b, form.kind, one_code(form.b));
   const auto kinds = patterns(form);
-  std::vector<Probe> probes;
   std::vector<WarpRegisters> a_sources;
   for (size_t p = 0; p < kinds.size(); ++p) {
     // A's stored element s of row i = bit i of (s + 1): the column of D that lights up is B's column, its bits
@@ -154,15 +166,10 @@ OperandDiscovery probe_b(Backend& backend, const Form& form, int selector) {
         a_source.a_compressed[size_t(i * form.shape.k / 2 + s)] = ((s + 1) >> i) & 1 ? one_code(form.a) : 0;
     a_sources.push_back(to_registers(a_source));
   }
-  for (size_t p = 0; p < kinds.size(); ++p)
-    for (int lane = 0; lane < kLanes; ++lane)
-      for (int reg = 0; reg < form.regs.b; ++reg)
-        for (int slot = 0; slot < per_reg; ++slot) {
-          Probe probe{blank(form, selector, every_nibble(kinds[p].nibble)), lane, reg, slot, int(p)};
-          for (int l = 0; l < kLanes; ++l) probe.registers.lanes[size_t(l)].a = a_sources[p].lanes[size_t(l)].a;
-          probe.registers.lanes[size_t(lane)].b[size_t(reg)] = one << (width * slot);
-          probes.push_back(std::move(probe));
-        }
+  const std::vector<Probe> probes =
+      one_hot_probes(form, selector, kinds, form.regs.b, width, one, &LaneRegisters::b, [&](WarpRegisters& r, size_t p) {
+        for (int l = 0; l < kLanes; ++l) r.lanes[size_t(l)].a = a_sources[p].lanes[size_t(l)].a;
+      });
   const auto d = run_probes(backend, form, selector, probes);
   for (size_t i = 0; i < probes.size(); ++i) {
     const Probe& probe = probes[i];
