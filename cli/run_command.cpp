@@ -7,7 +7,9 @@
 #include <chrono>
 #include <ctime>
 #include <fstream>
+#include <functional>
 #include <iostream>
+#include <map>
 #include <sstream>
 
 #include "generators/bulk.h"
@@ -18,7 +20,6 @@
 #include "harness/module_store.h"
 #include "harness/ptxas.h"
 #include "harness/sass.h"
-#include "harness/ptxas.h"
 #include "reports/findings.h"
 #include "reports/run_report.h"
 
@@ -162,6 +163,16 @@ int run_main(const RunOptions& o, int argc, char** argv) {
     run["run"]["notes"].push_back(text);
     std::cout << "  " << text << "\n";
   };
+  // Wall time per phase, so that a slow run says where its time went (run.phase_seconds).
+  std::map<std::string, double> phase_seconds;
+  auto timed = [&](const std::string& phase, auto&& body) {
+    const auto start = Clock::now();
+    struct AddOnExit {
+      std::function<void()> add;
+      ~AddOnExit() { add(); }
+    } add_on_exit{[&] { phase_seconds[phase] += std::chrono::duration<double>(Clock::now() - start).count(); }};
+    return body();
+  };
 
   // --- Where cases run. ---
   std::shared_ptr<CudaDevice> device;
@@ -225,7 +236,7 @@ int run_main(const RunOptions& o, int argc, char** argv) {
     if (!ptxas_info) {
       note("compile conformance not run: no ptxas on this machine");
     } else {
-      const int compile_exit = compile_conformance(o.compile, out_dir / "compile.json");
+      const int compile_exit = timed("compile conformance", [&] { return compile_conformance(o.compile, out_dir / "compile.json"); });
       std::ifstream in(out_dir / "compile.json");
       json compile = json::parse(in);
       run["compile"] = compile["summary"];
@@ -354,19 +365,21 @@ int run_main(const RunOptions& o, int argc, char** argv) {
     }
     SuiteLimits limits;
     limits.special_generated = o.special_generated;
-    emit(run_suite(context, *form, selector, Suite::special, limits));
+    emit(timed("special suites", [&] { return run_suite(context, *form, selector, Suite::special, limits); }));
     if (o.ub) {
-      if (!hardware) {
-        SuiteResult ub = run_suite(context, *form, selector, Suite::undefined, limits);
-        if (selector == form->selectors.front())
-          for (int value = int(form->selectors.size()); value < 4; ++value)
-            ub.out_of_range_selectors.push_back({value, probe_out_of_range_selector(primary, *form, value, o.seed)});
-        emit(ub);
-      } else {
-        emit_json(isolated_ub(*form, selector, static_cast<GpuBackend&>(primary)));
-      }
+      timed("undefined behaviour (incl. its processes)", [&] {
+        if (!hardware) {
+          SuiteResult ub = run_suite(context, *form, selector, Suite::undefined, limits);
+          if (selector == form->selectors.front())
+            for (int value = int(form->selectors.size()); value < 4; ++value)
+              ub.out_of_range_selectors.push_back({value, probe_out_of_range_selector(primary, *form, value, o.seed)});
+          emit(ub);
+        } else {
+          emit_json(isolated_ub(*form, selector, static_cast<GpuBackend&>(primary)));
+        }
+      });
     }
-    if (extras) {
+    if (extras) timed("SASS and compile-path comparison", [&] {
       // The SASS of each compile path, and whether the two paths compute the same bits.
       for (auto& backend : backends) {
         auto* gpu = static_cast<GpuBackend*>(backend.get());
@@ -389,8 +402,8 @@ int run_main(const RunOptions& o, int argc, char** argv) {
             gen::BulkGenerator generator(gen::case_seed(o.seed ^ 0xc0de, *form, i));
             generator.next(*form, cases[i], options);
           }
-          const auto first = execute(*backends[0], *form, selector, cases);
-          const auto second = execute(*backends[1], *form, selector, cases);
+          const auto first = execute(*backends[0], *form, selector, cases, o.threads);
+          const auto second = execute(*backends[1], *form, selector, cases, o.threads);
           size_t differing = 0;
           for (size_t i = 0; i < cases.size(); ++i) differing += first[i] != second[i];
           compare["cases"] = cases.size();
@@ -403,8 +416,9 @@ int run_main(const RunOptions& o, int argc, char** argv) {
         }
         run["compile_paths"].push_back(compare);
       }
-    }
-    if (do_layouts) run["layouts"].push_back(layout_json(discover_layout(primary, *form, selector)));
+    });
+    if (do_layouts)
+      run["layouts"].push_back(timed("layout discovery", [&] { return layout_json(discover_layout(primary, *form, selector)); }));
     // The random suite gets what is left of this pair's fair share of the budget.
     if (o.budget > 0) {
       const double left = std::chrono::duration<double>(deadline - Clock::now()).count();
@@ -415,7 +429,7 @@ int run_main(const RunOptions& o, int argc, char** argv) {
     } else {
       limits.min_cases = limits.max_cases = cases_per_pair;
     }
-    emit(run_suite(context, *form, selector, Suite::random, limits));
+    emit(timed("random suites", [&] { return run_suite(context, *form, selector, Suite::random, limits); }));
     progress.pair_done(form->opcode + " sel=" + std::to_string(selector), pair_cases, pair_failures);
   }
   if (not_supported && hardware)
@@ -423,6 +437,7 @@ int run_main(const RunOptions& o, int argc, char** argv) {
 
   run["run"]["finished"] = now_iso();
   run["run"]["seconds"] = std::chrono::duration<double>(Clock::now() - run_start).count();
+  run["run"]["phase_seconds"] = phase_seconds;
   run["summary"] = status_counts(run);
   write_reports(run, out_dir);
   // The head of the summary (environment, counts, compile conformance); the per-form table is in summary.md.

@@ -277,6 +277,16 @@ std::string markdown_summary(const json& run) {
         << ", SM clock " << d.value("sm_clock_khz", 0) / 1000 << " MHz\n";
   }
   out << "- toolkit: " << env.value("toolkit", "none") << "\n";
+  const json phases = run["run"].value("phase_seconds", json::object());
+  if (!phases.empty()) {
+    out << "- time by phase:";
+    bool first = true;
+    for (auto& [phase, seconds] : phases.items()) {
+      out << (first ? " " : ", ") << phase << " " << number(seconds.get<double>()) << " s";
+      first = false;
+    }
+    out << "\n";
+  }
   for (const auto& line : run["run"].value("notes", json::array())) out << "- " << line.get<std::string>() << "\n";
   out << "\n| status | results" << (env.value("emulated", true) ? " (all emulated, none on hardware)" : "") << " |\n|---|---|\n";
   for (auto& [status, count] : counts.items()) out << "| " << status << " | " << count.get<int>() << " |\n";
