@@ -18,6 +18,7 @@
 #include "harness/gpu_probe.h"
 #include "harness/layout_discovery.h"
 #include "harness/module_store.h"
+#include "harness/parallel.h"
 #include "harness/ptxas.h"
 #include "harness/sass.h"
 #include "reports/findings.h"
@@ -282,6 +283,12 @@ int run_main(const RunOptions& o, int argc, char** argv) {
   run["compile_paths"] = json::array();
   size_t not_supported = 0;
   const auto deadline = run_start + std::chrono::duration<double>(o.budget);
+  struct SassJob {
+    const Form* form;
+    int selector;
+    std::string path, cubin, why_not;
+  };
+  std::vector<SassJob> sass_jobs;
 
   // On a GPU, undefined behaviour runs in a process of its own (`mmasp ub-probe`): an instruction that traps leaves
   // its CUDA context unusable, and that must not take the rest of the run with it.
@@ -380,17 +387,17 @@ int run_main(const RunOptions& o, int argc, char** argv) {
       });
     }
     if (extras) timed("SASS and compile-path comparison", [&] {
-      // The SASS of each compile path, and whether the two paths compute the same bits.
+      // The SASS of each compile path (disassembled after the loop, on every host thread: cuobjdump needs no GPU),
+      // and whether the two paths compute the same bits.
       for (auto& backend : backends) {
         auto* gpu = static_cast<GpuBackend*>(backend.get());
-        std::string why_not;
-        std::optional<SassSummary> sass;
+        SassJob job{form, selector, std::string(name(gpu->path())), "", ""};
         try {
-          sass = disassemble(gpu->cubin(*form, selector), &why_not);
+          job.cubin = gpu->cubin(*form, selector);
         } catch (const std::exception& error) {
-          why_not = error.what();
+          job.why_not = error.what();
         }
-        run["sass"].push_back(sass_json(*form, selector, name(gpu->path()), sass, why_not));
+        sass_jobs.push_back(std::move(job));
       }
       if (backends.size() > 1) {
         json compare = {{"form", form->opcode}, {"selector", selector}};
@@ -432,6 +439,26 @@ int run_main(const RunOptions& o, int argc, char** argv) {
     emit(timed("random suites", [&] { return run_suite(context, *form, selector, Suite::random, limits); }));
     progress.pair_done(form->opcode + " sel=" + std::to_string(selector), pair_cases, pair_failures);
   }
+  timed("SASS and compile-path comparison", [&] {
+    std::vector<json> sass(sass_jobs.size());
+    parallel_for(
+        sass_jobs.size(), o.threads,
+        [&](size_t i) {
+          const SassJob& job = sass_jobs[i];
+          std::string why_not = job.why_not;
+          std::optional<SassSummary> summary;
+          if (why_not.empty()) {
+            try {
+              summary = disassemble(job.cubin, &why_not);
+            } catch (const std::exception& error) {
+              why_not = error.what();
+            }
+          }
+          sass[i] = sass_json(*job.form, job.selector, job.path, summary, why_not);
+        },
+        1);
+    for (auto& line : sass) run["sass"].push_back(std::move(line));
+  });
   if (not_supported && hardware)
     note(std::to_string(not_supported) + " form x selector pairs need another architecture: not executed (e.g. \"not executed: no sm_120a device\"); never counted as passed.");
 

@@ -72,21 +72,25 @@ std::string GpuBackend::ptx(const Form& form, int selector) const {
 std::shared_ptr<CudaModule> GpuBackend::module(const Form& form, int selector) {
   auto& slot = modules_[{&form, selector}];
   if (slot) return slot;
-  const std::string text = ptx(form, selector);
   if (path_ == CompilePath::driver_jit) {
-    slot = device_->load_ptx(text);
+    slot = device_->load_cubin(cubin(form, selector));
   } else {
     std::string why;
-    auto cubin = store_->cubin(text, target_.name, &why);
-    if (!cubin) throw std::runtime_error("toolkit path: " + why);
-    slot = device_->load_cubin(*cubin);
+    auto bytes = store_->cubin(ptx(form, selector), target_.name, &why);
+    if (!bytes) throw std::runtime_error("toolkit path: " + why);
+    slot = device_->load_cubin(*bytes);
   }
   return slot;
 }
 
 std::string GpuBackend::cubin(const Form& form, int selector) {
   const std::string text = ptx(form, selector);
-  if (path_ == CompilePath::driver_jit) return device_->jit_cubin(text);
+  if (path_ == CompilePath::driver_jit) {
+    // The driver's JIT, once per module: the code that runs and the code that is disassembled are the same.
+    auto& slot = jit_cubins_[{&form, selector}];
+    if (slot.empty()) slot = device_->jit_cubin(text);
+    return slot;
+  }
   std::string why;
   auto bytes = store_->cubin(text, target_.name, &why);
   if (!bytes) throw std::runtime_error("toolkit path: " + why);

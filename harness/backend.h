@@ -56,7 +56,8 @@ class GpuBackend final : public Backend {
 
   const Target& target() const { return target_; }
   CompilePath path() const { return path_; }
-  // The module's machine code, for disassembly: the toolkit's cubin, or the one the driver's JIT makes.
+  // The module's machine code, for disassembly: the toolkit's cubin, or the one the driver's JIT makes — the very
+  // code this backend runs (the driver-JIT path JITs each module once and loads that cubin).
   std::string cubin(const Form& form, int selector);
   std::string ptx(const Form& form, int selector) const;
   CudaDevice& device() { return *device_; }
@@ -69,6 +70,7 @@ class GpuBackend final : public Backend {
   const ModuleStore* store_;
   Target target_;
   std::map<std::pair<const Form*, int>, std::shared_ptr<CudaModule>> modules_;
+  std::map<std::pair<const Form*, int>, std::string> jit_cubins_;   // driver-JIT path only
 };
 
 // The conformance target of a device of compute capability `sm` (sm_90 -> sm_90a), or nullopt.
