@@ -85,10 +85,35 @@ class RunProgress {
   Clock::time_point start_;
 };
 
+struct UbJob {
+  const Form* form = nullptr;
+  int selector = 0;
+  int out_of_range = -1;
+};
+
+std::string ub_job_text(const Form& form, int selector, int out_of_range) {
+  return form.opcode + "@" + std::to_string(selector) + "@" + std::to_string(out_of_range);
+}
+
+UbJob parse_ub_job(const std::string& text) {
+  const size_t first = text.find('@'), second = text.find('@', first == std::string::npos ? first : first + 1);
+  if (first == std::string::npos || second == std::string::npos) throw UsageError("bad --job '" + text + "'");
+  UbJob job;
+  job.form = find_form(text.substr(0, first));
+  if (!job.form) throw UsageError("no form in --job '" + text + "'");
+  job.selector = std::stoi(text.substr(first + 1, second - first - 1));
+  job.out_of_range = std::stoi(text.substr(second + 1));
+  return job;
+}
+
+// The exit status of a batch ub-probe that stopped after a job that faulted (its line was printed).
+constexpr int kExitUbBatchStopped = 3;
+
 }  // namespace
 
 void add_ub_probe_options(CLI::App* command, UbProbeOptions& o) {
-  command->add_option("--form", o.form, "opcode")->required();
+  command->add_option("--form", o.form, "opcode");
+  command->add_option("--job", o.jobs, "opcode@selector@value, repeatable (batch mode)");
   command->add_option("--selector", o.selector, "the suite's selector");
   command->add_option("--seed", o.seed, "seed");
   command->add_option("--device", o.device, "GPU ordinal");
@@ -100,8 +125,12 @@ void add_ub_probe_options(CLI::App* command, UbProbeOptions& o) {
 }
 
 int ub_probe_main(const UbProbeOptions& o) {
-  const Form* form = find_form(o.form);
-  if (!form) throw UsageError("no form '" + o.form + "'");
+  std::vector<std::string> jobs = o.jobs;
+  if (jobs.empty()) {
+    const Form* form = find_form(o.form);
+    if (!form) throw UsageError("no form '" + o.form + "'");
+    jobs.push_back(ub_job_text(*form, o.selector, o.out_of_range));
+  }
   auto device = std::make_shared<CudaDevice>(o.device);
   std::optional<Ptxas> ptxas;
   try {
@@ -110,14 +139,28 @@ int ub_probe_main(const UbProbeOptions& o) {
   }
   ModuleStore store(o.modules, ptxas ? &*ptxas : nullptr);
   GpuBackend backend(device, o.path == "toolkit" ? CompilePath::toolkit : CompilePath::driver_jit, &store);
-  if (o.out_of_range >= 0) {
-    std::cout << json{{"what", probe_out_of_range_selector(backend, *form, o.out_of_range, o.seed)}}.dump() << "\n";
-    return kExitPass;
+  // One CUDA context for many jobs (creating one costs a good part of a second). A job that faults (the context no
+  // longer works) makes the process stop after it; the parent starts a fresh one for the jobs left. A job that only
+  // fails to compile (ptxas rejects most out-of-range selectors, finding F-0002) leaves the context as it was.
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    const UbJob job = parse_ub_job(jobs[i]);
+    json line;
+    bool faulted = false;
+    if (job.out_of_range >= 0) {
+      const std::string what = probe_out_of_range_selector(backend, *job.form, job.out_of_range, o.seed);
+      line = {{"what", what}};
+      faulted = what.rfind("failed", 0) == 0 && !device->usable();
+    } else {
+      SuiteContext context{backend, o.seed, o.threads, "", {}};
+      SuiteLimits limits;
+      limits.special_generated = o.cases;
+      const SuiteResult result = run_suite(context, *job.form, job.selector, Suite::undefined, limits);
+      line = suite_json(result);
+      faulted = (result.status == Status::crash || result.status == Status::timeout) && !device->usable();
+    }
+    std::cout << json{{"job", i}, {"line", line}}.dump() << std::endl;
+    if (faulted) return kExitUbBatchStopped;
   }
-  SuiteContext context{backend, o.seed, o.threads, "", {}};
-  SuiteLimits limits;
-  limits.special_generated = o.cases;
-  std::cout << suite_json(run_suite(context, *form, o.selector, Suite::undefined, limits)).dump() << "\n";
   return kExitPass;
 }
 
@@ -290,27 +333,60 @@ int run_main(const RunOptions& o, int argc, char** argv) {
   };
   std::vector<SassJob> sass_jobs;
 
-  // On a GPU, undefined behaviour runs in a process of its own (`mmasp ub-probe`): an instruction that traps leaves
-  // its CUDA context unusable, and that must not take the rest of the run with it.
+  // On a GPU, undefined behaviour runs in processes of its own (`mmasp ub-probe`): an instruction that traps leaves
+  // its CUDA context unusable, and that must not take the rest of the run with it. One process runs many jobs (a
+  // context costs a good part of a second to create) and stops after a job that faulted; the next starts where it
+  // stopped. A job whose process died under it is reported as such and not run again.
   const fs::path module_dir = o.modules.empty() ? cache / "modules" : fs::path(o.modules);
-  auto isolated_ub = [&](const Form& form, int selector, GpuBackend& gpu) {
-    auto probe = [&](std::vector<std::string> extra) -> std::pair<std::optional<json>, std::string> {
-      std::vector<std::string> args = {"/proc/self/exe", "ub-probe", "--form", form.opcode, "--selector",
-                                       std::to_string(selector), "--seed", std::to_string(o.seed), "--device",
+  std::map<std::string, json> ub_lines;         // job -> what the probe printed
+  std::map<std::string, std::string> ub_deaths;  // job -> how its process ended
+  if (o.ub && hardware) timed("undefined behaviour (incl. its processes)", [&] {
+    auto& gpu = static_cast<GpuBackend&>(primary);
+    std::vector<std::string> jobs;
+    for (const auto& [form, selector] : pairs) {
+      if (!primary.supports(*form, nullptr)) continue;
+      jobs.push_back(ub_job_text(*form, selector, -1));
+      if (selector == form->selectors.front())
+        for (int value = int(form->selectors.size()); value < 4; ++value) jobs.push_back(ub_job_text(*form, selector, value));
+    }
+    for (size_t next = 0; next < jobs.size();) {
+      std::vector<std::string> args = {"/proc/self/exe", "ub-probe", "--seed", std::to_string(o.seed), "--device",
                                        std::to_string(o.device), "--path", std::string(name(gpu.path())), "--modules",
                                        module_dir.string(), "--cases", std::to_string(o.special_generated),
                                        "--threads", std::to_string(o.threads)};
-      args.insert(args.end(), extra.begin(), extra.end());
+      for (size_t j = next; j < jobs.size(); ++j) {
+        args.push_back("--job");
+        args.push_back(jobs[j]);
+      }
       const CommandResult child = run_command(args);
-      std::string output = child.output;
-      while (!output.empty() && output.back() == '\n') output.pop_back();
-      const std::string last = output.substr(output.rfind('\n') == std::string::npos ? 0 : output.rfind('\n') + 1);
-      auto parsed = json::parse(last, nullptr, false);
-      if (child.exit_code == 0 && !parsed.is_discarded()) return {parsed, ""};
-      return {std::nullopt, "the probe process ended with status " + std::to_string(child.exit_code) + ": " +
-                                output.substr(output.size() > 300 ? output.size() - 300 : 0)};
+      size_t finished = next;
+      std::istringstream lines(child.output);
+      for (std::string text; std::getline(lines, text);) {
+        const json parsed = json::parse(text, nullptr, false);
+        if (!parsed.is_object() || !parsed.contains("job") || !parsed.contains("line")) continue;
+        const size_t index = next + parsed["job"].get<size_t>();
+        if (index >= jobs.size()) continue;
+        ub_lines[jobs[index]] = parsed["line"];
+        finished = std::max(finished, index + 1);
+      }
+      if (finished < jobs.size() && child.exit_code != kExitUbBatchStopped) {
+        std::string tail = child.output;
+        while (!tail.empty() && tail.back() == '\n') tail.pop_back();
+        ub_deaths[jobs[finished]] = "the probe process ended with status " + std::to_string(child.exit_code) + ": " +
+                                    tail.substr(tail.size() > 300 ? tail.size() - 300 : 0);
+        ++finished;
+      }
+      next = finished;
+    }
+  });
+  auto isolated_ub = [&](const Form& form, int selector, GpuBackend& gpu) {
+    auto probe = [&](int out_of_range) -> std::pair<std::optional<json>, std::string> {
+      const std::string job = ub_job_text(form, selector, out_of_range);
+      if (auto it = ub_lines.find(job); it != ub_lines.end()) return {it->second, ""};
+      if (auto it = ub_deaths.find(job); it != ub_deaths.end()) return {std::nullopt, it->second};
+      return {std::nullopt, "not run"};
     };
-    auto [result, why] = probe({});
+    auto [result, why] = probe(-1);
     json line;
     if (result) {
       line = *result;
@@ -322,7 +398,7 @@ int run_main(const RunOptions& o, int argc, char** argv) {
     if (selector == form.selectors.front()) {
       json selectors = json::object();
       for (int value = int(form.selectors.size()); value < 4; ++value) {
-        auto [outcome, died] = probe({"--out-of-range", std::to_string(value)});
+        auto [outcome, died] = probe(value);
         selectors[std::to_string(value)] = outcome ? outcome->value("what", "?") : died;
         line["note"] = line.value("note", "") + "; selector " + std::to_string(value) + ": " +
                        selectors[std::to_string(value)].get<std::string>();

@@ -46,6 +46,9 @@ struct UbProbeOptions {
   uint32_t cases = 512;
   unsigned threads = 1;
   int out_of_range = -1;
+  // Batch mode: "opcode@selector@value" per job (value -1: the UB suite of that selector; else that out-of-range
+  // selector value). One JSON line per finished job; the process stops after a job that faulted.
+  std::vector<std::string> jobs;
 };
 void add_ub_probe_options(CLI::App* command, UbProbeOptions& options);
 int ub_probe_main(const UbProbeOptions& options);

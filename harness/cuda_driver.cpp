@@ -127,6 +127,8 @@ std::string CudaDevice::name() const {
   return name;
 }
 
+bool CudaDevice::usable() const { return api_->cuCtxSynchronize() == CUDA_SUCCESS; }
+
 int CudaDevice::sm() const {
   int major = 0, minor = 0;
   api_->cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, api_->device);

@@ -37,12 +37,14 @@ class CudaDevice {
   int sm() const;
   int driver_version() const;
   DeviceFingerprint fingerprint() const;
+  // Whether the context still works: after an instruction traps, every call in it fails with the same sticky error.
+  bool usable() const;
 
   // The driver's JIT on PTX (cuModuleLoadDataEx). Throws with the JIT's log when it rejects the PTX.
   std::shared_ptr<CudaModule> load_ptx(const std::string& ptx);
   // A toolkit-compiled cubin.
   std::shared_ptr<CudaModule> load_cubin(const std::string& cubin);
-  // The cubin the driver's JIT makes of this PTX (cuLink*), for disassembly.
+  // The cubin the driver's JIT makes of this PTX (cuLink*).
   std::string jit_cubin(const std::string& ptx);
 
   // Runs mmasp_kernel over `cases` warps, 128 threads per block. `input` holds cases*32 lane records; returns
