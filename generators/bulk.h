@@ -38,10 +38,6 @@ class CaseSeeds {
 };
 uint64_t case_seed(uint64_t seed, const Form& form, uint64_t index);   // CaseSeeds(seed, form).of(index)
 
-}  // namespace mmasp::gen
-
-namespace mmasp::gen {
-
 // A digest of the cases the generators draw: `cases` bulk cases of `form` from CaseSeeds(seed, form), every field.
 uint64_t case_stream_digest(const Form& form, uint64_t seed, int cases);
 

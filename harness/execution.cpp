@@ -203,10 +203,8 @@ SuiteResult run_suite(SuiteContext& context, const Form& form, int selector, Sui
         const uint64_t count = std::min<uint64_t>(limits.batch, std::max(limits.min_cases, limits.max_cases) - index);
         if (count == 0) break;
         std::vector<MmaCase> cases(count);
-        parallel_for(count, context.threads, [&](size_t i) {
-          gen::BulkGenerator generator(gen::case_seed(suite_seed(context.seed, kRandomSalt, selector), form, index + i));
-          generator.next(form, cases[i], options);
-        });
+        const gen::CaseSeeds seeds(suite_seed(context.seed, kRandomSalt, selector), form);
+        parallel_for(count, context.threads, [&](size_t i) { gen::BulkGenerator(seeds.of(index + i)).next(form, cases[i], options); });
         judge_batch(context, result, form, selector, cases, {}, limits);
         index += count;
       }
