@@ -124,46 +124,52 @@ inline uint32_t wide_code(const ClassDraw& draw, uint32_t index, int index_bits,
 }
 
 // The 32-bit-field types, with their shifts as constants: f16 (10 mantissa bits), bf16 (7), tf32 (10, 13 pad bits).
-template <int mantissa_bits, int pad_bits, class Draw>
+template <int mantissa_bits, int pad_bits, bool counting, class Draw>
 void draw_wide_32(Draw& draw, const ElementSampler& sampler, uint32_t* destination, size_t count, Coverage* coverage) {
   constexpr int index_bits = 24 - mantissa_bits;
   const ClassDraw* draws = sampler.draws.data();
   for_each_field<32>(draw, count, [&](size_t i, uint32_t r) {
     const ClassDraw& chosen = draws[r >> 24];
     destination[i] = wide_code(chosen, (r >> mantissa_bits) & ((1u << index_bits) - 1), index_bits, r << pad_bits);
-    if (coverage) ++coverage->value_classes[size_t(chosen.value_class)];
+    if constexpr (counting) ++coverage->value_classes[size_t(chosen.value_class)];
   });
+}
+
+// `counting` as a constant keeps the coverage test out of the per-element loops when nobody counts.
+template <bool counting, class Draw>
+void fill_elements(Draw& draw, const ElementSampler& sampler, uint32_t* destination, size_t count, Coverage* coverage) {
+  const TypePlan& type = *sampler.type;
+  if (sampler.narrow()) {
+    const uint16_t* slots = sampler.slots.data();
+    for_each_field<kNarrowSlotBits>(draw, count, [&](size_t i, uint32_t r) {
+      destination[i] = slots[r] & 0xFFu;
+      if constexpr (counting) ++coverage->value_classes[slots[r] >> 8];
+    });
+  } else if (type.field_bits == 32) {
+    if (type.mantissa_bits == 10 && type.pad_bits == 0)
+      draw_wide_32<10, 0, counting>(draw, sampler, destination, count, coverage);
+    else if (type.mantissa_bits == 7 && type.pad_bits == 0)
+      draw_wide_32<7, 0, counting>(draw, sampler, destination, count, coverage);
+    else if (type.mantissa_bits == 10 && type.pad_bits == 13)
+      draw_wide_32<10, 13, counting>(draw, sampler, destination, count, coverage);
+    else
+      throw std::logic_error("no 32-bit draw for this type");
+  } else {
+    const ClassDraw* draws = sampler.draws.data();
+    for_each_output(draw, count, [&](size_t i, uint64_t r) {
+      const ClassDraw& chosen = draws[r >> 56];
+      destination[i] = wide_code(chosen, uint32_t(r >> 24), 32, uint32_t(r));
+      if constexpr (counting) ++coverage->value_classes[size_t(chosen.value_class)];
+    });
+  }
 }
 
 template <class Draw>
 void draw_elements(Draw& draw, const ElementSampler& sampler, std::vector<uint32_t>& out, size_t count,
                    Coverage* coverage) {
   out.resize(count);
-  uint32_t* destination = out.data();
-  const TypePlan& type = *sampler.type;
-  if (sampler.narrow()) {
-    const uint16_t* slots = sampler.slots.data();
-    if (coverage) {
-      for_each_field<kNarrowSlotBits>(draw, count, [&](size_t i, uint32_t r) {
-        destination[i] = slots[r] & 0xFFu;
-        ++coverage->value_classes[slots[r] >> 8];
-      });
-    } else {
-      for_each_field<kNarrowSlotBits>(draw, count, [&](size_t i, uint32_t r) { destination[i] = slots[r] & 0xFFu; });
-    }
-  } else if (type.field_bits == 32) {
-    if (type.mantissa_bits == 10 && type.pad_bits == 0) draw_wide_32<10, 0>(draw, sampler, destination, count, coverage);
-    else if (type.mantissa_bits == 7 && type.pad_bits == 0) draw_wide_32<7, 0>(draw, sampler, destination, count, coverage);
-    else if (type.mantissa_bits == 10 && type.pad_bits == 13) draw_wide_32<10, 13>(draw, sampler, destination, count, coverage);
-    else throw std::logic_error("no 32-bit draw for this type");
-  } else {
-    const ClassDraw* draws = sampler.draws.data();
-    for_each_output(draw, count, [&](size_t i, uint64_t r) {
-      const ClassDraw& chosen = draws[r >> 56];
-      destination[i] = wide_code(chosen, uint32_t(r >> 24), 32, uint32_t(r));
-      if (coverage) ++coverage->value_classes[size_t(chosen.value_class)];
-    });
-  }
+  if (coverage) fill_elements<true>(draw, sampler, out.data(), count, coverage);
+  else fill_elements<false>(draw, sampler, out.data(), count, coverage);
 }
 
 // C = -(the products' sum, rounded to C's type): D* is then the rounding error of that sum, or 0 for integers.
