@@ -1,6 +1,8 @@
 #include "oracle/fragments.h"
 
+#include <map>
 #include <stdexcept>
+#include <utility>
 
 #include "oracle/layout.h"
 #include "oracle/number_format.h"
@@ -21,25 +23,45 @@ ElemType type_of(const Form& form, Operand operand) {
 }
 
 
-std::vector<uint32_t> gather(const Form& form, Operand operand, int lane, std::span<const uint32_t> matrix) {
-  std::vector<uint32_t> containers;
-  const int cols = cols_of(form, operand);
-  const ElemType type = type_of(form, operand);
-  for (int i = 0; i < elements_per_lane(form, operand); ++i) {
-    MatrixCoord at = coord_of(form, operand, lane, i);
-    containers.push_back(to_container(type, form.kind, matrix[size_t(at.row * cols + at.col)]));
+// Per lane, the row-major matrix index of each of its elements: coord_of (layout.h) evaluated once per form and
+// operand, since every case of a batch packs and unpacks through it.
+struct LaneIndices {
+  int per_lane = 0;
+  std::vector<int> index;   // [lane * per_lane + element]
+};
+
+const LaneIndices& lane_indices(const Form& form, Operand operand) {
+  thread_local std::map<std::pair<const Form*, Operand>, LaneIndices> cache;
+  auto [it, added] = cache.try_emplace({&form, operand});
+  if (added) {
+    LaneIndices& table = it->second;
+    table.per_lane = elements_per_lane(form, operand);
+    const int cols = cols_of(form, operand);
+    for (int lane = 0; lane < kLanes; ++lane)
+      for (int i = 0; i < table.per_lane; ++i) {
+        const MatrixCoord at = coord_of(form, operand, lane, i);
+        table.index.push_back(at.row * cols + at.col);
+      }
   }
+  return it->second;
+}
+
+std::vector<uint32_t> gather(const Form& form, Operand operand, int lane, std::span<const uint32_t> matrix) {
+  const LaneIndices& table = lane_indices(form, operand);
+  const int* index = table.index.data() + size_t(lane * table.per_lane);
+  const ElemType type = type_of(form, operand);
+  thread_local std::vector<uint32_t> containers;
+  containers.resize(size_t(table.per_lane));
+  for (int i = 0; i < table.per_lane; ++i) containers[size_t(i)] = to_container(type, form.kind, matrix[size_t(index[i])]);
   return pack_registers(containers, container_bits(form, operand));
 }
 
 void scatter(const Form& form, Operand operand, int lane, std::span<const uint32_t> registers, std::vector<uint32_t>& matrix) {
   const std::vector<uint32_t> containers = unpack_registers(registers, container_bits(form, operand));
-  const int cols = cols_of(form, operand);
+  const LaneIndices& table = lane_indices(form, operand);
+  const int* index = table.index.data() + size_t(lane * table.per_lane);
   const ElemType type = type_of(form, operand);
-  for (int i = 0; i < elements_per_lane(form, operand); ++i) {
-    MatrixCoord at = coord_of(form, operand, lane, i);
-    matrix[size_t(at.row * cols + at.col)] = from_container(type, form.kind, containers[size_t(i)]);
-  }
+  for (int i = 0; i < table.per_lane; ++i) matrix[size_t(index[i])] = from_container(type, form.kind, containers[size_t(i)]);
 }
 
 // Byte ids outside 0..3 are undefined behaviour (9.7.14.3); such a scale has no place in the register.
