@@ -2,8 +2,8 @@
 // and RapidCheck (RapidCheckDraw) run the very same definitions.
 //
 // The weights of distributions.cpp are compiled once into lookup tables (samplers), and every draw is a bit field
-// looked up in one of them: that is what makes the bulk generator fast (draw.h), and since RapidCheck draws the same
-// fields and looks them up in the same tables, both sources sample exactly the same distribution.
+// looked up in one of them: that is what makes the bulk generator fast (draw.h). RapidCheck draws the same fields
+// (full-size, so uniform) and looks them up in the same tables, so both sources follow the same distribution.
 #pragma once
 
 #include <algorithm>
