@@ -80,21 +80,7 @@ std::vector<std::pair<Profile, int>> profile_weights(bool integer) {
 
 // --- Code tables per type. ------------------------------------------------------------------------------------------
 
-bool available(const TypePlan& plan, ValueClass value_class) {
-  switch (value_class) {
-    case ValueClass::zero: return !plan.is_float || plan.type != ElemType::ue8m0;
-    case ValueClass::small: return !plan.small.empty();
-    case ValueClass::random_finite: return true;
-    case ValueClass::subnormal:
-      return plan.bits > 16 ? true : !plan.subnormal.empty();
-    case ValueClass::near_max: return !plan.near_max.empty();
-    case ValueClass::infinity: return plan.has_inf;
-    case ValueClass::nan: return plan.bits > 16 ? plan.is_float : !plan.nan.empty();
-    case ValueClass::int_extreme: return !plan.int_extremes.empty();
-    case ValueClass::count: return false;
-  }
-  return false;
-}
+bool available(const TypePlan& plan, ValueClass value_class) { return !plan.codes(value_class).empty(); }
 
 // 256 slots in class order (zero first, so that shrinking a draw toward 0 reaches zero); a class the type lacks gives
 // its weight to random_finite.
@@ -114,70 +100,90 @@ ClassTable class_table(const TypePlan& plan, const W& weights) {
 }
 
 std::unique_ptr<TypePlan> make_type_plan(ElemType type, bool is_scale) {
+  using V = ValueClass;
   auto plan = std::make_unique<TypePlan>();
-  plan->type = type;
-  plan->is_float = info(type).is_float;
-  plan->bits = info(type).bits;
-  if (plan->bits <= 8)
-    for (uint32_t code = 0; code < (1u << plan->bits); ++code)
-      plan->values.push_back(plan->is_float ? decode_to_double(type, code) : double(decode_integer(type, code)));
-  if (!plan->is_float) {
-    if (plan->bits <= 8)
-      for (uint32_t code = 0; code < (1u << plan->bits); ++code) plan->finite.push_back(code);
+  TypePlan& p = *plan;
+  p.type = type;
+  p.is_float = info(type).is_float;
+  p.bits = info(type).bits;
+  if (p.bits <= 8)
+    for (uint32_t code = 0; code < (1u << p.bits); ++code)
+      p.values.push_back(p.is_float ? decode_to_double(type, code) : double(decode_integer(type, code)));
+  auto list = [&](V value_class) -> std::vector<uint32_t>& { return p.by_class[size_t(value_class)]; };
+  if (!p.is_float) {
+    p.field_bits = p.bits <= 8 ? kNarrowSlotBits : 64;
+    list(V::zero) = {0};
+    if (p.bits <= 8) {
+      for (uint32_t code = 0; code < (1u << p.bits); ++code) list(V::random_finite).push_back(code);
+    } else {
+      list(V::random_finite) = {0};   // s32: all 32 bits random
+      p.class_mask[size_t(V::random_finite)] = ~0u;
+    }
     const IntegerRange range = integer_range(type);
     const bool is_signed = range.min < 0;
     for (int v : {1, -1, 2, -2, 3, -3, 4, -4, 5, -5, 7, -7})
-      if (is_signed || v > 0) plan->small.push_back(encode_integer(type, v));
+      if (is_signed || v > 0) list(V::small).push_back(encode_integer(type, v));
     if (type == ElemType::s32) {
       for (int64_t d : {0, 1, 2, 3, 7, 15, 127, 255, 1000, 4095, 16383, 65535}) {
-        plan->int_extremes.push_back(uint32_t(int32_t(INT32_MAX - d)));
-        plan->int_extremes.push_back(uint32_t(int32_t(INT32_MIN + d)));
+        list(V::int_extreme).push_back(uint32_t(int32_t(INT32_MAX - d)));
+        list(V::int_extreme).push_back(uint32_t(int32_t(INT32_MIN + d)));
       }
     } else {
       const int64_t low = range.min, high = range.max;
       for (int64_t v : {low, low + 1, high, high - 1, int64_t(-1)})
-        if (v >= low && v <= high) plan->int_extremes.push_back(encode_integer(type, v));
+        if (v >= low && v <= high) list(V::int_extreme).push_back(encode_integer(type, v));
     }
     return plan;
   }
   const FloatFormat& format = *float_format(type);
+  const uint32_t sign = format.has_sign ? 1u << (format.exponent_bits + format.mantissa_bits + format.low_pad_bits) : 0;
+  if (type != ElemType::ue8m0) list(V::zero) = sign ? std::vector<uint32_t>{0, sign} : std::vector<uint32_t>{0};
   std::vector<double> small = {1, -1, 2, -2, 0.5, -0.5, 3, -3, 4, -4, 1.5, -1.5, 0.25, -0.25};
   if (is_scale) small = {1, 2, 0.5, 4, 0.25, 8, 0.125, 16, 0.0625, 32, 0.03125, 64, 128, 256, 1.5, 0.75};
   for (double v : small) {
     auto code = encode(type, v);
-    if (code && decode_to_double(type, *code) == v) plan->small.push_back(*code);
+    if (code && decode_to_double(type, *code) == v) list(V::small).push_back(*code);
   }
-  const uint32_t sign = format.has_sign ? 1u << (format.exponent_bits + format.mantissa_bits + format.low_pad_bits) : 0;
-  plan->negative_zero = sign;
   const uint32_t max_code = max_finite_code(type);
   const uint32_t step = 1u << format.low_pad_bits;
   for (uint32_t d = 0; d < 4; ++d) {
-    plan->near_max.push_back(max_code - d * step);
-    if (sign) plan->near_max.push_back((max_code - d * step) | sign);
+    list(V::near_max).push_back(max_code - d * step);
+    if (sign) list(V::near_max).push_back((max_code - d * step) | sign);
   }
-  if (format.specials == Specials::ieee) {
-    plan->has_inf = true;
-    plan->positive_inf = *encode(type, HUGE_VAL);
-    plan->negative_inf = *encode(type, -HUGE_VAL);
-  }
-  if (plan->bits <= 16) {
+  if (format.specials == Specials::ieee) list(V::infinity) = {*encode(type, HUGE_VAL), *encode(type, -HUGE_VAL)};
+  if (p.bits <= 16) {
     for (uint32_t code = 0; code < (1u << format.code_bits); ++code) {
       auto value = decode(type, code);
       if (!value) continue;
-      if (value->cls == FloatClass::nan) plan->nan.push_back(code);
-      else if (value->cls != FloatClass::infinite && plan->bits <= 8) plan->finite.push_back(code);
-      if (value->cls == FloatClass::subnormal) plan->subnormal.push_back(code);
+      if (value->cls == FloatClass::nan) list(V::nan).push_back(code);
+      else if (value->cls != FloatClass::infinite && p.bits <= 8) list(V::random_finite).push_back(code);
+      if (value->cls == FloatClass::subnormal) list(V::subnormal).push_back(code);
     }
   }
-  if (plan->bits > 8) {
-    // Random finite codes as (sign, exponent) prefixes and a random mantissa (TypePlan::by_class).
-    if (format.specials != Specials::ieee || !format.has_sign)
-      throw std::logic_error("wide float types are drawn as IEEE formats with a sign");
-    plan->mantissa_bits = format.mantissa_bits;
-    plan->pad_bits = format.low_pad_bits;
-    for (uint32_t s = 0; s < 2; ++s)
-      for (uint32_t e = 0; e + 1 < (1u << format.exponent_bits); ++e)
-        plan->finite.push_back((s ? sign : 0) | e << (format.mantissa_bits + format.low_pad_bits));
+  if (p.bits <= 8) {
+    p.field_bits = kNarrowSlotBits;
+    return plan;
+  }
+  // Wider floats: random finite codes as (sign, exponent) prefixes plus random mantissa bits (TypePlan::by_class).
+  if (format.specials != Specials::ieee || !format.has_sign)
+    throw std::logic_error("wide float types are drawn as IEEE formats with a sign");
+  p.mantissa_bits = format.mantissa_bits;
+  p.pad_bits = format.low_pad_bits;
+  p.field_bits = p.mantissa_bits <= 10 ? 32 : 64;
+  for (uint32_t s = 0; s < 2; ++s)
+    for (uint32_t e = 0; e + 1 < (1u << format.exponent_bits); ++e)
+      list(V::random_finite).push_back((s ? sign : 0) | e << (format.mantissa_bits + format.low_pad_bits));
+  const uint32_t mantissa = (1u << format.mantissa_bits) - 1;
+  p.class_mask[size_t(V::random_finite)] = mantissa;
+  if (p.bits > 16) {
+    // tf32/f32 subnormals and NaNs: a sign (and the all-ones exponent) and a random mantissa that is never 0.
+    const uint32_t exponent_all_ones = ((1u << format.exponent_bits) - 1) << (format.mantissa_bits + format.low_pad_bits);
+    list(V::subnormal) = {0, sign};
+    list(V::nan) = {exponent_all_ones, exponent_all_ones | sign};
+    for (V value_class : {V::subnormal, V::nan}) {
+      p.class_mask[size_t(value_class)] = mantissa;
+      p.class_force[size_t(value_class)] = 1u << format.low_pad_bits;
+    }
   }
   return plan;
 }
@@ -187,10 +193,7 @@ const TypePlan& type_plan(ElemType type, bool is_scale) {
   static std::map<std::pair<ElemType, bool>, std::unique_ptr<TypePlan>> plans;
   std::lock_guard lock(mutex);
   auto& slot = plans[{type, is_scale}];
-  if (!slot) {
-    slot = make_type_plan(type, is_scale);
-    slot->finish();
-  }
+  if (!slot) slot = make_type_plan(type, is_scale);
   return *slot;
 }
 
@@ -344,37 +347,6 @@ const FormPlan& plan_for(const Form& form) {
   if (!slot) slot = make_form_plan(form);
   last = slot.get();
   return *slot;
-}
-
-void TypePlan::finish() {
-  using V = ValueClass;
-  by_class[size_t(V::zero)] = negative_zero ? std::vector<uint32_t>{0, negative_zero} : std::vector<uint32_t>{0};
-  by_class[size_t(V::small)] = small;
-  by_class[size_t(V::random_finite)] = finite;
-  by_class[size_t(V::subnormal)] = subnormal;
-  by_class[size_t(V::near_max)] = near_max;
-  if (has_inf) by_class[size_t(V::infinity)] = {positive_inf, negative_inf};
-  by_class[size_t(V::nan)] = nan;
-  by_class[size_t(V::int_extreme)] = int_extremes;
-  field_bits = bits <= 8 ? 12 : mantissa_bits > 0 && mantissa_bits <= 10 ? 32 : 64;
-  if (bits <= 8) return;
-  if (!is_float) {
-    by_class[size_t(V::random_finite)] = {0};
-    class_mask[size_t(V::random_finite)] = bits == 32 ? ~0u : (1u << bits) - 1;
-    return;
-  }
-  const FloatFormat& format = *float_format(type);
-  const uint32_t mantissa = (1u << format.mantissa_bits) - 1;
-  class_mask[size_t(V::random_finite)] = mantissa;
-  if (bits > 16) {
-    const uint32_t exponent_all_ones = ((1u << format.exponent_bits) - 1) << (format.mantissa_bits + format.low_pad_bits);
-    by_class[size_t(V::subnormal)] = {0, negative_zero};
-    by_class[size_t(V::nan)] = {exponent_all_ones, exponent_all_ones | negative_zero};
-    for (V value_class : {V::subnormal, V::nan}) {
-      class_mask[size_t(value_class)] = mantissa;
-      class_force[size_t(value_class)] = 1u << format.low_pad_bits;
-    }
-  }
 }
 
 double TypePlan::value_of(uint32_t code) const {

@@ -16,35 +16,28 @@
 namespace mmasp::gen {
 
 using ClassTable = std::array<ValueClass, 256>;
+inline constexpr int kNarrowSlotBits = 12;
 
 // Codes of one element type, sorted by class; all classes a type lacks are left empty.
 struct TypePlan {
   ElemType type{};
   bool is_float = false;
   int bits = 0;
-  std::vector<uint32_t> small;          // first entry is 1 (1.0 for floats): the value shrinking moves toward
-  std::vector<uint32_t> finite;         // every finite code (every code of an integer), for types of 8 bits or fewer
-  std::vector<uint32_t> subnormal;      // every subnormal code, for types of 16 bits or fewer
-  std::vector<uint32_t> nan;            // every NaN code, for types of 16 bits or fewer
-  std::vector<uint32_t> near_max;       // the 4 largest finite magnitudes, both signs
-  std::vector<uint32_t> int_extremes;   // integers: minimum, maximum and neighbours (s32: within 65535 of them)
-  uint32_t positive_inf = 0, negative_inf = 0;
-  bool has_inf = false;
-  uint32_t negative_zero = 0;           // 0 where the type has no -0
   std::vector<double> values;           // the value of every code, for types of 8 bits or fewer (NaN if undefined)
   double value_of(uint32_t code) const; // exact; fast through `values` where it exists
 
   // Per class, what a draw picks: by_class[c][i] | (random bits & class_mask[c]) << pad_bits | class_force[c], with
-  // i uniform. The mask is 0 except for types wider than 8 bits, which do not list every code: a random finite f16
-  // is a uniform (sign, exponent) prefix from the 62 that are finite, plus 10 random mantissa bits; tf32/f32
+  // i uniform; a class the type lacks is empty. The first code of a class is the one shrinking moves toward (+0, 1).
+  // Types of 8 bits or fewer list every code of a class and have no mask. Wider types do not: a random finite f16 is
+  // a uniform (sign, exponent) prefix from the 62 that are finite, plus 10 random mantissa bits; tf32/f32
   // subnormals and NaNs are a sign (and all-ones exponent) plus a random mantissa with its lowest bit forced to 1
-  // (never 0). Built by finish().
+  // (never 0); a random s32 is 32 random bits.
   std::array<std::vector<uint32_t>, size_t(ValueClass::count)> by_class;
   std::array<uint32_t, size_t(ValueClass::count)> class_mask{}, class_force{};
-  int mantissa_bits = 0;                // width of the masks above
+  int mantissa_bits = 0;                // width of the float masks above
   int pad_bits = 0;                     // 13 for tf32, which sits in the top 19 bits of its register
   int field_bits = 0;                   // random bits per element: 12 (8 bits or fewer), 32 (f16, bf16, tf32), 64
-  void finish();
+  const std::vector<uint32_t>& codes(ValueClass value_class) const { return by_class[size_t(value_class)]; }
 };
 
 // How one element is drawn for one type, profile and role (operand, accumulator or scale).
@@ -55,7 +48,6 @@ struct TypePlan {
 //    entry of the class's list, the low m bits are the mantissa bits the class's mask lets through (m: the type's
 //    mantissa bits).
 //  - f32, s32: 64 bits. The top 8 pick the class, the next 32 the list entry, the low 32 the masked bits.
-inline constexpr int kNarrowSlotBits = 12;
 struct ClassDraw {
   const uint32_t* codes = nullptr;
   uint32_t size = 0, mask = 0, force = 0;   // mask: shifted left by the type's pad bits, like the codes
