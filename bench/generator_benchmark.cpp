@@ -2,8 +2,6 @@
 // Measured on this thread's CPU time, best of --repeats runs of --seconds each, because shared machines steal time
 // in bursts. Two ways of drawing are timed: one stream (BulkGenerator::next, case after case) and one generator per
 // case from its CaseSeeds (how `mmasp run` draws, so that any case can be regenerated alone).
-#include <time.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -11,36 +9,11 @@
 #include <set>
 #include <string>
 
+#include "bench/timing.h"
 #include "generators/bulk.h"
 
 using namespace mmasp;
 
-namespace {
-
-double thread_seconds() {
-  timespec now{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
-  return double(now.tv_sec) + 1e-9 * double(now.tv_nsec);
-}
-
-template <class DrawOne>
-double best_rate(double seconds, int repeats, DrawOne&& draw_one) {
-  double best = 0;
-  for (int r = 0; r < repeats; ++r) {
-    uint64_t cases = 0;
-    const double start = thread_seconds();
-    double elapsed = 0;
-    while (elapsed < seconds) {
-      for (int i = 0; i < 256; ++i) draw_one(cases + uint64_t(i));
-      cases += 256;
-      elapsed = thread_seconds() - start;
-    }
-    best = std::max(best, double(cases) / elapsed);
-  }
-  return best;
-}
-
-}  // namespace
 
 int main(int argc, char** argv) {
   double seconds = 0.2;
@@ -63,9 +36,9 @@ int main(int argc, char** argv) {
     const double elements = double(test.a_compressed.size() + test.b.size() + test.c.size() + test.scale_a.size() +
                                    test.scale_b.size() + test.metadata_noise.size() + test.nibbles.size());
     gen::BulkGenerator stream(2026);
-    const double stream_rate = best_rate(seconds, repeats, [&](uint64_t) { stream.next(form, test); });
+    const double stream_rate = bench::best_rate(repeats, seconds, 0, [&](size_t) { stream.next(form, test); });
     const gen::CaseSeeds seeds(2026, form);
-    const double seeded_rate = best_rate(seconds, repeats, [&](uint64_t index) {
+    const double seeded_rate = bench::best_rate(repeats, seconds, 0, [&](size_t index) {
       gen::BulkGenerator one(seeds.of(index));
       one.next(form, test);
     });

@@ -1,8 +1,6 @@
 // Where a case's host time goes on a GPU run, per family, on one core: drawing it, packing its registers into lane
 // records, the exact reference, and judging (which computes the reference again inside). `mmasp run` does all but
 // the drawing on every host thread, so divide by the threads for the runner's ceiling.
-#include <time.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -11,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/timing.h"
 #include "generators/bulk.h"
 #include "harness/fragment_packing.h"
 #include "oracle/classification.h"
@@ -18,27 +17,6 @@
 
 using namespace mmasp;
 
-namespace {
-
-double thread_seconds() {
-  timespec now{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
-  return double(now.tv_sec) + 1e-9 * double(now.tv_nsec);
-}
-
-// Microseconds per call of `step` over `cases`, best of `repeats`.
-template <class Step>
-double best_microseconds(size_t cases, int repeats, Step&& step) {
-  double best = 1e300;
-  for (int r = 0; r < repeats; ++r) {
-    const double start = thread_seconds();
-    for (size_t i = 0; i < cases; ++i) step(i);
-    best = std::min(best, (thread_seconds() - start) / double(cases) * 1e6);
-  }
-  return best;
-}
-
-}  // namespace
 
 int main(int argc, char** argv) {
   size_t cases = 1024;
@@ -55,17 +33,17 @@ int main(int argc, char** argv) {
     if (!seen.insert(form.family).second) continue;
     std::vector<MmaCase> batch(cases);
     const gen::CaseSeeds seeds(2026, form);
-    const double draw = best_microseconds(cases, repeats, [&](size_t i) { gen::BulkGenerator(seeds.of(i)).next(form, batch[i]); });
+    const double draw = 1e6 / bench::best_rate(repeats, 0, cases, [&](size_t i) { gen::BulkGenerator(seeds.of(i)).next(form, batch[i]); });
     std::vector<uint32_t> records(case_record_words(form, batch[0].selector));
-    const double pack = best_microseconds(cases, repeats, [&](size_t i) { pack_case_into(batch[i], records); });
+    const double pack = 1e6 / bench::best_rate(repeats, 0, cases, [&](size_t i) { pack_case_into(batch[i], records); });
     std::vector<std::vector<uint32_t>> d(cases);
-    const double exact = best_microseconds(cases, repeats, [&](size_t i) {
+    const double exact = 1e6 / bench::best_rate(repeats, 0, cases, [&](size_t i) {
       const ReferenceResult result = reference(batch[i]);
       d[i].resize(result.d.size());
       for (size_t e = 0; e < result.d.size(); ++e) d[i][e] = result.d[e].rounded_code;
     });
     size_t failures = 0;
-    const double judging = best_microseconds(cases, repeats, [&](size_t i) { failures += is_failure(judge(batch[i], d[i]).status); });
+    const double judging = 1e6 / bench::best_rate(repeats, 0, cases, [&](size_t i) { failures += is_failure(judge(batch[i], d[i]).status); });
     if (failures) std::printf("(%zu correctly rounded results judged failures: a bug)\n", failures);
     const std::string types = std::string(ptx_name(form.a)) + "." + std::string(ptx_name(form.b)) + " -> " +
                               std::string(ptx_name(form.d)) + (form.block_scale ? " (scaled)" : "");
