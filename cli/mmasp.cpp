@@ -161,7 +161,7 @@ int main(int argc, char** argv) {
         if (!form.legal_on(target, form.version_for(target))) continue;
         for (int selector : form.selectors) {
           std::string why;
-          const std::string ptx = emit_module(instruction_for(form, selector), form.version_for(target), target);
+          const std::string ptx = form_module(form, selector, target);
           if (store.cubin(ptx, target.name, &why)) ++built;
           else {
             ++failed;

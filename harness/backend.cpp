@@ -66,7 +66,7 @@ bool GpuBackend::supports(const Form& form, std::string* why) const {
 }
 
 std::string GpuBackend::ptx(const Form& form, int selector) const {
-  return emit_module(instruction_for(form, selector), form.version_for(target_), target_);
+  return form_module(form, selector, target_);
 }
 
 std::shared_ptr<CudaModule> GpuBackend::module(const Form& form, int selector) {

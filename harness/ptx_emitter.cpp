@@ -125,4 +125,8 @@ std::string emit_module(const InstructionText& instruction, PtxVersion version, 
   return ptx.str();
 }
 
+std::string form_module(const Form& form, int selector, const Target& target) {
+  return emit_module(instruction_for(form, selector), form.version_for(target), target);
+}
+
 }  // namespace mmasp

@@ -38,5 +38,8 @@ inline constexpr const char* kKernelName = "mmasp_kernel";
 // Kernel signature: mmasp_kernel(.u64 input, .u64 output, .u32 case_count). Blocks must be a multiple of 32 threads;
 // warps past case_count return before the mma, so each warp either runs it whole or not at all.
 std::string emit_module(const InstructionText& instruction, PtxVersion version, const Target& target);
+// The module mmasp runs for one form and selector on a target: the form's instruction at the PTX version the target
+// needs. The module store prepares, and the GPU backend loads, exactly this text.
+std::string form_module(const Form& form, int selector, const Target& target);
 
 }  // namespace mmasp

@@ -30,7 +30,7 @@ TEST(PtxEmitter, ModuleCarriesVersionTargetOpcodeAndOperands) {
   for (const auto& form : instruction_space()) {
     const Target target = *find_target("sm_120a");
     for (int selector : form.selectors) {
-      std::string ptx = emit_module(instruction_for(form, selector), form.version_for(target), target);
+      std::string ptx = form_module(form, selector, target);
       EXPECT_NE(ptx.find(".version " + form.version_for(target).str() + "\n"), std::string::npos);
       EXPECT_NE(ptx.find(".target sm_120a\n"), std::string::npos);
       EXPECT_EQ(count_of(ptx, "\n  " + form.opcode + "\n"), 1) << form.opcode;
