@@ -418,7 +418,7 @@ int run_main(const RunOptions& o, int argc, char** argv) {
       run["results"].push_back(line);
       pair_cases += line.value("cases", uint64_t(0));
       const std::string status = line.value("status", "");
-      pair_failures += status == "Fail" || status == "Crash" || status == "Timeout";
+      pair_failures += is_failure(std::string_view(status));
     };
     auto emit = [&](SuiteResult result) {
       if (result.emulated) {

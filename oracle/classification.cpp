@@ -118,6 +118,18 @@ std::string_view name(Status status) {
   return "?";
 }
 
+std::optional<Status> status_named(std::string_view text) {
+  for (Status status : {Status::pass, Status::quality_warning, Status::fail, Status::ub_not_judged, Status::not_supported,
+                        Status::crash, Status::timeout, Status::waived})
+    if (name(status) == text) return status;
+  return std::nullopt;
+}
+
+bool is_failure(std::string_view status_name) {
+  const auto status = status_named(status_name);
+  return status && is_failure(*status);
+}
+
 bool is_failure(Status status) {
   return status == Status::fail || status == Status::crash || status == Status::timeout;
 }

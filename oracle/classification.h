@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -24,6 +25,8 @@ enum class Status {
 };
 
 std::string_view name(Status status);  // "Pass", "QualityWarning", "Fail", "UB-not-judged", ...
+std::optional<Status> status_named(std::string_view name);   // the inverse of name(); nullopt for anything else
+bool is_failure(std::string_view status_name);              // is_failure of status_named; false for unknown names
 bool is_failure(Status status);        // Fail, Crash, Timeout
 // The more severe of two statuses, for combining cases into a form's result.
 Status worse(Status a, Status b);

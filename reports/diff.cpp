@@ -4,6 +4,7 @@
 #include <map>
 #include <sstream>
 
+#include "oracle/classification.h"
 #include "reports/findings.h"
 
 namespace mmasp {
@@ -11,6 +12,9 @@ namespace {
 
 using nlohmann::json;
 
+// How much worse a result got, for status changes between two runs. Unlike oracle's worse() (which combines the
+// cases of one result), NotSupported, UB-not-judged and Waived rank alike here: moving between them says nothing
+// about conformance.
 int severity(const std::string& status) {
   if (status == "Pass") return 0;
   if (status == "NotSupported" || status == "UB-not-judged" || status == "Waived") return 1;
@@ -21,7 +25,7 @@ int severity(const std::string& status) {
   return 3;
 }
 
-bool failing(const std::string& status) { return status == "Fail" || status == "Crash" || status == "Timeout"; }
+bool failing(const std::string& status) { return is_failure(std::string_view(status)); }
 
 std::string device_of(const json& run) {
   const json env = run.value("environment", json::object());

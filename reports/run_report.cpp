@@ -57,7 +57,7 @@ const json& member(const json& object, const char* key) {
 const char* colour_of(const std::string& status) {
   if (status == "Pass") return "#3c9a3c";
   if (status == "QualityWarning") return "#d9a400";
-  if (status == "Fail" || status == "Crash" || status == "Timeout") return "#c62828";
+  if (is_failure(std::string_view(status))) return "#c62828";
   if (status == "UB-not-judged") return "#7b61a8";
   if (status == "Waived") return "#6d8fb3";
   if (status == "NotSupported") return "#9e9e9e";
@@ -234,7 +234,7 @@ std::string junit_xml(const json& run) {
       out << "        <property name=\"max_error_ulps\" value=\"" << number(r->value("max_error_ulps", 0.0)) << "\"/>\n";
       out << "        <property name=\"quality_warnings\" value=\"" << r->value("quality_warnings", 0) << "\"/>\n";
       out << "      </properties>\n";
-      const bool failing = s == "Fail" || s == "Crash" || s == "Timeout";
+      const bool failing = is_failure(std::string_view(s));
       if (r->value("emulated", false) && !failing) {
         // An emulated result is the oracle agreeing with the packing code, not a hardware pass.
         out << "      <skipped message=\"" << xml_escape(s + " (" + r->value("note", "emulated") + ")") << "\"/>\n";
