@@ -8,6 +8,7 @@
 #include "harness/execution.h"
 #include "oracle/case_file.h"
 #include "oracle/number_format.h"
+#include "suites/defective_emulator.h"
 
 namespace mmasp {
 namespace {
@@ -50,11 +51,9 @@ INSTANTIATE_TEST_SUITE_P(Catalog, EveryForm, testing::ValuesIn(every_form()),
                          });
 
 // The emulator with one defect: D[5][3] comes back one unit too large whenever A holds a non-zero element.
-class OffByOneBackend final : public Backend {
+class OffByOneBackend final : public DefectiveEmulator {
  public:
-  std::string description() const override { return "broken emulator (test)"; }
-  bool is_hardware() const override { return false; }
-  bool supports(const Form&, std::string*) const override { return true; }
+  OffByOneBackend() : DefectiveEmulator("broken emulator (test)") {}
   std::vector<uint32_t> run(const Form& form, int selector, const std::vector<uint32_t>& input, uint32_t cases) override {
     std::vector<uint32_t> out = inner_.run(form, selector, input, cases);
     const size_t in_words = input.size() / cases, out_words = out.size() / cases;
@@ -66,9 +65,6 @@ class OffByOneBackend final : public Backend {
     }
     return out;
   }
-
- private:
-  EmulatorBackend inner_;
 };
 
 TEST(Execution, ABrokenBackendIsCaughtShrunkAndSaved) {

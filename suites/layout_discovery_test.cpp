@@ -4,6 +4,7 @@
 
 #include "harness/layout_discovery.h"
 #include "harness/ptx_emitter.h"
+#include "suites/defective_emulator.h"
 
 namespace mmasp {
 namespace {
@@ -39,11 +40,9 @@ INSTANTIATE_TEST_SUITE_P(
 
 // The emulator behind a miswired register file: lane 0 and lane 1 swap their first A register, and lane 4 reads
 // its metadata from lane 5.
-class MiswiredBackend final : public Backend {
+class MiswiredBackend final : public DefectiveEmulator {
  public:
-  std::string description() const override { return "miswired emulator (test)"; }
-  bool is_hardware() const override { return false; }
-  bool supports(const Form&, std::string*) const override { return true; }
+  MiswiredBackend() : DefectiveEmulator("miswired emulator (test)") {}
   std::vector<uint32_t> run(const Form& form, int selector, const std::vector<uint32_t>& input, uint32_t cases) override {
     const LaneRecordLayout layout = lane_record_layout(instruction_for(form, selector));
     std::vector<uint32_t> swapped = input;
@@ -55,9 +54,6 @@ class MiswiredBackend final : public Backend {
     }
     return inner_.run(form, selector, swapped, cases);
   }
-
- private:
-  EmulatorBackend inner_;
 };
 
 TEST(LayoutDiscovery, FindsAMiswiredRegisterFileAndSaysWhere) {
