@@ -7,6 +7,7 @@
 
 #include "oracle/number_format.h"
 #include "oracle/sparse.h"
+#include "oracle/text.h"
 
 namespace mmasp {
 namespace {
@@ -15,12 +16,6 @@ using nlohmann::json;
 constexpr const char* kSchema = "mmasp-case/1";
 
 [[noreturn]] void fail(const std::string& where, const std::string& what) { throw CaseFileError(where + ": " + what); }
-
-std::string hex(uint32_t code) {
-  char text[16];
-  std::snprintf(text, sizeof text, "0x%x", code);
-  return text;
-}
 
 uint32_t parse_raw(const std::string& text, const std::string& where) {
   try {
@@ -83,7 +78,7 @@ json matrix_to_json(const std::vector<uint32_t>& matrix, int rows, int cols) {
   json out = json::array();
   for (int r = 0; r < rows; ++r) {
     json row = json::array();
-    for (int c = 0; c < cols; ++c) row.push_back(hex(matrix[size_t(r * cols + c)]));
+    for (int c = 0; c < cols; ++c) row.push_back(hex_code(matrix[size_t(r * cols + c)]));
     out.push_back(row);
   }
   return out;
@@ -272,7 +267,7 @@ json to_json(const CaseFile& file) {
   }
   if (!test.metadata_noise.empty()) {
     json noise = json::array();
-    for (uint32_t word : test.metadata_noise) noise.push_back(hex(word));
+    for (uint32_t word : test.metadata_noise) noise.push_back(hex_code(word));
     root["metadata_noise"] = noise;
   }
   if (file.expected_d) root["expected_d"] = matrix_to_json(*file.expected_d, m, n);

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "oracle/number_format.h"
+#include "oracle/text.h"
 #include "oracle/tolerance.h"
 
 namespace mmasp {
@@ -21,12 +22,6 @@ int severity(Status status) {
     case Status::crash: return 7;
   }
   return 0;
-}
-
-std::string format_double(double value) {
-  char text[64];
-  std::snprintf(text, sizeof text, "%.9g", value);
-  return text;
 }
 
 // One unit in the last place of D's type at |x|.
@@ -79,13 +74,13 @@ ElementVerdict judge_float(const Form& form, const FloatTolerance& t, const Expe
   if (v.error <= bounds.tight) return v;
   if (v.error <= bounds.spec) {
     v.status = Status::quality_warning;
-    v.reason = "error " + format_double(v.error) + " is within the spec bound " + format_double(bounds.spec) +
-               " but above the tight bound " + format_double(bounds.tight);
+    v.reason = "error " + nine_digits(v.error) + " is within the spec bound " + nine_digits(bounds.spec) +
+               " but above the tight bound " + nine_digits(bounds.tight);
     return v;
   }
   v.status = Status::fail;
-  v.reason = "error " + format_double(v.error) + " exceeds the spec bound " + format_double(bounds.spec) + " (n=" +
-             std::to_string(e.nonzero_products) + ", S=" + format_double(e.magnitude_sum) + ")";
+  v.reason = "error " + nine_digits(v.error) + " exceeds the spec bound " + nine_digits(bounds.spec) + " (n=" +
+             std::to_string(e.nonzero_products) + ", S=" + nine_digits(e.magnitude_sum) + ")";
   return v;
 }
 

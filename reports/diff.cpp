@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "oracle/classification.h"
+#include "oracle/text.h"
 #include "reports/findings.h"
 
 namespace mmasp {
@@ -35,13 +36,6 @@ std::string device_of(const json& run) {
 
 std::string driver_of(const json& run) {
   return run.value("environment", json::object()).value("device", json::object()).value("driver_version", "none");
-}
-
-std::string number(double value) {
-  std::ostringstream out;
-  out.precision(4);
-  out << value;
-  return out.str();
 }
 
 }  // namespace
@@ -154,14 +148,14 @@ DiffReport diff_runs(const json& baseline, const json& run, const std::vector<Wa
     // Numeric drift: the worst error grew beyond twice the baseline's and beyond one ulp.
     const double old_error = then.value("max_error_ulps", 0.0), new_error = now->value("max_error_ulps", 0.0);
     if (new_error > 1 && new_error > 2 * old_error)
-      add({"numeric drift", id, number(old_error) + " ulp", number(new_error) + " ulp",
+      add({"numeric drift", id, significant(old_error) + " ulp", significant(new_error) + " ulp",
            joined("max error grew", sampling ? why_sampling : ""), !sampling});
     else if (old_error > 1 && old_error > 2 * new_error)
-      add({"numeric drift", id, number(old_error) + " ulp", number(new_error) + " ulp", "max error shrank", false});
+      add({"numeric drift", id, significant(old_error) + " ulp", significant(new_error) + " ulp", "max error shrank", false});
     // The same against the spec bound: a float result that moved much closer to failing.
     const double old_bound = then.value("max_error_vs_bound", 0.0), new_bound = now->value("max_error_vs_bound", 0.0);
     if (new_bound > 0.1 && new_bound > 2 * old_bound)
-      add({"numeric drift", id, number(old_bound) + " of the bound", number(new_bound) + " of the bound",
+      add({"numeric drift", id, significant(old_bound) + " of the bound", significant(new_bound) + " of the bound",
            joined("max error relative to the spec bound grew", sampling ? why_sampling : ""), !sampling});
   }
   for (const auto& [id, then] : before)

@@ -4,22 +4,11 @@
 #include <sstream>
 
 #include "oracle/number_format.h"
+#include "oracle/text.h"
 #include "oracle/tolerance.h"
 
 namespace mmasp {
 namespace {
-
-std::string number(double value) {
-  char text[64];
-  std::snprintf(text, sizeof text, "%.9g", value);
-  return text;
-}
-
-std::string hex(uint32_t code) {
-  char text[16];
-  std::snprintf(text, sizeof text, "0x%x", code);
-  return text;
-}
 
 void print_matrix(std::ostringstream& out, const Form& form, std::span<const uint32_t> d) {
   const int n = form.shape.n;
@@ -35,8 +24,8 @@ void print_matrix(std::ostringstream& out, const Form& form, std::span<const uin
 std::string describe_value(ElemType type, uint32_t code) {
   if (!info(type).is_float) return std::to_string(decode_integer(type, code));
   auto value = decode(type, code);
-  if (!value) return "undefined [" + hex(code) + "]";
-  return number(value->to_double()) + " [" + hex(code) + "]";
+  if (!value) return "undefined [" + hex_code(code) + "]";
+  return nine_digits(value->to_double()) + " [" + hex_code(code) + "]";
 }
 
 Evaluation evaluate(const MmaCase& test, std::optional<std::span<const uint32_t>> observed_d) {
@@ -92,8 +81,8 @@ std::string format_evaluation(const MmaCase& test, const Evaluation& evaluation,
           continue;
         }
         ElementBounds b = element_bounds(t, e.nonzero_products, e.magnitude_sum, std::fabs(e.exact_double), e.subnormal_allowance);
-        out << "D*=" << number(e.exact_double) << " n=" << e.nonzero_products << " S=" << number(e.magnitude_sum)
-            << " tight=" << number(b.tight) << " spec=" << number(b.spec) << "\n";
+        out << "D*=" << nine_digits(e.exact_double) << " n=" << e.nonzero_products << " S=" << nine_digits(e.magnitude_sum)
+            << " tight=" << nine_digits(b.tight) << " spec=" << nine_digits(b.spec) << "\n";
       }
       const size_t quiet = evaluation.expected->d.size() - size_t(shown);
       if (quiet) out << "  (" << quiet << " elements with no non-zero product must equal C exactly)\n";
@@ -112,7 +101,7 @@ std::string format_evaluation(const MmaCase& test, const Evaluation& evaluation,
       const ElementVerdict& w = v.worst;
       out << "worst element [" << w.row << "][" << w.col << "]: expected " << describe_value(form.d, w.expected)
           << ", observed " << describe_value(form.d, w.observed);
-      if (!form.is_integer()) out << ", error " << number(w.error) << " (" << number(w.error_ulps) << " ulp)";
+      if (!form.is_integer()) out << ", error " << nine_digits(w.error) << " (" << nine_digits(w.error_ulps) << " ulp)";
       if (!w.reason.empty()) out << "\n  " << w.reason;
       out << "\n";
       if (!form.is_integer()) {
@@ -120,9 +109,9 @@ std::string format_evaluation(const MmaCase& test, const Evaluation& evaluation,
         for (const auto& e : v.elements)
           if (!closest || e.error_relative_to_bound > closest->error_relative_to_bound) closest = &e;
         if (closest && closest->error_relative_to_bound > 0)
-          out << "closest to its spec bound: [" << closest->row << "][" << closest->col << "] error " << number(closest->error)
-              << " = " << number(closest->error_relative_to_bound) << " of the bound " << number(closest->spec_bound)
-              << " (tight " << number(closest->tight_bound) << ")\n";
+          out << "closest to its spec bound: [" << closest->row << "][" << closest->col << "] error " << nine_digits(closest->error)
+              << " = " << nine_digits(closest->error_relative_to_bound) << " of the bound " << nine_digits(closest->spec_bound)
+              << " (tight " << nine_digits(closest->tight_bound) << ")\n";
       }
     } else {
       out << "\n";

@@ -7,6 +7,7 @@
 
 #include "oracle/classification.h"
 #include "oracle/instruction_space.h"
+#include "oracle/text.h"
 
 namespace mmasp {
 namespace {
@@ -29,13 +30,6 @@ std::string xml_escape(const std::string& text) {
     }
   }
   return out;
-}
-
-std::string number(double value, int digits = 4) {
-  std::ostringstream out;
-  out.precision(digits);
-  out << value;
-  return out.str();
 }
 
 // Seconds as plain decimals: JUnit readers (and xs:decimal) reject exponent notation.
@@ -231,7 +225,7 @@ std::string junit_xml(const json& run) {
       out << "      <properties>\n";
       out << "        <property name=\"status\" value=\"" << xml_escape(s) << "\"/>\n";
       out << "        <property name=\"cases\" value=\"" << r->value("cases", 0) << "\"/>\n";
-      out << "        <property name=\"max_error_ulps\" value=\"" << number(r->value("max_error_ulps", 0.0)) << "\"/>\n";
+      out << "        <property name=\"max_error_ulps\" value=\"" << significant(r->value("max_error_ulps", 0.0)) << "\"/>\n";
       out << "        <property name=\"quality_warnings\" value=\"" << r->value("quality_warnings", 0) << "\"/>\n";
       out << "      </properties>\n";
       const bool failing = is_failure(std::string_view(s));
@@ -266,7 +260,7 @@ std::string markdown_summary(const json& run) {
   const json env = run.value("environment", json::object());
   const json counts = status_counts(run);
   out << "# mmasp run\n\n";
-  out << "- started: " << run["run"].value("started", "") << ", " << number(run["run"].value("seconds", 0.0)) << " s, seed "
+  out << "- started: " << run["run"].value("started", "") << ", " << significant(run["run"].value("seconds", 0.0)) << " s, seed "
       << run["run"].value("seed", uint64_t(0)) << "\n";
   if (env.value("emulated", true)) {
     out << "- backend: **CPU emulator — results are emulated, not hardware conformance**\n";
@@ -282,7 +276,7 @@ std::string markdown_summary(const json& run) {
     out << "- time by phase:";
     bool first = true;
     for (auto& [phase, seconds] : phases.items()) {
-      out << (first ? " " : ", ") << phase << " " << number(seconds.get<double>()) << " s";
+      out << (first ? " " : ", ") << phase << " " << significant(seconds.get<double>()) << " s";
       first = false;
     }
     out << "\n";
@@ -315,7 +309,7 @@ std::string markdown_summary(const json& run) {
       return status_of(*suites[suite]) + (suites[suite]->value("emulated", false) ? " (emulated)" : "");
     };
     out << "| `" << any->value("form", "") << "` | " << any->value("selector", 0) << " | " << cell("random") << " | "
-        << cell("special") << " | " << cell("ub") << " | " << cases << " | " << number(max_ulps) << " |\n";
+        << cell("special") << " | " << cell("ub") << " | " << cases << " | " << significant(max_ulps) << " |\n";
   }
   bool any_failure = false;
   for (const auto& r : member(run, "results")) {
@@ -394,7 +388,7 @@ std::string html_report(const json& run) {
         << xml_escape(d.value("uuid", ""));
   }
   out << "<br>Toolkit: " << xml_escape(env.value("toolkit", "none")) << ". Started " << xml_escape(run["run"].value("started", ""))
-      << ", " << number(run["run"].value("seconds", 0.0)) << " s, seed " << run["run"].value("seed", uint64_t(0)) << ".</p>\n";
+      << ", " << significant(run["run"].value("seconds", 0.0)) << " s, seed " << run["run"].value("seed", uint64_t(0)) << ".</p>\n";
   out << "<p class=\"legend\">";
   for (const char* s : {"Pass", "QualityWarning", "Fail", "UB-not-judged", "NotSupported", "Crash", "Waived"})
     out << "<span style=\"background:" << colour_of(s) << "\">" << s << "</span>";
@@ -453,7 +447,7 @@ std::string html_report(const json& run) {
     }
     uint64_t total = 0;
     for (auto v : histogram) total += v;
-    out << "<td>" << cases << "</td><td>" << number(max_ulps) << "</td><td>";
+    out << "<td>" << cases << "</td><td>" << significant(max_ulps) << "</td><td>";
     for (auto v : histogram)
       out << "<span class=\"bar\" title=\"" << v << "\" style=\"width:" << (total ? int(std::ceil(60.0 * double(v) / double(total))) : 0)
           << "px\"></span>&nbsp;";
