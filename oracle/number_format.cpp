@@ -10,6 +10,12 @@
 namespace mmasp {
 namespace {
 
+// 2^exponent for -1074 <= exponent <= 1023, exactly.
+double power_of_two(int exponent) {
+  if (exponent >= -1022) return std::bit_cast<double>(uint64_t(exponent + 1023) << 52);
+  return std::bit_cast<double>(uint64_t(1) << (exponent + 1074));
+}
+
 using T = ElemType;
 
 // PTX ISA 5.2.3 and IEEE 754. tf32 is the top 19 bits of a 32-bit register: 1 sign, 8 exponent, 10 mantissa bits.
@@ -77,7 +83,7 @@ double ExactValue::to_double() const {
     case FloatClass::infinite: return negative ? -HUGE_VAL : HUGE_VAL;
     case FloatClass::zero: return negative ? -0.0 : 0.0;
     default: {
-      double magnitude = std::ldexp(double(significand), exponent);
+      double magnitude = double(significand) * power_of_two(exponent);   // exact: the product is in range
       return negative ? -magnitude : magnitude;
     }
   }
@@ -126,12 +132,8 @@ uint32_t max_finite_code(ElemType type) {
 
 namespace {
 
-// encode() runs once per element of every reference result: these replace ilogb, ldexp and a decode per call.
-// 2^exponent for -1074 <= exponent <= 1023, exactly.
-double power_of_two(int exponent) {
-  if (exponent >= -1022) return std::bit_cast<double>(uint64_t(exponent + 1023) << 52);
-  return std::bit_cast<double>(uint64_t(1) << (exponent + 1074));
-}
+// encode() runs once per element of every reference result: these replace ilogb, ldexp and a decode per call
+// (power_of_two, above, too).
 // x rounded to an integer, ties to even, for 0 <= x < 2^52: x + 2^52 has no fraction bits, so the addition rounds
 // (in the default rounding mode, which nearbyint also uses) and the subtraction is exact. IEEE arithmetic (no
 // -ffast-math, which the build never sets) keeps the compiler from folding the pair away.
