@@ -225,7 +225,7 @@ std::unique_ptr<ElementSampler> make_sampler(const TypePlan& type, Role role, Pr
   // Each 256th of class weight becomes 16 of the 4096 slots; a class's codes are spread evenly over its slots, in
   // list order, so the first code of each class (+0, 1) takes the class's lowest slots.
   constexpr size_t kSlotsPerClassSlot = (size_t(1) << kNarrowSlotBits) / 256;
-  sampler->slots.reserve(size_t(1) << kNarrowSlotBits);
+  sampler->slots.reserve((size_t(1) << kNarrowSlotBits) + 1);
   size_t first = 0;
   while (first < 256) {
     const ValueClass value_class = sampler->classes[first];
@@ -238,6 +238,7 @@ std::unique_ptr<ElementSampler> make_sampler(const TypePlan& type, Role role, Pr
       sampler->slots.push_back(uint16_t(codes[i * codes.size() / slots] | uint32_t(value_class) << 8));
     first = last;
   }
+  sampler->slots.push_back(0);
   return sampler;
 }
 
@@ -298,8 +299,12 @@ std::unique_ptr<FormPlan> make_form_plan(const Form& form) {
     for (int i = 0; i < weight; ++i) plan->profiles[slot++] = profile;
   if (slot != 256) throw std::logic_error("profile weights must sum to 256");
   plan->patterns = increasing_patterns(form.sparsity);
-  for (bool undefined_behaviour : {false, true})
+  for (bool undefined_behaviour : {false, true}) {
     plan->chunk_slots[undefined_behaviour] = chunk_slots(form, plan->patterns, undefined_behaviour);
+    for (const ChunkSlot& slot : plan->chunk_slots[undefined_behaviour])
+      plan->chunk_nibbles[undefined_behaviour].push_back(slot.nibble);
+    plan->chunk_nibbles[undefined_behaviour].push_back(0);
+  }
   plan->stored_per_chunk = form.chunk_width / 2;
   for (uint32_t nibble = 0; nibble < 16; ++nibble) {
     if (validity(form.sparsity, nibble) == MetadataValidity::undefined) {

@@ -55,7 +55,7 @@ struct ClassDraw {
 };
 struct ElementSampler {
   const TypePlan* type = nullptr;
-  std::vector<uint16_t> slots;                 // narrow types only
+  std::vector<uint16_t> slots;                 // narrow types only: 4096 slots and one of padding (byte_lookups)
   ClassTable classes{};
   std::array<ClassDraw, 256> draws{};          // wide types: per class slot, the class's list, mask and forced bits
   bool narrow() const { return !slots.empty(); }
@@ -81,6 +81,7 @@ struct FormPlan {
   std::array<Profile, 256> profiles{};
   std::vector<ChunkPositions> patterns;   // increasing patterns, (0,1) first
   std::array<std::vector<ChunkSlot>, 2> chunk_slots;   // [undefined behaviour asked for]
+  std::array<std::vector<uint16_t>, 2> chunk_nibbles;  // the same slots' nibbles alone, padded like a sampler's slots
   uint16_t undefined_nibbles = 0;                      // bit v set: nibble v is undefined for the form's sparsity
   // Per nibble, the columns of a chunk's stored elements relative to the chunk's first column (logical_column),
   // for the cancellation profile's dot products. Meaningless for undefined nibbles.
@@ -100,6 +101,12 @@ void for_each_field(Draw& draw, size_t count, Sink&& sink) {
     for (size_t i = 0; i < count; ++i) sink(i, draw.field(width));
   }
 }
+
+// Whether a draw source offers SplitMixDraw::byte_lookups (exactly what table[field(12)] & 0xFF gives, faster).
+template <class Draw>
+constexpr bool has_byte_lookups = requires(Draw& draw, const uint16_t* table, uint32_t* out) {
+  draw.byte_lookups(size_t(0), table, out);
+};
 
 // Hands `count` 64-bit outputs to sink(i, output), like for_each_field.
 template <class Draw, class Sink>
@@ -133,6 +140,10 @@ void fill_elements(Draw& draw, const ElementSampler& sampler, uint32_t* destinat
   const TypePlan& type = *sampler.type;
   if (sampler.narrow()) {
     const uint16_t* slots = sampler.slots.data();
+    if constexpr (!counting && has_byte_lookups<Draw>) {
+      draw.byte_lookups(count, slots, destination);
+      return;
+    }
     for_each_field<kNarrowSlotBits>(draw, count, [&](size_t i, uint32_t r) {
       destination[i] = slots[r] & 0xFFu;
       if constexpr (counting) ++coverage->value_classes[slots[r] >> 8];
@@ -190,7 +201,10 @@ void draw_case(Draw& draw, const Form& form, const Options& options, MmaCase& ou
   out.nibbles.resize(size_t(m * (k / form.chunk_width)));
   const ChunkSlot* chunk_slots = plan.chunk_slots[options.undefined_behaviour].data();
   uint32_t* nibbles = out.nibbles.data();
-  detail::for_each_field<kChunkSlotBits>(draw, out.nibbles.size(), [&](size_t i, uint32_t r) {
+  if (detail::has_byte_lookups<Draw> && !coverage) {
+    if constexpr (detail::has_byte_lookups<Draw>)
+      draw.byte_lookups(out.nibbles.size(), plan.chunk_nibbles[options.undefined_behaviour].data(), nibbles);
+  } else detail::for_each_field<kChunkSlotBits>(draw, out.nibbles.size(), [&](size_t i, uint32_t r) {
     const ChunkSlot& chunk = chunk_slots[r];
     nibbles[i] = chunk.nibble;
     if (coverage) {

@@ -90,6 +90,12 @@ class SplitMixDraw {
     }
   }
 
+  // Exactly what `count` calls of `table[field(12)] & 0xFF` would give, written to out[0], out[1], ...: the narrow
+  // element and chunk metadata draws. `table` holds 4096 entries and one more of padding, because the AVX-512 path
+  // (draw.cpp) gathers 4 bytes at a time. On such CPUs the outputs are computed in registers, 16 at a time, and never
+  // stored in the block.
+  void byte_lookups(size_t count, const uint16_t* table, uint32_t* out);
+
   // Uniform in [0, n) by multiply-shift (Lemire), n > 0.
   uint32_t below(uint32_t n) { return uint32_t((uint64_t(uint32_t(bits() >> 32)) * n) >> 32); }
 
