@@ -111,7 +111,7 @@ std::unique_ptr<TypePlan> make_type_plan(ElemType type, bool is_scale) {
       p.values.push_back(p.is_float ? decode_to_double(type, code) : double(decode_integer(type, code)));
   auto list = [&](V value_class) -> std::vector<uint32_t>& { return p.by_class[size_t(value_class)]; };
   if (!p.is_float) {
-    p.field_bits = p.bits <= 8 ? kNarrowSlotBits : 64;
+    p.field_bits = p.bits <= 8 ? 0 : 64;
     list(V::zero) = {0};
     if (p.bits <= 8) {
       for (uint32_t code = 0; code < (1u << p.bits); ++code) list(V::random_finite).push_back(code);
@@ -160,10 +160,7 @@ std::unique_ptr<TypePlan> make_type_plan(ElemType type, bool is_scale) {
       if (value->cls == FloatClass::subnormal) list(V::subnormal).push_back(code);
     }
   }
-  if (p.bits <= 8) {
-    p.field_bits = kNarrowSlotBits;
-    return plan;
-  }
+  if (p.bits <= 8) return plan;   // each sampler picks its field width
   // Wider floats: random finite codes as (sign, exponent) prefixes plus random mantissa bits (TypePlan::by_class).
   if (format.specials != Specials::ieee || !format.has_sign)
     throw std::logic_error("wide float types are drawn as IEEE formats with a sign");
@@ -222,10 +219,16 @@ std::unique_ptr<ElementSampler> make_sampler(const TypePlan& type, Role role, Pr
     }
     return sampler;
   }
-  // Each 256th of class weight becomes 16 of the 4096 slots; a class's codes are spread evenly over its slots, in
-  // list order, so the first code of each class (+0, 1) takes the class's lowest slots.
-  constexpr size_t kSlotsPerClassSlot = (size_t(1) << kNarrowSlotBits) / 256;
-  sampler->slots.reserve((size_t(1) << kNarrowSlotBits) + 1);
+  // Bytes where every class drawn has a slot for each of its codes, else 12 bits. Each 256th of class weight becomes
+  // 2^slot_bits / 256 slots; a class's codes are spread evenly over its slots, in list order, so the first code of
+  // each class (+0, 1) takes the class's lowest slots.
+  std::array<size_t, size_t(ValueClass::count)> weight{};
+  for (ValueClass value_class : sampler->classes) ++weight[size_t(value_class)];
+  sampler->slot_bits = 8;
+  for (size_t c = 0; c < weight.size(); ++c)
+    if (weight[c] && weight[c] < type.by_class[c].size()) sampler->slot_bits = 12;
+  const size_t slots_per_class_slot = (size_t(1) << sampler->slot_bits) / 256;
+  sampler->slots.reserve((size_t(1) << sampler->slot_bits) + 1);
   size_t first = 0;
   while (first < 256) {
     const ValueClass value_class = sampler->classes[first];
@@ -233,7 +236,7 @@ std::unique_ptr<ElementSampler> make_sampler(const TypePlan& type, Role role, Pr
     while (last < 256 && sampler->classes[last] == value_class) ++last;
     const std::vector<uint32_t>& codes = type.by_class[size_t(value_class)];
     if (codes.empty()) throw std::logic_error("a narrow type's class has no codes to draw");
-    const size_t slots = (last - first) * kSlotsPerClassSlot;
+    const size_t slots = (last - first) * slots_per_class_slot;
     for (size_t i = 0; i < slots; ++i)
       sampler->slots.push_back(uint16_t(codes[i * codes.size() / slots] | uint32_t(value_class) << 8));
     first = last;
@@ -251,7 +254,7 @@ const ElementSampler& sampler_for(const TypePlan& type, Role role, Profile profi
   return *slot;
 }
 
-// The 4096 chunk slots of distributions_impl.h: increasing patterns, then reversed ones (a quarter of the defined
+// The 256 chunk slots of distributions_impl.h: increasing patterns, then reversed ones (a quarter of the defined
 // slots where reversing is allowed), then undefined nibbles (a sixteenth, only when undefined behaviour is asked for).
 std::vector<ChunkSlot> chunk_slots(const Form& form, const std::vector<ChunkPositions>& patterns, bool undefined_behaviour) {
   constexpr size_t kSlots = size_t(1) << kChunkSlotBits;
@@ -362,14 +365,7 @@ double TypePlan::value_of(uint32_t code) const {
   // tf32 lives in the top 19 bits of an f32 register, and bf16 is the top half of an f32: exactly those floats.
   if (type == ElemType::tf32 || type == ElemType::f32) return double(std::bit_cast<float>(code));
   if (type == ElemType::bf16) return double(std::bit_cast<float>((code & 0xFFFFu) << 16));
-  if (type == ElemType::f16) {
-    const uint32_t exponent = (code >> 10) & 0x1F, mantissa = code & 0x3FF;
-    const double sign = code & 0x8000 ? -1.0 : 1.0;
-    if (exponent == 0x1F) return mantissa ? std::numeric_limits<double>::quiet_NaN() : sign * HUGE_VAL;
-    // (2^-24 per unit for subnormals; normals have the implicit bit and one binade per exponent step.)
-    const double units = exponent ? double(mantissa | 0x400u) : double(mantissa);
-    return sign * units * std::bit_cast<double>(uint64_t(std::max<uint32_t>(exponent, 1) - 25 + 1023) << 52);
-  }
+  if (type == ElemType::f16) return double(detail::f16_to_float(code));
   if (!is_float) return double(int32_t(code));
   return decode_to_double(type, code);
 }
@@ -416,6 +412,35 @@ void row_sums(double* out, const double* a_row, const int* columns, int stored, 
 
 }  // namespace
 
+float f16_to_float(uint32_t code) {
+  // Every f16 is a float. Normals, Inf and NaN move their fields into place and rebias the exponent (Inf/NaN get
+  // the all-ones exponent); subnormals (and zero) are m * 2^-24: m placed as a float of exponent 2^-14's, minus
+  // 2^-14, which is exact.
+  const uint32_t sign = (code & 0x8000u) << 16, magnitude = code & 0x7FFFu, exponent = magnitude >> 10;
+  uint32_t bits = (magnitude << 13) + (uint32_t(127 - 15) << 23);
+  if (exponent == 0x1F) bits += uint32_t(128 - 16) << 23;
+  if (exponent == 0) {
+    const float subnormal = std::bit_cast<float>(bits + (1u << 23)) - std::bit_cast<float>(uint32_t(127 - 14) << 23);
+    bits = std::bit_cast<uint32_t>(subnormal);
+  }
+  return std::bit_cast<float>(bits | sign);
+}
+
+std::optional<uint32_t> f16_nearest_finite(double value) {
+  // Round to nearest, ties to even, in units of the f16 spacing at |value|: adding and subtracting 2^52 rounds a
+  // double below 2^52 to an integer exactly that way. At or above 65520 (max finite + half a spacing) the rounding
+  // is Inf.
+  const uint32_t sign = std::signbit(value) ? 0x8000u : 0;
+  const double magnitude = std::fabs(value);
+  if (!(magnitude < 65520.0)) return std::nullopt;
+  constexpr double kTwo52 = 4503599627370496.0;
+  if (magnitude < 0x1p-14) return sign | uint32_t((magnitude * 0x1p24 + kTwo52) - kTwo52);   // 1024 is 2^-14
+  const int exponent = int((std::bit_cast<uint64_t>(magnitude) >> 52) & 0x7FF) - 1023;        // -14 .. 15
+  const double units = (magnitude * std::bit_cast<double>(uint64_t(1023 + 10 - exponent) << 52) + kTwo52) - kTwo52;
+  // units in [1024, 2048]; 2048 carries into the next binade, which the sum below does by itself.
+  return sign | (uint32_t(exponent + 14) << 10) + uint32_t(units);
+}
+
 // The values of `codes`, one branch per array rather than per element.
 void values_of(const TypePlan& type, const std::vector<uint32_t>& codes, std::vector<double>& out) {
   out.resize(codes.size());
@@ -423,6 +448,10 @@ void values_of(const TypePlan& type, const std::vector<uint32_t>& codes, std::ve
     const double* table = type.values.data();
     const uint32_t mask = (1u << type.bits) - 1;
     for (size_t i = 0; i < codes.size(); ++i) out[i] = table[codes[i] & mask];
+    return;
+  }
+  if (type.type == ElemType::f16) {
+    for (size_t i = 0; i < codes.size(); ++i) out[i] = double(f16_to_float(codes[i]));
     return;
   }
   for (size_t i = 0; i < codes.size(); ++i) out[i] = type.value_of(codes[i]);
@@ -500,6 +529,10 @@ void cancel_with_c(MmaCase& test) {
         // A double-to-float conversion rounds to nearest even, like encode(), and is far faster.
         const float rounded = float(-sum);
         if (std::isfinite(rounded)) test.c[size_t(i * n + j)] = std::bit_cast<uint32_t>(rounded);
+        continue;
+      }
+      if (form.c == ElemType::f16) {
+        if (auto code = f16_nearest_finite(-sum)) test.c[size_t(i * n + j)] = *code;
         continue;
       }
       // Far beyond C's range the rounding is Inf, which leaves C as drawn: no need to ask encode().

@@ -16,7 +16,6 @@
 namespace mmasp::gen {
 
 using ClassTable = std::array<ValueClass, 256>;
-inline constexpr int kNarrowSlotBits = 12;
 
 // Codes of one element type, sorted by class; all classes a type lacks are left empty.
 struct TypePlan {
@@ -36,14 +35,17 @@ struct TypePlan {
   std::array<uint32_t, size_t(ValueClass::count)> class_mask{}, class_force{};
   int mantissa_bits = 0;                // width of the float masks above
   int pad_bits = 0;                     // 13 for tf32, which sits in the top 19 bits of its register
-  int field_bits = 0;                   // random bits per element: 12 (8 bits or fewer), 32 (f16, bf16, tf32), 64
+  int field_bits = 0;                   // random bits per element: 32 (f16, bf16, tf32), 64 (f32, s32); for types of
+                                        // 8 bits or fewer, each sampler's slot_bits
   const std::vector<uint32_t>& codes(ValueClass value_class) const { return by_class[size_t(value_class)]; }
 };
 
 // How one element is drawn for one type, profile and role (operand, accumulator or scale).
-//  - Types of 8 bits or fewer: one 12-bit field picks one of 4096 slots. The slots hold the classes in class order
-//    (zero first), each class 16 slots per 256th of weight, and the class's codes spread evenly over its slots. One
-//    slot holds the code (low byte) and its class (high byte).
+//  - Types of 8 bits or fewer: one field of slot_bits bits picks one of 2^slot_bits slots. The slots hold the classes
+//    in class order (zero first), each class 2^slot_bits / 256 slots per 256th of weight, and the class's codes
+//    spread evenly over its slots. One slot holds the code (low byte) and its class (high byte). slot_bits is 8
+//    where every class drawn has at least one slot per code (4-bit types: a field is then one byte of a random
+//    output, and the table fits in registers), else 12 (every code of 6- and 8-bit types stays drawable).
 //  - f16, bf16, tf32: one 32-bit field. Its top 8 bits pick the class from a 256-slot table, the next 24 - m bits the
 //    entry of the class's list, the low m bits are the mantissa bits the class's mask lets through (m: the type's
 //    mantissa bits).
@@ -55,16 +57,17 @@ struct ClassDraw {
 };
 struct ElementSampler {
   const TypePlan* type = nullptr;
-  std::vector<uint16_t> slots;                 // narrow types only: 4096 slots and one of padding (byte_lookups)
+  std::vector<uint16_t> slots;                 // narrow types only: 2^slot_bits slots and one of padding (byte_lookups)
+  int slot_bits = 0;
   ClassTable classes{};
   std::array<ClassDraw, 256> draws{};          // wide types: per class slot, the class's list, mask and forced bits
   bool narrow() const { return !slots.empty(); }
 };
 
-// One chunk's metadata: 4096 slots, one 12-bit field per chunk. In slot order: increasing patterns (canonical
+// One chunk's metadata: 256 slots, one byte-wide field per chunk. In slot order: increasing patterns (canonical
 // first), then reversed ones (legal for .sp, 1/4 where allowed), then undefined nibbles (1/16, only when undefined
 // behaviour is asked for), so that shrinking a field toward 0 leaves the rare choices first.
-inline constexpr int kChunkSlotBits = 12;
+inline constexpr int kChunkSlotBits = 8;
 struct ChunkSlot {
   uint8_t nibble = 0;
   uint8_t pattern = 0;   // index into the increasing patterns
@@ -105,7 +108,7 @@ void for_each_field(Draw& draw, size_t count, Sink&& sink) {
 // Whether a draw source offers SplitMixDraw::byte_lookups (exactly what table[field(12)] & 0xFF gives, faster).
 template <class Draw>
 constexpr bool has_byte_lookups = requires(Draw& draw, const uint16_t* table, uint32_t* out) {
-  draw.byte_lookups(size_t(0), table, out);
+  draw.template byte_lookups<12>(size_t(0), table, out);
 };
 
 // Hands `count` 64-bit outputs to sink(i, output), like for_each_field.
@@ -134,20 +137,26 @@ void draw_wide_32(Draw& draw, const ElementSampler& sampler, uint32_t* destinati
   });
 }
 
+template <int slot_bits, bool counting, class Draw>
+void narrow_elements(Draw& draw, const uint16_t* slots, uint32_t* destination, size_t count, Coverage* coverage) {
+  if constexpr (!counting && has_byte_lookups<Draw>) {
+    draw.template byte_lookups<slot_bits>(count, slots, destination);
+  } else {
+    for_each_field<slot_bits>(draw, count, [&](size_t i, uint32_t r) {
+      destination[i] = slots[r] & 0xFFu;
+      if constexpr (counting) ++coverage->value_classes[slots[r] >> 8];
+    });
+  }
+}
+
 // `counting` as a constant keeps the coverage test out of the per-element loops when nobody counts.
 template <bool counting, class Draw>
 void fill_elements(Draw& draw, const ElementSampler& sampler, uint32_t* destination, size_t count, Coverage* coverage) {
   const TypePlan& type = *sampler.type;
   if (sampler.narrow()) {
     const uint16_t* slots = sampler.slots.data();
-    if constexpr (!counting && has_byte_lookups<Draw>) {
-      draw.byte_lookups(count, slots, destination);
-      return;
-    }
-    for_each_field<kNarrowSlotBits>(draw, count, [&](size_t i, uint32_t r) {
-      destination[i] = slots[r] & 0xFFu;
-      if constexpr (counting) ++coverage->value_classes[slots[r] >> 8];
-    });
+    if (sampler.slot_bits == 8) narrow_elements<8, counting>(draw, slots, destination, count, coverage);
+    else narrow_elements<12, counting>(draw, slots, destination, count, coverage);
   } else if (type.field_bits == 32) {
     if (type.mantissa_bits == 10 && type.pad_bits == 0)
       draw_wide_32<10, 0, counting>(draw, sampler, destination, count, coverage);
@@ -174,6 +183,11 @@ void draw_elements(Draw& draw, const ElementSampler& sampler, std::vector<uint32
   if (coverage) fill_elements<true>(draw, sampler, out.data(), count, coverage);
   else fill_elements<false>(draw, sampler, out.data(), count, coverage);
 }
+
+// f16 without decode() or encode(), for the cancellation profile (Generators.F16ShortcutsAreTheOracles checks them):
+// a code's value, and the code nearest a value (ties to even), or nothing where that rounds to Inf.
+float f16_to_float(uint32_t code);
+std::optional<uint32_t> f16_nearest_finite(double value);
 
 // C = -(the products' sum, rounded to C's type): D* is then the rounding error of that sum, or 0 for integers.
 void cancel_with_c(MmaCase& test);
@@ -203,7 +217,7 @@ void draw_case(Draw& draw, const Form& form, const Options& options, MmaCase& ou
   uint32_t* nibbles = out.nibbles.data();
   if (detail::has_byte_lookups<Draw> && !coverage) {
     if constexpr (detail::has_byte_lookups<Draw>)
-      draw.byte_lookups(out.nibbles.size(), plan.chunk_nibbles[options.undefined_behaviour].data(), nibbles);
+      draw.template byte_lookups<kChunkSlotBits>(out.nibbles.size(), plan.chunk_nibbles[options.undefined_behaviour].data(), nibbles);
   } else detail::for_each_field<kChunkSlotBits>(draw, out.nibbles.size(), [&](size_t i, uint32_t r) {
     const ChunkSlot& chunk = chunk_slots[r];
     nibbles[i] = chunk.nibble;

@@ -19,12 +19,13 @@ void fill_block(uint64_t state, uint64_t* out) {
   for (int i = 0; i < SplitMixDraw::kBlock; ++i) out[i] = SplitMixDraw::mix(state + uint64_t(i) * SplitMixDraw::kGamma);
 }
 
-// byte_lookups for whole groups of 16 outputs (80 fields of 12 bits, 5 per output, the top 4 bits of each output
-// dropped), from the output that follows `position`. Returns the last output, whose unused bits the draw keeps.
+// byte_lookups for whole groups of outputs, from the output that follows `position`: 16 outputs (80 fields of 12 bits,
+// 5 per output, the top 4 bits of each dropped) or 8 outputs (64 fields of 8 bits). Returns the last output, whose
+// unused bits the draw keeps.
 using GroupLookup = uint64_t (*)(uint64_t position, size_t groups, const uint16_t* table, uint32_t* out);
 
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
-#define MMASP_AVX512 __attribute__((target("avx512f,avx512dq,avx512vbmi2")))
+#define MMASP_AVX512 __attribute__((target("avx512f,avx512dq,avx512bw,avx512vbmi,avx512vbmi2")))
 
 MMASP_AVX512 __m512i mix_lanes(__m512i z) {
   z = _mm512_mullo_epi64(_mm512_xor_si512(z, _mm512_srli_epi64(z, 30)), _mm512_set1_epi64(int64_t(0xBF58476D1CE4E5B9ull)));
@@ -32,7 +33,7 @@ MMASP_AVX512 __m512i mix_lanes(__m512i z) {
   return _mm512_xor_si512(z, _mm512_srli_epi64(z, 31));
 }
 
-MMASP_AVX512 uint64_t group_lookup_avx512(uint64_t position, size_t groups, const uint16_t* table, uint32_t* out) {
+MMASP_AVX512 uint64_t group_lookup12_avx512(uint64_t position, size_t groups, const uint16_t* table, uint32_t* out) {
   constexpr uint64_t gamma = SplitMixDraw::kGamma;
   // Output j of a group is mix(position + (j + 1) * gamma), j < 16: lanes of two vectors, 32 dwords in all. Field e
   // of a group (e < 80) is 12 bits at bit 12 * (e % 5) of output e / 5: the low bits of a funnel shift (vpshrdvd) of
@@ -86,17 +87,51 @@ MMASP_AVX512 uint64_t group_lookup_avx512(uint64_t position, size_t groups, cons
   return last[7];
 }
 
-GroupLookup pick_group_lookup() {
+// 8-bit fields are the bytes of the outputs in memory order, and a 256-entry table of bytes fits in four registers:
+// two vpermi2b lookups (index bits 0-6) and a blend on bit 7.
+MMASP_AVX512 uint64_t group_lookup8_avx512(uint64_t position, size_t groups, const uint16_t* table, uint32_t* out) {
+  constexpr uint64_t gamma = SplitMixDraw::kGamma;
+  __m512i bytes_of[4];
+  for (int q = 0; q < 4; ++q) {
+    const __m256i first = _mm512_cvtepi16_epi8(_mm512_loadu_si512(table + q * 64));
+    const __m256i second = _mm512_cvtepi16_epi8(_mm512_loadu_si512(table + q * 64 + 32));
+    bytes_of[q] = _mm512_inserti64x4(_mm512_castsi256_si512(first), second, 1);
+  }
+  alignas(64) uint64_t offsets[8];
+  for (int j = 0; j < 8; ++j) offsets[j] = uint64_t(j + 1) * gamma;
+  const __m512i lane_offsets = _mm512_load_si512(offsets);
+  __m512i words = _mm512_setzero_si512();
+  for (size_t g = 0; g < groups; ++g, position += 8 * gamma) {
+    words = mix_lanes(_mm512_add_epi64(_mm512_set1_epi64(int64_t(position)), lane_offsets));
+    const __m512i low = _mm512_permutex2var_epi8(bytes_of[0], words, bytes_of[1]);
+    const __m512i high = _mm512_permutex2var_epi8(bytes_of[2], words, bytes_of[3]);
+    const __m512i entries = _mm512_mask_blend_epi8(_mm512_movepi8_mask(words), low, high);
+    uint32_t* destination = out + g * 64;
+    _mm512_storeu_si512(destination, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(entries, 0)));
+    _mm512_storeu_si512(destination + 16, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(entries, 1)));
+    _mm512_storeu_si512(destination + 32, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(entries, 2)));
+    _mm512_storeu_si512(destination + 48, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(entries, 3)));
+  }
+  alignas(64) uint64_t last[8];
+  _mm512_store_si512(last, words);
+  return last[7];
+}
+
+bool has_avx512() {
   __builtin_cpu_init();
-  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vbmi2"))
-    return group_lookup_avx512;
-  return nullptr;
+  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
+         __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vbmi") &&
+         __builtin_cpu_supports("avx512vbmi2");
+}
+GroupLookup pick_group_lookup(int width) {
+  if (!has_avx512()) return nullptr;
+  return width == 8 ? group_lookup8_avx512 : group_lookup12_avx512;
 }
 #else
-GroupLookup pick_group_lookup() { return nullptr; }
+GroupLookup pick_group_lookup(int) { return nullptr; }
 #endif
 
-const GroupLookup group_lookup = pick_group_lookup();
+const GroupLookup group_lookup8 = pick_group_lookup(8), group_lookup12 = pick_group_lookup(12);
 
 }  // namespace
 
@@ -106,24 +141,32 @@ void SplitMixDraw::refill() {
   next_ = 0;
 }
 
+template <int width>
 void SplitMixDraw::byte_lookups(size_t count, const uint16_t* table, uint32_t* out) {
+  static_assert(width == 8 || width == 12);
+  constexpr size_t outputs_per_group = width == 8 ? 8 : 16;
+  constexpr size_t fields_per_group = outputs_per_group * size_t(64 / width);
+  const GroupLookup group_lookup = width == 8 ? group_lookup8 : group_lookup12;
   size_t i = 0;
-  for (; i < count && left_ >= 12; ++i) out[i] = table[field(12)] & 0xFFu;
-  const size_t groups = (count - i) / 80;
+  for (; i < count && left_ >= width; ++i) out[i] = table[field(width)] & 0xFFu;
+  const size_t groups = (count - i) / fields_per_group;
   if (group_lookup && groups) {
-    // The outputs still in the block are recomputed rather than read: the group starts at the first unread one.
+    // The outputs still in the block are recomputed rather than read: the groups start at the first unread one.
     const uint64_t position = state_ - uint64_t(kBlock - next_) * kGamma;
     const uint64_t last = group_lookup(position, groups, table, out + i);
-    state_ = position + uint64_t(groups) * 16 * kGamma;
+    state_ = position + uint64_t(groups * outputs_per_group) * kGamma;
     next_ = kBlock;
-    word_ = last >> 60;
-    left_ = 4;
-    i += groups * 80;
+    left_ = 64 % width;
+    word_ = left_ ? last >> (64 - left_) : 0;
+    i += groups * fields_per_group;
   } else {
-    fields<12>(count - i, [&](size_t j, uint32_t r) { out[i + j] = table[r] & 0xFFu; });
+    fields<width>(count - i, [&](size_t j, uint32_t r) { out[i + j] = table[r] & 0xFFu; });
     i = count;
   }
-  for (; i < count; ++i) out[i] = table[field(12)] & 0xFFu;
+  for (; i < count; ++i) out[i] = table[field(width)] & 0xFFu;
 }
+
+template void SplitMixDraw::byte_lookups<8>(size_t, const uint16_t*, uint32_t*);
+template void SplitMixDraw::byte_lookups<12>(size_t, const uint16_t*, uint32_t*);
 
 }  // namespace mmasp::gen

@@ -71,7 +71,8 @@ class SplitMixDraw {
         for (size_t f = 0; f < per_output; ++f) sink(i + f, uint32_t((word >> (f * width)) & mask));
       }
       next_ += int(words);
-      word_ = per_output * width == 64 ? 0 : outputs[words - 1] >> (per_output * width);
+      if constexpr (per_output * width == 64) word_ = 0;
+      else word_ = outputs[words - 1] >> (per_output * width);
       left_ = int(64 - per_output * width);
     }
     for (; i < count; ++i) sink(i, field(width));
@@ -90,10 +91,11 @@ class SplitMixDraw {
     }
   }
 
-  // Exactly what `count` calls of `table[field(12)] & 0xFF` would give, written to out[0], out[1], ...: the narrow
-  // element and chunk metadata draws. `table` holds 4096 entries and one more of padding, because the AVX-512 path
-  // (draw.cpp) gathers 4 bytes at a time. On such CPUs the outputs are computed in registers, 16 at a time, and never
-  // stored in the block.
+  // Exactly what `count` calls of `table[field(width)] & 0xFF` would give, written to out[0], out[1], ...: the
+  // narrow element and chunk metadata draws, width 8 or 12. `table` holds 2^width entries and one more of padding,
+  // because the AVX-512 path for 12 bits gathers 4 bytes at a time. On CPUs with AVX-512 the outputs are computed
+  // in registers and never stored in the block (draw.cpp).
+  template <int width>
   void byte_lookups(size_t count, const uint16_t* table, uint32_t* out);
 
   // Uniform in [0, n) by multiply-shift (Lemire), n > 0.
