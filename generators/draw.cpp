@@ -20,9 +20,8 @@ void fill_block(uint64_t state, uint64_t* out) {
 }
 
 // byte_lookups for whole groups of outputs, from the output that follows `position`: 16 outputs (80 fields of 12 bits,
-// 5 per output, the top 4 bits of each dropped) or 8 outputs (64 fields of 8 bits). Returns the last output, whose
-// unused bits the draw keeps.
-using GroupLookup = uint64_t (*)(uint64_t position, size_t groups, const uint16_t* table, uint32_t* out);
+// 5 per output, the top 4 bits of each dropped) or 8 outputs (64 fields of 8 bits).
+using GroupLookup = void (*)(uint64_t position, size_t groups, const uint16_t* table, uint32_t* out);
 
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
 #define MMASP_AVX512 __attribute__((target("avx512f,avx512dq,avx512bw,avx512vbmi,avx512vbmi2")))
@@ -33,7 +32,7 @@ MMASP_AVX512 __m512i mix_lanes(__m512i z) {
   return _mm512_xor_si512(z, _mm512_srli_epi64(z, 31));
 }
 
-MMASP_AVX512 uint64_t group_lookup12_avx512(uint64_t position, size_t groups, const uint16_t* table, uint32_t* out) {
+MMASP_AVX512 void group_lookup12_avx512(uint64_t position, size_t groups, const uint16_t* table, uint32_t* out) {
   constexpr uint64_t gamma = SplitMixDraw::kGamma;
   // Output j of a group is mix(position + (j + 1) * gamma), j < 16: lanes of two vectors, 32 dwords in all. Field e
   // of a group (e < 80) is 12 bits at bit 12 * (e % 5) of output e / 5: the low bits of a funnel shift (vpshrdvd) of
@@ -61,13 +60,12 @@ MMASP_AVX512 uint64_t group_lookup12_avx512(uint64_t position, size_t groups, co
   // to overlap those waits.
   constexpr size_t kGroupsPerPass = 8;
   alignas(64) uint32_t indices[kGroupsPerPass * 80];
-  __m512i high = _mm512_setzero_si512();
   for (size_t done = 0; done < groups;) {
     const size_t pass = std::min(kGroupsPerPass, groups - done);
     for (size_t g = 0; g < pass; ++g, position += 16 * gamma) {
       const __m512i base = _mm512_set1_epi64(int64_t(position));
       const __m512i low = mix_lanes(_mm512_add_epi64(base, low_offsets));
-      high = mix_lanes(_mm512_add_epi64(base, high_offsets));
+      const __m512i high = mix_lanes(_mm512_add_epi64(base, high_offsets));
       for (int v = 0; v < 5; ++v) {
         const __m512i first = _mm512_permutex2var_epi32(low, _mm512_load_si512(constants.low_dword[v]), high);
         const __m512i second = _mm512_permutex2var_epi32(low, _mm512_load_si512(constants.high_dword[v]), high);
@@ -82,14 +80,11 @@ MMASP_AVX512 uint64_t group_lookup12_avx512(uint64_t position, size_t groups, co
     }
     done += pass;
   }
-  alignas(64) uint64_t last[8];
-  _mm512_store_si512(last, high);
-  return last[7];
 }
 
 // 8-bit fields are the bytes of the outputs in memory order, and a 256-entry table of bytes fits in four registers:
 // two vpermi2b lookups (index bits 0-6) and a blend on bit 7.
-MMASP_AVX512 uint64_t group_lookup8_avx512(uint64_t position, size_t groups, const uint16_t* table, uint32_t* out) {
+MMASP_AVX512 void group_lookup8_avx512(uint64_t position, size_t groups, const uint16_t* table, uint32_t* out) {
   constexpr uint64_t gamma = SplitMixDraw::kGamma;
   __m512i bytes_of[4];
   for (int q = 0; q < 4; ++q) {
@@ -100,9 +95,8 @@ MMASP_AVX512 uint64_t group_lookup8_avx512(uint64_t position, size_t groups, con
   alignas(64) uint64_t offsets[8];
   for (int j = 0; j < 8; ++j) offsets[j] = uint64_t(j + 1) * gamma;
   const __m512i lane_offsets = _mm512_load_si512(offsets);
-  __m512i words = _mm512_setzero_si512();
   for (size_t g = 0; g < groups; ++g, position += 8 * gamma) {
-    words = mix_lanes(_mm512_add_epi64(_mm512_set1_epi64(int64_t(position)), lane_offsets));
+    const __m512i words = mix_lanes(_mm512_add_epi64(_mm512_set1_epi64(int64_t(position)), lane_offsets));
     const __m512i low = _mm512_permutex2var_epi8(bytes_of[0], words, bytes_of[1]);
     const __m512i high = _mm512_permutex2var_epi8(bytes_of[2], words, bytes_of[3]);
     const __m512i entries = _mm512_mask_blend_epi8(_mm512_movepi8_mask(words), low, high);
@@ -112,9 +106,6 @@ MMASP_AVX512 uint64_t group_lookup8_avx512(uint64_t position, size_t groups, con
     _mm512_storeu_si512(destination + 32, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(entries, 2)));
     _mm512_storeu_si512(destination + 48, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(entries, 3)));
   }
-  alignas(64) uint64_t last[8];
-  _mm512_store_si512(last, words);
-  return last[7];
 }
 
 bool has_avx512() {
@@ -147,23 +138,34 @@ void SplitMixDraw::byte_lookups(size_t count, const uint16_t* table, uint32_t* o
   constexpr size_t outputs_per_group = width == 8 ? 8 : 16;
   constexpr size_t fields_per_group = outputs_per_group * size_t(64 / width);
   const GroupLookup group_lookup = width == 8 ? group_lookup8 : group_lookup12;
+  constexpr size_t per_output = size_t(64 / width);
   size_t i = 0;
   for (; i < count && left_ >= width; ++i) out[i] = table[field(width)] & 0xFFu;
-  const size_t groups = (count - i) / fields_per_group;
-  if (group_lookup && groups) {
-    // The outputs still in the block are recomputed rather than read: the groups start at the first unread one.
-    const uint64_t position = state_ - uint64_t(kBlock - next_) * kGamma;
-    const uint64_t last = group_lookup(position, groups, table, out + i);
-    state_ = position + uint64_t(groups * outputs_per_group) * kGamma;
-    next_ = kBlock;
-    left_ = 64 % width;
-    word_ = left_ ? last >> (64 - left_) : 0;
-    i += groups * fields_per_group;
-  } else {
+  if (!group_lookup || i == count) {
     fields<width>(count - i, [&](size_t j, uint32_t r) { out[i + j] = table[r] & 0xFFu; });
-    i = count;
+    return;
   }
-  for (; i < count; ++i) out[i] = table[field(width)] & 0xFFu;
+  // Whole groups straight into `out`; the last, partial group through a buffer, keeping the bits of its last used
+  // output that are left over, as field() would.
+  const uint64_t position = state_ - uint64_t(kBlock - next_) * kGamma;   // the first unread output of the block
+  const size_t groups = (count - i) / fields_per_group, rest = (count - i) % fields_per_group;
+  if (groups) group_lookup(position, groups, table, out + i);
+  i += groups * fields_per_group;
+  uint64_t next_output = groups * outputs_per_group;
+  if (rest) {
+    uint32_t buffer[fields_per_group];
+    group_lookup(position + next_output * kGamma, 1, table, buffer);
+    std::copy(buffer, buffer + rest, out + i);
+    const size_t outputs = (rest + per_output - 1) / per_output, used = rest - (outputs - 1) * per_output;
+    next_output += outputs;
+    left_ = int(64 - used * width);
+    word_ = left_ > 0 ? mix(position + (next_output - 1) * kGamma) >> (used * width) : 0;
+  } else {
+    left_ = int(64 % width);
+    word_ = left_ ? mix(position + (next_output - 1) * kGamma) >> (64 - left_) : 0;
+  }
+  state_ = position + next_output * kGamma;
+  next_ = kBlock;
 }
 
 template void SplitMixDraw::byte_lookups<8>(size_t, const uint16_t*, uint32_t*);
