@@ -220,6 +220,17 @@ std::unique_ptr<ElementSampler> make_sampler(const TypePlan& type, Role role, Pr
       if (type.by_class[c].empty()) throw std::logic_error("a class to draw has no codes");
       sampler->draws[slot] = {type.by_class[c].data(), uint32_t(type.by_class[c].size()),
                               type.class_mask[c] << type.pad_bits, type.class_force[c], ValueClass(c)};
+      sampler->slot_class[slot] = uint32_t(c);
+    }
+    for (size_t c = 0; c < size_t(ValueClass::count); ++c) {
+      sampler->class_offset[c] = uint32_t(sampler->all_codes.size());
+      sampler->class_size[c] = uint32_t(type.by_class[c].size());
+      sampler->class_mask[c] = type.class_mask[c] << type.pad_bits;
+      sampler->class_force[c] = type.class_force[c];
+      sampler->all_codes.insert(sampler->all_codes.end(), type.by_class[c].begin(), type.by_class[c].end());
+      // The vector path multiplies list index and size in 32 bits.
+      if (type.field_bits == 32 && (uint64_t(type.by_class[c].size()) << (24 - type.mantissa_bits)) >> 32)
+        throw std::logic_error("a class list too long for 32-bit index arithmetic");
     }
     return sampler;
   }
@@ -417,15 +428,43 @@ __attribute__((target("avx512f"))) void table_values_avx512(const double* table,
   }
   for (; i < count; ++i) out[i] = table[codes[i] & mask];
 }
-const bool kGatherDoubles = [] {
+const bool kAvx512 = [] {
   __builtin_cpu_init();
   return bool(__builtin_cpu_supports("avx512f"));
 }();
 #endif
 
+#if defined(__x86_64__)
+__attribute__((target("avx512f"))) void wide_codes_avx512(const ElementSampler& sampler, uint32_t* fields, size_t count) {
+  const TypePlan& type = *sampler.type;
+  const int index_bits = 24 - type.mantissa_bits;
+  const __m512i offsets = _mm512_loadu_si512(sampler.class_offset.data()), sizes = _mm512_loadu_si512(sampler.class_size.data()),
+                masks = _mm512_loadu_si512(sampler.class_mask.data()), forces = _mm512_loadu_si512(sampler.class_force.data());
+  const __m512i index_mask = _mm512_set1_epi32(int((1u << index_bits) - 1));
+  const __m128i mantissa_shift = _mm_cvtsi32_si128(type.mantissa_bits), index_shift = _mm_cvtsi32_si128(index_bits),
+                pad_shift = _mm_cvtsi32_si128(type.pad_bits);
+  size_t i = 0;
+  for (; i + 16 <= count; i += 16) {
+    const __m512i r = _mm512_loadu_si512(fields + i);
+    const __m512i value_class = _mm512_i32gather_epi32(_mm512_srli_epi32(r, 24), sampler.slot_class.data(), 4);
+    const __m512i index = _mm512_and_si512(_mm512_srl_epi32(r, mantissa_shift), index_mask);
+    const __m512i entry = _mm512_add_epi32(_mm512_permutexvar_epi32(value_class, offsets),
+                                           _mm512_srl_epi32(_mm512_mullo_epi32(index, _mm512_permutexvar_epi32(value_class, sizes)), index_shift));
+    const __m512i code = _mm512_i32gather_epi32(entry, sampler.all_codes.data(), 4);
+    const __m512i extra = _mm512_and_si512(_mm512_sll_epi32(r, pad_shift), _mm512_permutexvar_epi32(value_class, masks));
+    _mm512_storeu_si512(fields + i, _mm512_or_si512(_mm512_or_si512(code, extra), _mm512_permutexvar_epi32(value_class, forces)));
+  }
+  for (; i < count; ++i) {
+    const uint32_t r = fields[i];
+    fields[i] = wide_code(sampler.draws[r >> 24], (r >> type.mantissa_bits) & ((1u << index_bits) - 1), index_bits,
+                          r << type.pad_bits);
+  }
+}
+#endif
+
 void table_values(const double* table, uint32_t mask, const uint32_t* codes, size_t count, double* out) {
 #if defined(__x86_64__)
-  if (kGatherDoubles) return table_values_avx512(table, mask, codes, count, out);
+  if (kAvx512) return table_values_avx512(table, mask, codes, count, out);
 #endif
   for (size_t i = 0; i < count; ++i) out[i] = table[codes[i] & mask];
 }
@@ -448,6 +487,21 @@ void row_sums(double* out, const double* a_row, const int* columns, int stored, 
 }
 
 }  // namespace
+
+bool wide_codes_available() {
+#if defined(__x86_64__)
+  return kAvx512;
+#else
+  return false;
+#endif
+}
+
+void wide_codes_from_fields(const ElementSampler& sampler, uint32_t* fields, size_t count) {
+#if defined(__x86_64__)
+  if (kAvx512) return wide_codes_avx512(sampler, fields, count);
+#endif
+  throw std::logic_error("wide_codes_from_fields without AVX-512");
+}
 
 float f16_to_float(uint32_t code) {
   // Every f16 is a float. Normals, Inf and NaN move their fields into place and rebias the exponent (Inf/NaN get

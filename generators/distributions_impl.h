@@ -61,6 +61,11 @@ struct ElementSampler {
   int slot_bits = 0;
   ClassTable classes{};
   std::array<ClassDraw, 256> draws{};          // wide types: per class slot, the class's list, mask and forced bits
+  // The same for the AVX-512 path of 32-bit fields (wide_codes_from_fields): per class slot its class, per class
+  // (indexed by ValueClass) the offset of its list in all_codes, its size, mask and forced bits.
+  std::array<uint32_t, 256> slot_class{};
+  std::array<uint32_t, 16> class_offset{}, class_size{}, class_mask{}, class_force{};
+  std::vector<uint32_t> all_codes;
   bool narrow() const { return !slots.empty(); }
 };
 
@@ -126,8 +131,20 @@ inline uint32_t wide_code(const ClassDraw& draw, uint32_t index, int index_bits,
 }
 
 // The 32-bit-field types, with their shifts as constants: f16 (10 mantissa bits), bf16 (7), tf32 (10, 13 pad bits).
+//
+// Where the CPU has AVX-512, the fields are drawn first and turned into codes 16 at a time, in place.
+bool wide_codes_available();
+void wide_codes_from_fields(const ElementSampler& sampler, uint32_t* fields, size_t count);
+
 template <int mantissa_bits, int pad_bits, bool counting, class Draw>
 void draw_wide_32(Draw& draw, const ElementSampler& sampler, uint32_t* destination, size_t count, Coverage* coverage) {
+  if constexpr (!counting) {
+    if (count >= 16 && wide_codes_available()) {
+      for_each_field<32>(draw, count, [&](size_t i, uint32_t r) { destination[i] = r; });
+      wide_codes_from_fields(sampler, destination, count);
+      return;
+    }
+  }
   constexpr int index_bits = 24 - mantissa_bits;
   const ClassDraw* draws = sampler.draws.data();
   for_each_field<32>(draw, count, [&](size_t i, uint32_t r) {

@@ -163,6 +163,35 @@ TEST(Generators, ByteLookupsGiveWhatRepeatedFieldCallsGive) {
   expect_byte_lookups_give_what_field_calls_give<12>();
 }
 
+TEST(Generators, VectorWideCodesAreTheScalarOnes) {
+  if (!gen::detail::wide_codes_available()) GTEST_SKIP() << "this CPU has no AVX-512: there is no vector path to check";
+  size_t checked = 0;
+  for (const auto& form : instruction_space()) {
+    const gen::FormPlan& plan = gen::plan_for(form);
+    for (size_t p = 0; p < size_t(gen::Profile::count); ++p) {
+      for (const gen::ElementSampler* sampler : {plan.a_samplers[p], plan.b_samplers[p], plan.c_samplers[p]}) {
+        if (sampler->narrow() || sampler->type->field_bits != 32) continue;
+        ++checked;
+        const gen::TypePlan& type = *sampler->type;
+        const int index_bits = 24 - type.mantissa_bits;
+        gen::SplitMixDraw draw(p + 1);
+        std::vector<uint32_t> fields(1003);
+        for (uint32_t& r : fields) r = draw.field(32);
+        for (uint32_t& r : std::span(fields).first(256)) r = (r & 0x00FFFFFFu) | uint32_t(&r - fields.data()) << 24;
+        std::vector<uint32_t> vector_codes = fields;
+        gen::detail::wide_codes_from_fields(*sampler, vector_codes.data(), vector_codes.size());
+        for (size_t i = 0; i < fields.size(); ++i) {
+          const uint32_t r = fields[i];
+          const uint32_t scalar = gen::detail::wide_code(sampler->draws[r >> 24], (r >> type.mantissa_bits) & ((1u << index_bits) - 1),
+                                                         index_bits, r << type.pad_bits);
+          ASSERT_EQ(vector_codes[i], scalar) << ptx_name(type.type) << " field " << r;
+        }
+      }
+    }
+  }
+  EXPECT_GT(checked, 0u);
+}
+
 // The bulk streams are part of the interface: a (seed, form, index) must name the same case on every machine, with
 // every compiler, in every later version, or saved seeds and baselines stop meaning anything. These digests were
 // taken from this implementation; a deliberate change to a distribution changes them, and must say so.
