@@ -133,8 +133,10 @@ inline uint32_t wide_code(const ClassDraw& draw, uint32_t index, int index_bits,
 // The 32-bit-field types, with their shifts as constants: f16 (10 mantissa bits), bf16 (7), tf32 (10, 13 pad bits).
 //
 // Where the CPU has AVX-512, the fields are drawn first and turned into codes 16 at a time, in place.
+// The same for 64-bit fields (f32, s32), from the outputs to the codes.
 bool wide_codes_available();
 void wide_codes_from_fields(const ElementSampler& sampler, uint32_t* fields, size_t count);
+void wide_codes_from_outputs(const ElementSampler& sampler, const uint64_t* outputs, uint32_t* codes, size_t count);
 
 template <int mantissa_bits, int pad_bits, bool counting, class Draw>
 void draw_wide_32(Draw& draw, const ElementSampler& sampler, uint32_t* destination, size_t count, Coverage* coverage) {
@@ -184,6 +186,17 @@ void fill_elements(Draw& draw, const ElementSampler& sampler, uint32_t* destinat
     else
       throw std::logic_error("no 32-bit draw for this type");
   } else {
+    if constexpr (!counting) {
+      if (count >= 16 && wide_codes_available()) {
+        uint64_t outputs[128];
+        for (size_t done = 0; done < count; done += 128) {
+          const size_t chunk = std::min<size_t>(128, count - done);
+          for_each_output(draw, chunk, [&](size_t i, uint64_t r) { outputs[i] = r; });
+          wide_codes_from_outputs(sampler, outputs, destination + done, chunk);
+        }
+        return;
+      }
+    }
     const ClassDraw* draws = sampler.draws.data();
     for_each_output(draw, count, [&](size_t i, uint64_t r) {
       const ClassDraw& chosen = draws[r >> 56];

@@ -170,9 +170,24 @@ TEST(Generators, VectorWideCodesAreTheScalarOnes) {
     const gen::FormPlan& plan = gen::plan_for(form);
     for (size_t p = 0; p < size_t(gen::Profile::count); ++p) {
       for (const gen::ElementSampler* sampler : {plan.a_samplers[p], plan.b_samplers[p], plan.c_samplers[p]}) {
-        if (sampler->narrow() || sampler->type->field_bits != 32) continue;
+        if (sampler->narrow()) continue;
         ++checked;
         const gen::TypePlan& type = *sampler->type;
+        if (type.field_bits == 64) {
+          gen::SplitMixDraw draw(p + 1);
+          std::vector<uint64_t> outputs(1003);
+          for (uint64_t& r : outputs) r = draw.bits();
+          for (size_t i = 0; i < 256; ++i) outputs[i] = (outputs[i] & ~(uint64_t(0xFF) << 56)) | uint64_t(i) << 56;
+          std::vector<uint32_t> vector_codes(outputs.size());
+          gen::detail::wide_codes_from_outputs(*sampler, outputs.data(), vector_codes.data(), outputs.size());
+          for (size_t i = 0; i < outputs.size(); ++i) {
+            const uint64_t r = outputs[i];
+            ASSERT_EQ(vector_codes[i], gen::detail::wide_code(sampler->draws[r >> 56], uint32_t(r >> 24), 32, uint32_t(r)))
+                << ptx_name(type.type) << " output " << r;
+          }
+          continue;
+        }
+        ASSERT_EQ(type.field_bits, 32);
         const int index_bits = 24 - type.mantissa_bits;
         gen::SplitMixDraw draw(p + 1);
         std::vector<uint32_t> fields(1003);
