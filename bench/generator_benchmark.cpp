@@ -1,13 +1,16 @@
 // Throughput of the bulk generator on one core, one form per family: cases per second and elements per second.
 // Measured on this thread's CPU time, best of --repeats runs of --seconds each, because shared machines steal time
 // in bursts. Two ways of drawing are timed: one stream (BulkGenerator::next, case after case) and one generator per
-// case from its CaseSeeds (how `mmasp run` draws, so that any case can be regenerated alone).
+// case from its CaseSeeds (how `mmasp run` draws, so that any case can be regenerated alone). With --all, every
+// form is timed too (seeded, shorter passes), and the slowest are listed.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <set>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "bench/timing.h"
 #include "generators/bulk.h"
@@ -18,6 +21,9 @@ using namespace mmasp;
 int main(int argc, char** argv) {
   double seconds = 0.2;
   int repeats = 5;
+  bool all_forms = false;
+  for (int i = 1; i < argc; ++i)
+    if (std::strcmp(argv[i], "--all") == 0) all_forms = true;
   for (int i = 1; i + 1 < argc; ++i) {
     if (std::strcmp(argv[i], "--seconds") == 0) seconds = std::atof(argv[i + 1]);
     if (std::strcmp(argv[i], "--repeats") == 0) repeats = std::max(1, std::atoi(argv[i + 1]));
@@ -52,5 +58,25 @@ int main(int argc, char** argv) {
     }
   }
   std::printf("slowest (seeded): %.0f cases/s, %s\n", slowest, slowest_form.c_str());
+  if (!all_forms) return 0;
+
+  std::vector<std::pair<double, std::string>> rates;
+  for (const auto& form : instruction_space()) {
+    MmaCase test;
+    gen::BulkGenerator(1).next(form, test);
+    const gen::CaseSeeds seeds(2026, form);
+    rates.push_back({bench::best_rate(repeats, seconds / 4, 0, [&](size_t index) {
+                       gen::BulkGenerator one(seeds.of(index));
+                       one.next(form, test);
+                     }),
+                     form.opcode});
+  }
+  std::sort(rates.begin(), rates.end());
+  const size_t below_a_million =
+      size_t(std::count_if(rates.begin(), rates.end(), [](const auto& rate) { return rate.first < 1e6; }));
+  std::printf("every form (seeded, best of %d x %.2f s): %zu forms, %zu below 1,000,000 cases/s; slowest:\n", repeats,
+              seconds / 4, rates.size(), below_a_million);
+  for (size_t i = 0; i < std::min<size_t>(5, rates.size()); ++i)
+    std::printf("  %9.0f  %s\n", rates[i].first, rates[i].second.c_str());
   return 0;
 }
