@@ -113,6 +113,11 @@ std::unique_ptr<TypePlan> make_type_plan(ElemType type, bool is_scale) {
   if (p.bits <= 8)
     for (uint32_t code = 0; code < (1u << p.bits); ++code)
       p.values.push_back(p.is_float ? decode_to_double(type, code) : double(decode_integer(type, code)));
+  for (double value : p.values) {
+    p.float_values.push_back(float(value));
+    if (!(double(p.float_values.back()) == value) && !std::isnan(value))
+      throw std::logic_error("a narrow value that is not a float");
+  }
   auto list = [&](V value_class) -> std::vector<uint32_t>& { return p.by_class[size_t(value_class)]; };
   if (!p.is_float) {
     p.field_bits = p.bits <= 8 ? 0 : 64;
@@ -411,8 +416,9 @@ void four_row_sums(double* out, const double* a_rows, const int* columns, int st
 // out[i] = table[codes[i] & mask], 8 at a time by a gather where the CPU has AVX-512 (clang does not vectorise the
 // loop by itself).
 #if defined(__x86_64__)
-__attribute__((target("avx512f"))) void table_values_avx512(const double* table, uint32_t mask, const uint32_t* codes,
-                                                            size_t count, double* out) {
+__attribute__((target("avx512f"))) void table_values_avx512(const double* table, const float* float_table,
+                                                            uint32_t mask, const uint32_t* codes, size_t count,
+                                                            double* out) {
   size_t i = 0;
   if (mask == 15) {   // 4-bit codes: the table is two registers
     const __m512d low = _mm512_loadu_pd(table), high = _mm512_loadu_pd(table + 8);
@@ -421,10 +427,13 @@ __attribute__((target("avx512f"))) void table_values_avx512(const double* table,
       _mm512_storeu_pd(out + i, _mm512_permutex2var_pd(low, indices, high));   // index bits above 3 are ignored
     }
   }
-  const __m256i masks = _mm256_set1_epi32(int(mask));
-  for (; i + 8 <= count; i += 8) {
-    const __m256i indices = _mm256_and_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(codes + i)), masks);
-    _mm512_storeu_pd(out + i, _mm512_i32gather_pd(indices, table, 8));
+  // Wider codes: 16 floats a gather (every narrow value is a float), widened to doubles.
+  const __m512i masks = _mm512_set1_epi32(int(mask));
+  for (; i + 16 <= count; i += 16) {
+    const __m512i indices = _mm512_and_si512(_mm512_loadu_si512(codes + i), masks);
+    const __m512 values = _mm512_i32gather_ps(indices, float_table, 4);
+    _mm512_storeu_pd(out + i, _mm512_cvtps_pd(_mm512_castps512_ps256(values)));
+    _mm512_storeu_pd(out + i + 8, _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(values), 1))));
   }
   for (; i < count; ++i) out[i] = table[codes[i] & mask];
 }
@@ -462,9 +471,10 @@ __attribute__((target("avx512f"))) void wide_codes_avx512(const ElementSampler& 
 }
 #endif
 
-void table_values(const double* table, uint32_t mask, const uint32_t* codes, size_t count, double* out) {
+void table_values(const double* table, const float* float_table, uint32_t mask, const uint32_t* codes, size_t count,
+                  double* out) {
 #if defined(__x86_64__)
-  if (kAvx512) return table_values_avx512(table, mask, codes, count, out);
+  if (kAvx512) return table_values_avx512(table, float_table, mask, codes, count, out);
 #endif
   for (size_t i = 0; i < count; ++i) out[i] = table[codes[i] & mask];
 }
@@ -572,7 +582,8 @@ std::optional<uint32_t> f16_nearest_finite(double value) {
                                              std::vector<double>& out) {
   out.resize(codes.size());
   if (!type.values.empty()) {
-    table_values(type.values.data(), (1u << type.bits) - 1, codes.data(), codes.size(), out.data());
+    table_values(type.values.data(), type.float_values.data(), (1u << type.bits) - 1, codes.data(), codes.size(),
+                 out.data());
     return;
   }
   if (type.type == ElemType::f16) {
@@ -608,9 +619,10 @@ void cancel_with_c(MmaCase& test) {
     values_of(*plan.scale, test.scale_b, scale_b);
     if (n != 8) throw std::logic_error("block-scaled shapes have n = 8");
     double* __restrict b_values = b.data();
-    for (int row = 0; row < k; ++row) {
-      const double* __restrict scales = scale_b.data() + size_t((row >> block_shift) * 8);
-      for (int j = 0; j < 8; ++j) b_values[row * 8 + j] *= scales[j];
+    for (int block = 0; block < blocks; ++block) {
+      const double* __restrict scales = scale_b.data() + size_t(block * 8);
+      for (int row = block << block_shift; row < (block + 1) << block_shift; ++row)
+        for (int j = 0; j < 8; ++j) b_values[row * 8 + j] *= scales[j];
     }
   }
   // Per row, the logical column of every stored element and its value times its scale; then the sums.
@@ -632,7 +644,7 @@ void cancel_with_c(MmaCase& test) {
       // A scale block is a whole number of chunks, half of whose columns are stored: the stored elements of block
       // b are the b-th run of (block width / 2).
       const double* row_scales = scale_a.data() + size_t(i * blocks);
-      const int stored_per_block = scale_block_width(form) / 2;
+      const int stored_per_block = (1 << block_shift) / 2;
       for (int block = 0; block < blocks; ++block)
         for (int s = block * stored_per_block; s < (block + 1) * stored_per_block; ++s)
           a_row[s] = a_values[s] * row_scales[block];

@@ -23,6 +23,7 @@ struct TypePlan {
   bool is_float = false;
   int bits = 0;
   std::vector<double> values;           // the value of every code, for types of 8 bits or fewer (NaN if undefined)
+  std::vector<float> float_values;      // the same as floats, all exact (half the size for gathers)
   double value_of(uint32_t code) const; // exact; fast through `values` where it exists
 
   // Per class, what a draw picks: by_class[c][i] | (random bits & class_mask[c]) << pad_bits | class_force[c], with
