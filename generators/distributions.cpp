@@ -1,5 +1,7 @@
 #include "generators/distributions.h"
 
+#include "generators/draw.h"
+
 #include <bit>
 #include <limits>
 #include <map>
@@ -439,7 +441,7 @@ __attribute__((target("avx512f"))) void table_values_avx512(const double* table,
 }
 const bool kAvx512 = [] {
   __builtin_cpu_init();
-  return bool(__builtin_cpu_supports("avx512f"));
+  return !portable_only() && bool(__builtin_cpu_supports("avx512f"));
 }();
 #endif
 

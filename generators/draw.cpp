@@ -1,6 +1,8 @@
 #include "generators/draw.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <string_view>
 
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -110,7 +112,7 @@ MMASP_AVX512 void group_lookup8_avx512(uint64_t position, size_t groups, const u
 
 bool has_avx512() {
   __builtin_cpu_init();
-  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
+  return !portable_only() && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
          __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vbmi") &&
          __builtin_cpu_supports("avx512vbmi2");
 }
@@ -125,6 +127,14 @@ GroupLookup pick_group_lookup(int) { return nullptr; }
 const GroupLookup group_lookup8 = pick_group_lookup(8), group_lookup12 = pick_group_lookup(12);
 
 }  // namespace
+
+bool portable_only() {
+  static const bool portable = [] {
+    const char* value = std::getenv("MMASP_PORTABLE");
+    return value && std::string_view(value) == "1";
+  }();
+  return portable;
+}
 
 void SplitMixDraw::refill() {
   fill_block(state_, block_.data());

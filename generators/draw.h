@@ -12,6 +12,10 @@
 
 namespace mmasp::gen {
 
+// True when MMASP_PORTABLE=1 is set: the generators' hand-written AVX-512 paths (draw.cpp, distributions.cpp) are
+// left unused, so that tests and benchmarks can run the portable code on any machine. Same streams either way.
+bool portable_only();
+
 // SplitMix64 (Steele, Lea, Flood 2014): tiny state, full 64-bit output, the same stream everywhere. Standard-library
 // distributions differ between implementations, so none is used.
 //
