@@ -37,6 +37,8 @@ class ExactSum {
   // The nearest double (round to nearest even, once). Every sum mmasp forms lies inside double's exponent range.
   double to_double() const;
 
+  bool operator==(const ExactSum& other) const = default;   // the same exact value
+
  private:
   std::array<uint64_t, kLimbs> limbs_{};
 };

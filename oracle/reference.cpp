@@ -1,8 +1,11 @@
 #include "oracle/reference.h"
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <cmath>
 #include <limits>
+#include <span>
 #include <stdexcept>
 
 #include "oracle/number_format.h"
@@ -11,21 +14,34 @@
 namespace mmasp {
 namespace {
 
-// One factor of a product term: exact value and whether it is a subnormal input (which the hardware may flush).
+// One factor of a product term, decoded once: its exact value as (-1)^negative * significand * 2^exponent, its
+// class as flags, and whether it is a subnormal input (which the hardware may flush).
 struct Factor {
-  ExactValue value;
-  bool subnormal = false;
-  double magnitude = 0;   // |value| as a double (exact: every format here fits), for S
+  static constexpr uint8_t kZero = 1, kInfinite = 2, kNaN = 4, kSubnormal = 8;
+  uint64_t significand = 0;
+  int exponent = 0;
+  uint8_t flags = 0;
+  bool negative = false;
+  double magnitude = 0;   // |value| as a double (exact: every format here fits), for S; 0 for Inf and NaN
 };
 
 Factor factor(ElemType type, uint32_t code) {
   auto value = decode(type, code);
   if (!value) throw std::invalid_argument("reference: undefined code for " + std::string(ptx_name(type)));
   const bool finite = value->cls != FloatClass::nan && value->cls != FloatClass::infinite;
-  return {*value, value->cls == FloatClass::subnormal, finite ? std::fabs(value->to_double()) : 0.0};
+  const uint8_t flags = uint8_t((value->cls == FloatClass::zero ? Factor::kZero : 0) |
+                                (value->cls == FloatClass::infinite ? Factor::kInfinite : 0) |
+                                (value->cls == FloatClass::nan ? Factor::kNaN : 0) |
+                                (value->cls == FloatClass::subnormal ? Factor::kSubnormal : 0));
+  return {value->significand, value->exponent, flags, value->negative, finite ? std::fabs(value->to_double()) : 0.0};
 }
 
 // Accumulates one element: the exact sum of finite terms, and the IEEE special-value state.
+//
+// Product terms are kept and summed by sum_products(): where all of them lie within 120 bits of each other — every
+// element of the f16, bf16, tf32 and fp8 forms, and most of the block-scaled ones — in one 128-bit integer at the
+// lowest term's exponent, added to the wide accumulator once; otherwise one by one. Both are exact, so the result
+// is the same (ReferenceTest.WindowedSumsAreTheTermByTermSums checks it); the window is only faster.
 struct ElementSum {
   ExactSum sum;
   // S and the subnormal allowance only scale the bounds: a double sum (relative error below 2^-50) is plenty.
@@ -33,30 +49,78 @@ struct ElementSum {
   double subnormal_magnitudes = 0;
   int nonzero = 0;
   bool nan = false, positive_inf = false, negative_inf = false;
+  bool window = true;   // false: sum_products adds the terms one by one (for the equivalence test)
 
-  void add_term(std::initializer_list<Factor> factors) {
-    bool negative = false, any_nan = false, any_inf = false, any_zero = false, any_subnormal = false;
+  struct Term {
+    bool negative;
+    unsigned __int128 significand;
+    int exponent;
+  };
+  std::array<Term, 64> terms;            // product terms not yet in `sum` (k / 2 <= 64); left uninitialised
+  size_t term_count = 0;
+
+  // The term C: added to `sum` at once.
+  void add_term(const Factor& c) { add_term<1, false>({&c}); }
+  // A product term: kept for sum_products. Factors by pointer: this runs k/2 times per element.
+  template <size_t count>
+  void add_product(const std::array<const Factor*, count>& factors) { add_term<count, true>(factors); }
+
+  template <size_t count, bool keep>
+  void add_term(const std::array<const Factor*, count>& factors) {
+    bool negative = false;
+    uint8_t flags = 0;
     unsigned __int128 significand = 1;
     int exponent = 0;
     double magnitude = 1;
-    for (const Factor& f : factors) {
-      magnitude *= f.magnitude;
-      negative ^= f.value.negative;
-      any_nan |= f.value.cls == FloatClass::nan;
-      any_inf |= f.value.cls == FloatClass::infinite;
-      any_zero |= f.value.cls == FloatClass::zero;
-      any_subnormal |= f.subnormal;
-      significand *= f.value.significand;
-      exponent += f.value.exponent;
+    for (const Factor* f : factors) {
+      magnitude *= f->magnitude;
+      negative ^= f->negative;
+      flags |= f->flags;
+      significand *= f->significand;
+      exponent += f->exponent;
     }
-    // IEEE 754 7.2: NaN in, NaN out; Inf * 0 is invalid (NaN).
-    if (any_nan || (any_inf && any_zero)) { nan = true; return; }
-    if (any_inf) { (negative ? negative_inf : positive_inf) = true; return; }
-    if (any_zero) return;
-    ++nonzero;
-    sum.add(negative, significand, exponent);
-    magnitudes += magnitude;
-    if (any_subnormal) subnormal_magnitudes += magnitude;
+    const bool any_zero = flags & Factor::kZero;
+    if (flags & (Factor::kNaN | Factor::kInfinite)) [[unlikely]] {
+      // IEEE 754 7.2: NaN in, NaN out; Inf * 0 is invalid (NaN).
+      if ((flags & Factor::kNaN) || any_zero) nan = true;
+      else (negative ? negative_inf : positive_inf) = true;
+      return;
+    }
+    // Zero terms take no part; without a branch, because a case's zeros fall at random and a branch would mispredict.
+    const bool counted = !any_zero;
+    nonzero += counted;
+    if constexpr (keep) {
+      terms[term_count] = {negative, significand, exponent};
+      term_count += counted;
+    } else if (counted) {
+      sum.add(negative, significand, exponent);
+    }
+    magnitudes += counted ? magnitude : 0.0;   // magnitudes >= +0, so adding +0 changes nothing
+    subnormal_magnitudes += counted && (flags & Factor::kSubnormal) ? magnitude : 0.0;
+  }
+
+  void sum_products() {
+    if (term_count == 0) return;
+    const std::span<const Term> kept(terms.data(), term_count);
+    constexpr int kWindowBits = 120;   // 64 terms of up to 2^120 stay below 2^127
+    int lowest = kept.front().exponent, highest = lowest;
+    for (const Term& term : kept) {
+      const uint64_t high = uint64_t(term.significand >> 64), low = uint64_t(term.significand);
+      const int length = high ? 128 - std::countl_zero(high) : 64 - std::countl_zero(low);
+      lowest = std::min(lowest, term.exponent);
+      highest = std::max(highest, term.exponent + length);
+    }
+    if (window && highest - lowest <= kWindowBits) {
+      __int128 total = 0;
+      for (const Term& term : kept) {
+        const __int128 shifted = __int128(term.significand << (term.exponent - lowest));
+        total += term.negative ? -shifted : shifted;
+      }
+      if (total != 0) sum.add(total < 0, (unsigned __int128)(total < 0 ? -total : total), lowest);
+    } else {
+      for (const Term& term : kept) sum.add(term.negative, term.significand, term.exponent);
+    }
+    term_count = 0;
   }
 
   ExpectedElement finish(ElemType d_type) const {
@@ -104,7 +168,8 @@ ExpectedElement integer_element(const Form& form, int64_t sum) {
 
 }  // namespace
 
-ReferenceResult reference(const MmaCase& test) {
+namespace detail {
+ReferenceResult reference(const MmaCase& test, bool window) {
   check_shape(test);
   const Form& form = *test.form;
   const int m = form.shape.m, n = form.shape.n, k = form.shape.k;
@@ -139,7 +204,8 @@ ReferenceResult reference(const MmaCase& test) {
   for (size_t x = 0; x < b.size(); ++x) b[x] = factor(form.b, test.b[x]);
   std::vector<Factor> scale_b(test.scale_b.size());
   for (size_t x = 0; x < scale_b.size(); ++x) scale_b[x] = factor(*form.stype, test.scale_b[x]);
-  const Factor one{ExactValue{FloatClass::normal, false, 1, 0}, false, 1.0};
+  const Factor one{1, 0, 0, false, 1.0};
+  if (k / 2 > 64) throw std::logic_error("reference: more than 64 product terms per element");
   std::vector<Factor> a_row(size_t(k / 2)), scale_a_row(size_t(k / 2));
   std::vector<int> columns(size_t(k / 2)), blocks(size_t(k / 2));
   for (int i = 0; i < m; ++i) {
@@ -154,20 +220,25 @@ ReferenceResult reference(const MmaCase& test) {
     }
     for (int j = 0; j < n; ++j) {
       ElementSum element;
-      element.add_term({factor(form.c, test.c[size_t(i * n + j)])});
+      element.window = window;
+      element.add_term(factor(form.c, test.c[size_t(i * n + j)]));
       // The term for c counts toward S but is not a product.
       element.nonzero = 0;
       for (int s = 0; s < k / 2; ++s) {
         const Factor& bf = b[size_t(columns[size_t(s)] * n + j)];
         if (form.block_scale)
-          element.add_term({a_row[size_t(s)], bf, scale_a_row[size_t(s)], scale_b[size_t(blocks[size_t(s)] * n + j)]});
+          element.add_product<4>({&a_row[size_t(s)], &bf, &scale_a_row[size_t(s)], &scale_b[size_t(blocks[size_t(s)] * n + j)]});
         else
-          element.add_term({a_row[size_t(s)], bf, one});
+          element.add_product<3>({&a_row[size_t(s)], &bf, &one});
       }
+      element.sum_products();
       expected.d[size_t(i * n + j)] = element.finish(form.d);
     }
   }
   return expected;
 }
+}  // namespace detail
+
+ReferenceResult reference(const MmaCase& test) { return detail::reference(test, true); }
 
 }  // namespace mmasp

@@ -33,4 +33,10 @@ struct ReferenceResult {
 // sum over stored s of A_s * B[col(s)][j].
 ReferenceResult reference(const MmaCase& test);
 
+namespace detail {
+// window = false: every product term is added to the wide accumulator on its own, as the definition reads; the
+// public reference() sums terms that lie close together in a 128-bit window first (same result, faster).
+ReferenceResult reference(const MmaCase& test, bool window);
+}  // namespace detail
+
 }  // namespace mmasp

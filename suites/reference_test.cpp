@@ -4,10 +4,13 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <bit>
 #include <cmath>
 #include <filesystem>
 #include <set>
 
+#include "generators/bulk.h"
+#include "generators/special_cases.h"
 #include "oracle/case_file.h"
 #include "oracle/classification.h"
 #include "oracle/exact_sum.h"
@@ -250,6 +253,44 @@ RC_GTEST_PROP(FloatReference, MatchesANaiveDenseLoopWhereDoubleIsExact, ()) {
 }
 
 // --- Special values --------------------------------------------------------------------------------------------------
+
+// reference() sums product terms that lie within 120 bits of each other in a 128-bit window before they reach the
+// wide accumulator; the definition adds them one by one. Both are exact, so every field must agree, for cases of
+// every form and every profile (the profiles reach the window's edges: near overflow, subnormals, cancellation,
+// block scales at their extremes) and the named special-value set.
+TEST(FloatReference, WindowedSumsAreTheTermByTermSums) {
+  size_t elements = 0, windowed_forms = 0;
+  for (const Form& form : instruction_space()) {
+    if (form.is_integer()) continue;
+    std::vector<MmaCase> cases;
+    for (int profile = 0; profile < int(gen::Profile::count); ++profile) {
+      gen::Options options;
+      options.profile = gen::Profile(profile);
+      gen::BulkGenerator draw(uint64_t(profile) + 11);
+      for (int i = 0; i < 12; ++i) {
+        cases.emplace_back();
+        draw.next(form, cases.back(), options);
+      }
+    }
+    for (const auto& named : gen::special_value_cases(form, form.selectors.front())) cases.push_back(named.test);
+    ++windowed_forms;
+    for (const MmaCase& test : cases) {
+      const ReferenceResult fast = reference(test), slow = detail::reference(test, false);
+      ASSERT_EQ(fast.d.size(), slow.d.size());
+      for (size_t e = 0; e < fast.d.size(); ++e, ++elements) {
+        const ExpectedElement &x = fast.d[e], &y = slow.d[e];
+        ASSERT_TRUE(x.kind == y.kind && x.negative == y.negative && x.exact == y.exact &&
+                    x.rounded_code == y.rounded_code && x.nonzero_products == y.nonzero_products)
+            << form.opcode << " element " << e;
+        ASSERT_EQ(std::bit_cast<uint64_t>(x.exact_double), std::bit_cast<uint64_t>(y.exact_double));
+        ASSERT_EQ(std::bit_cast<uint64_t>(x.magnitude_sum), std::bit_cast<uint64_t>(y.magnitude_sum));
+        ASSERT_EQ(std::bit_cast<uint64_t>(x.subnormal_allowance), std::bit_cast<uint64_t>(y.subnormal_allowance));
+      }
+    }
+  }
+  EXPECT_GT(windowed_forms, 100u);
+  EXPECT_GT(elements, 1000000u);
+}
 
 TEST(FloatReference, PropagatesNaNAndInfinityByIeeeRules) {
   const Form& form = form_named("mma.sp.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32");
