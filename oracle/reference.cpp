@@ -5,6 +5,7 @@
 #include <bit>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <span>
 #include <stdexcept>
 
@@ -25,7 +26,7 @@ struct Factor {
   double magnitude = 0;   // |value| as a double (exact: every format here fits), for S; 0 for Inf and NaN
 };
 
-Factor factor(ElemType type, uint32_t code) {
+Factor decode_factor(ElemType type, uint32_t code) {
   auto value = decode(type, code);
   if (!value) throw std::invalid_argument("reference: undefined code for " + std::string(ptx_name(type)));
   const bool finite = value->cls != FloatClass::nan && value->cls != FloatClass::infinite;
@@ -34,6 +35,30 @@ Factor factor(ElemType type, uint32_t code) {
                                 (value->cls == FloatClass::nan ? Factor::kNaN : 0) |
                                 (value->cls == FloatClass::subnormal ? Factor::kSubnormal : 0));
   return {value->significand, value->exponent, flags, value->negative, finite ? std::fabs(value->to_double()) : 0.0};
+}
+
+// Types of 8 bits or fewer decode through a table built once (a case decodes thousands of their codes); undefined
+// codes keep their error by decoding again.
+Factor factor(ElemType type, uint32_t code) {
+  constexpr size_t kTypes = size_t(ElemType::ue4m3) + 1;
+  static const std::array<std::vector<std::optional<Factor>>, kTypes> tables = [] {
+    std::array<std::vector<std::optional<Factor>>, kTypes> built;
+    for (size_t t = 0; t < kTypes; ++t) {
+      const ElemType table_type = ElemType(t);
+      if (info(table_type).bits > 8) continue;
+      for (uint32_t c = 0; c < (1u << info(table_type).bits); ++c) {
+        try {
+          built[t].push_back(decode_factor(table_type, c));
+        } catch (const std::invalid_argument&) {
+          built[t].push_back(std::nullopt);
+        }
+      }
+    }
+    return built;
+  }();
+  const auto& table = tables[size_t(type)];
+  if (code < table.size() && table[code]) return *table[code];
+  return decode_factor(type, code);
 }
 
 // Accumulates one element: the exact sum of finite terms, and the IEEE special-value state.
