@@ -76,6 +76,16 @@ struct ElementSum {
   bool nan = false, positive_inf = false, negative_inf = false;
   bool window = true;   // false: sum_products adds the terms one by one (for the equivalence test)
 
+  // Empty again, for the next element (the kept terms' storage is left as it is).
+  void reset(bool use_window) {
+    sum = ExactSum{};
+    magnitudes = subnormal_magnitudes = 0;
+    nonzero = 0;
+    nan = positive_inf = negative_inf = false;
+    window = use_window;
+    term_count = 0;
+  }
+
   struct Term {
     bool negative;
     unsigned __int128 significand;
@@ -233,6 +243,7 @@ ReferenceResult reference(const MmaCase& test, bool window) {
   if (k / 2 > 64) throw std::logic_error("reference: more than 64 product terms per element");
   std::vector<Factor> a_row(size_t(k / 2)), scale_a_row(size_t(k / 2));
   std::vector<int> columns(size_t(k / 2)), blocks(size_t(k / 2));
+  std::vector<ElementSum> row(static_cast<size_t>(n));
   for (int i = 0; i < m; ++i) {
     const uint32_t* row_nibbles = test.nibbles.data() + size_t(i * chunks);
     for (int s = 0; s < k / 2; ++s) {
@@ -243,21 +254,29 @@ ReferenceResult reference(const MmaCase& test, bool window) {
         scale_a_row[size_t(s)] = factor(*form.stype, test.scale_a[size_t(i * scale_blocks(form) + blocks[size_t(s)])]);
       }
     }
+    // The row's n elements side by side, each still summing its terms in stored order: their chains of additions
+    // overlap instead of waiting on each other.
     for (int j = 0; j < n; ++j) {
-      ElementSum element;
-      element.window = window;
+      ElementSum& element = row[size_t(j)];
+      element.reset(window);
       element.add_term(factor(form.c, test.c[size_t(i * n + j)]));
       // The term for c counts toward S but is not a product.
       element.nonzero = 0;
-      for (int s = 0; s < k / 2; ++s) {
-        const Factor& bf = b[size_t(columns[size_t(s)] * n + j)];
-        if (form.block_scale)
-          element.add_product<4>({&a_row[size_t(s)], &bf, &scale_a_row[size_t(s)], &scale_b[size_t(blocks[size_t(s)] * n + j)]});
-        else
-          element.add_product<3>({&a_row[size_t(s)], &bf, &one});
+    }
+    for (int s = 0; s < k / 2; ++s) {
+      const Factor* a = &a_row[size_t(s)];
+      const Factor* b_row = &b[size_t(columns[size_t(s)] * n)];
+      if (form.block_scale) {
+        const Factor* scale_a = &scale_a_row[size_t(s)];
+        const Factor* scale_b_row = &scale_b[size_t(blocks[size_t(s)] * n)];
+        for (int j = 0; j < n; ++j) row[size_t(j)].add_product<4>({a, b_row + j, scale_a, scale_b_row + j});
+      } else {
+        for (int j = 0; j < n; ++j) row[size_t(j)].add_product<3>({a, b_row + j, &one});
       }
-      element.sum_products();
-      expected.d[size_t(i * n + j)] = element.finish(form.d);
+    }
+    for (int j = 0; j < n; ++j) {
+      row[size_t(j)].sum_products();
+      expected.d[size_t(i * n + j)] = row[size_t(j)].finish(form.d);
     }
   }
   return expected;
