@@ -226,8 +226,6 @@ std::unique_ptr<ElementSampler> make_sampler(const TypePlan& type, Role role, Pr
     for (size_t slot = 0; slot < 256; ++slot) {
       const size_t c = size_t(sampler->classes[slot]);
       if (type.by_class[c].empty()) throw std::logic_error("a class to draw has no codes");
-      sampler->draws[slot] = {type.by_class[c].data(), uint32_t(type.by_class[c].size()),
-                              type.class_mask[c] << type.pad_bits, type.class_force[c], ValueClass(c)};
       sampler->slot_class[slot] = uint32_t(c);
     }
     for (size_t c = 0; c < size_t(ValueClass::count); ++c) {
@@ -468,8 +466,7 @@ __attribute__((target("avx512f"))) void wide_codes_avx512(const ElementSampler& 
   }
   for (; i < count; ++i) {
     const uint32_t r = fields[i];
-    fields[i] = wide_code(sampler.draws[r >> 24], (r >> type.mantissa_bits) & ((1u << index_bits) - 1), index_bits,
-                          r << type.pad_bits);
+    fields[i] = code_of_field(sampler, r);
   }
 }
 #endif
@@ -524,7 +521,7 @@ __attribute__((target("avx512f"))) static void wide_codes_64_avx512(const Elemen
   }
   for (; i < count; ++i) {
     const uint64_t r = outputs[i];
-    codes[i] = wide_code(sampler.draws[r >> 56], uint32_t(r >> 24), 32, uint32_t(r));
+    codes[i] = code_of_output(sampler, r);
   }
 }
 #endif

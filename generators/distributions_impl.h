@@ -51,20 +51,15 @@ struct TypePlan {
 //    entry of the class's list, the low m bits are the mantissa bits the class's mask lets through (m: the type's
 //    mantissa bits).
 //  - f32, s32: 64 bits. The top 8 pick the class, the next 32 the list entry, the low 32 the masked bits.
-struct ClassDraw {
-  const uint32_t* codes = nullptr;
-  uint32_t size = 0, mask = 0, force = 0;   // mask: shifted left by the type's pad bits, like the codes
-  ValueClass value_class{};
-};
+//    Per class (indexed by ValueClass): its list, at class_offset in all_codes, class_size long, and its mask (shifted
+//    left by the type's pad bits, like the codes) and forced bits.
 struct ElementSampler {
   const TypePlan* type = nullptr;
   std::vector<uint16_t> slots;                 // narrow types only: 2^slot_bits slots and one of padding (byte_lookups)
   int slot_bits = 0;
-  ClassTable classes{};
-  std::array<ClassDraw, 256> draws{};          // wide types: per class slot, the class's list, mask and forced bits
-  // The same for the AVX-512 path of 32-bit fields (wide_codes_from_fields): per class slot its class, per class
-  // (indexed by ValueClass) the offset of its list in all_codes, its size, mask and forced bits.
-  std::array<uint32_t, 256> slot_class{};
+  ClassTable classes{};                        // the 256 class slots
+  // Wide types only.
+  std::array<uint32_t, 256> slot_class{};      // `classes` widened to 32 bits, for the AVX-512 paths' gathers
   std::array<uint32_t, 16> class_offset{}, class_size{}, class_mask{}, class_force{};
   std::vector<uint32_t> all_codes;
   bool narrow() const { return !slots.empty(); }
@@ -127,18 +122,29 @@ void for_each_output(Draw& draw, size_t count, Sink&& sink) {
   }
 }
 
-inline uint32_t wide_code(const ClassDraw& draw, uint32_t index, int index_bits, uint32_t extra) {
-  return draw.codes[size_t((uint64_t(index) * draw.size) >> index_bits)] | (extra & draw.mask) | draw.force;
+// A wide element's code: the class of `slot`, entry index * size >> index_bits of its list, the random bits `extra`
+// its mask lets through, and its forced bits.
+inline uint32_t wide_code(const ElementSampler& sampler, uint32_t slot, uint32_t index, int index_bits, uint32_t extra) {
+  const size_t c = size_t(sampler.classes[slot]);
+  return sampler.all_codes[sampler.class_offset[c] + size_t((uint64_t(index) * sampler.class_size[c]) >> index_bits)] |
+         (extra & sampler.class_mask[c]) | sampler.class_force[c];
+}
+// The code a 32-bit field (f16, bf16, tf32) or a 64-bit output (f32, s32) draws.
+inline uint32_t code_of_field(const ElementSampler& sampler, uint32_t r) {
+  const TypePlan& type = *sampler.type;
+  const int index_bits = 24 - type.mantissa_bits;
+  return wide_code(sampler, r >> 24, (r >> type.mantissa_bits) & ((1u << index_bits) - 1), index_bits, r << type.pad_bits);
+}
+inline uint32_t code_of_output(const ElementSampler& sampler, uint64_t r) {
+  return wide_code(sampler, uint32_t(r >> 56), uint32_t(r >> 24), 32, uint32_t(r));
 }
 
-// The 32-bit-field types, with their shifts as constants: f16 (10 mantissa bits), bf16 (7), tf32 (10, 13 pad bits).
-//
-// Where the CPU has AVX-512, the fields are drawn first and turned into codes 16 at a time, in place.
-// The same for 64-bit fields (f32, s32), from the outputs to the codes.
+// Where the CPU has AVX-512, wide elements' fields (outputs) are drawn first and turned into codes 16 (8) at a time.
 bool wide_codes_available();
-void wide_codes_from_fields(const ElementSampler& sampler, uint32_t* fields, size_t count);
+void wide_codes_from_fields(const ElementSampler& sampler, uint32_t* fields, size_t count);   // in place
 void wide_codes_from_outputs(const ElementSampler& sampler, const uint64_t* outputs, uint32_t* codes, size_t count);
 
+// The 32-bit-field types, with their shifts as constants: f16 (10 mantissa bits), bf16 (7), tf32 (10, 13 pad bits).
 template <int mantissa_bits, int pad_bits, bool counting, class Draw>
 void draw_wide_32(Draw& draw, const ElementSampler& sampler, uint32_t* destination, size_t count, Coverage* coverage) {
   if constexpr (!counting) {
@@ -149,11 +155,9 @@ void draw_wide_32(Draw& draw, const ElementSampler& sampler, uint32_t* destinati
     }
   }
   constexpr int index_bits = 24 - mantissa_bits;
-  const ClassDraw* draws = sampler.draws.data();
   for_each_field<32>(draw, count, [&](size_t i, uint32_t r) {
-    const ClassDraw& chosen = draws[r >> 24];
-    destination[i] = wide_code(chosen, (r >> mantissa_bits) & ((1u << index_bits) - 1), index_bits, r << pad_bits);
-    if constexpr (counting) ++coverage->value_classes[size_t(chosen.value_class)];
+    destination[i] = wide_code(sampler, r >> 24, (r >> mantissa_bits) & ((1u << index_bits) - 1), index_bits, r << pad_bits);
+    if constexpr (counting) ++coverage->value_classes[size_t(sampler.classes[r >> 24])];
   });
 }
 
@@ -198,11 +202,9 @@ void fill_elements(Draw& draw, const ElementSampler& sampler, uint32_t* destinat
         return;
       }
     }
-    const ClassDraw* draws = sampler.draws.data();
     for_each_output(draw, count, [&](size_t i, uint64_t r) {
-      const ClassDraw& chosen = draws[r >> 56];
-      destination[i] = wide_code(chosen, uint32_t(r >> 24), 32, uint32_t(r));
-      if constexpr (counting) ++coverage->value_classes[size_t(chosen.value_class)];
+      destination[i] = code_of_output(sampler, r);
+      if constexpr (counting) ++coverage->value_classes[size_t(sampler.classes[r >> 56])];
     });
   }
 }

@@ -182,13 +182,12 @@ TEST(Generators, VectorWideCodesAreTheScalarOnes) {
           gen::detail::wide_codes_from_outputs(*sampler, outputs.data(), vector_codes.data(), outputs.size());
           for (size_t i = 0; i < outputs.size(); ++i) {
             const uint64_t r = outputs[i];
-            ASSERT_EQ(vector_codes[i], gen::detail::wide_code(sampler->draws[r >> 56], uint32_t(r >> 24), 32, uint32_t(r)))
+            ASSERT_EQ(vector_codes[i], gen::detail::code_of_output(*sampler, r))
                 << ptx_name(type.type) << " output " << r;
           }
           continue;
         }
         ASSERT_EQ(type.field_bits, 32);
-        const int index_bits = 24 - type.mantissa_bits;
         gen::SplitMixDraw draw(p + 1);
         std::vector<uint32_t> fields(1003);
         for (uint32_t& r : fields) r = draw.field(32);
@@ -196,10 +195,8 @@ TEST(Generators, VectorWideCodesAreTheScalarOnes) {
         std::vector<uint32_t> vector_codes = fields;
         gen::detail::wide_codes_from_fields(*sampler, vector_codes.data(), vector_codes.size());
         for (size_t i = 0; i < fields.size(); ++i) {
-          const uint32_t r = fields[i];
-          const uint32_t scalar = gen::detail::wide_code(sampler->draws[r >> 24], (r >> type.mantissa_bits) & ((1u << index_bits) - 1),
-                                                         index_bits, r << type.pad_bits);
-          ASSERT_EQ(vector_codes[i], scalar) << ptx_name(type.type) << " field " << r;
+          ASSERT_EQ(vector_codes[i], gen::detail::code_of_field(*sampler, fields[i]))
+              << ptx_name(type.type) << " field " << fields[i];
         }
       }
     }
