@@ -414,6 +414,14 @@ void four_row_sums(double* out, const double* a_rows, const int* columns, int st
     for (int j = 0; j < 8; ++j) out[r * 8 + j] = sums[r][j];
 }
 
+#if defined(__x86_64__)
+// The hand-written AVX-512 paths of this file (draw.cpp has those of the draw itself).
+const bool kAvx512 = [] {
+  __builtin_cpu_init();
+  return !portable_only() && bool(__builtin_cpu_supports("avx512f"));
+}();
+#endif
+
 // out[i] = table[codes[i] & mask], 8 at a time by a gather where the CPU has AVX-512 (clang does not vectorise the
 // loop by itself).
 #if defined(__x86_64__)
@@ -438,10 +446,6 @@ __attribute__((target("avx512f"))) void table_values_avx512(const double* table,
   }
   for (; i < count; ++i) out[i] = table[codes[i] & mask];
 }
-const bool kAvx512 = [] {
-  __builtin_cpu_init();
-  return !portable_only() && bool(__builtin_cpu_supports("avx512f"));
-}();
 #endif
 
 #if defined(__x86_64__)
@@ -467,6 +471,32 @@ __attribute__((target("avx512f"))) void wide_codes_avx512(const ElementSampler& 
   for (; i < count; ++i) {
     const uint32_t r = fields[i];
     fields[i] = code_of_field(sampler, r);
+  }
+}
+
+__attribute__((target("avx512f"))) void wide_codes_64_avx512(const ElementSampler& sampler, const uint64_t* outputs,
+                                                             uint32_t* codes, size_t count) {
+  // Per output r: class slot r >> 56, list index (r >> 24) & (2^32 - 1) scaled by the list size, masked bits r.
+  const __m512i offsets = _mm512_loadu_si512(sampler.class_offset.data()), sizes = _mm512_loadu_si512(sampler.class_size.data()),
+                masks = _mm512_loadu_si512(sampler.class_mask.data()), forces = _mm512_loadu_si512(sampler.class_force.data());
+  size_t i = 0;
+  for (; i + 8 <= count; i += 8) {
+    const __m512i r = _mm512_loadu_si512(outputs + i);
+    const __m256i value_class = _mm512_i64gather_epi32(_mm512_srli_epi64(r, 56), sampler.slot_class.data(), 4);
+    const __m512i class_lanes = _mm512_castsi256_si512(value_class);
+    const __m512i size = _mm512_cvtepu32_epi64(_mm512_castsi512_si256(_mm512_permutexvar_epi32(class_lanes, sizes)));
+    const __m512i scaled = _mm512_srli_epi64(_mm512_mul_epu32(_mm512_srli_epi64(r, 24), size), 32);
+    const __m256i entry = _mm256_add_epi32(_mm512_cvtepi64_epi32(scaled),
+                                           _mm512_castsi512_si256(_mm512_permutexvar_epi32(class_lanes, offsets)));
+    const __m256i code = _mm256_i32gather_epi32(reinterpret_cast<const int*>(sampler.all_codes.data()), entry, 4);
+    const __m256i extra = _mm256_and_si256(_mm512_cvtepi64_epi32(r),
+                                           _mm512_castsi512_si256(_mm512_permutexvar_epi32(class_lanes, masks)));
+    const __m256i force = _mm512_castsi512_si256(_mm512_permutexvar_epi32(class_lanes, forces));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(codes + i), _mm256_or_si256(_mm256_or_si256(code, extra), force));
+  }
+  for (; i < count; ++i) {
+    const uint64_t r = outputs[i];
+    codes[i] = code_of_output(sampler, r);
   }
 }
 #endif
@@ -498,33 +528,6 @@ void row_sums(double* out, const double* a_row, const int* columns, int stored, 
 
 }  // namespace
 
-#if defined(__x86_64__)
-__attribute__((target("avx512f"))) static void wide_codes_64_avx512(const ElementSampler& sampler, const uint64_t* outputs,
-                                                                    uint32_t* codes, size_t count) {
-  // Per output r: class slot r >> 56, list index (r >> 24) & (2^32 - 1) scaled by the list size, masked bits r.
-  const __m512i offsets = _mm512_loadu_si512(sampler.class_offset.data()), sizes = _mm512_loadu_si512(sampler.class_size.data()),
-                masks = _mm512_loadu_si512(sampler.class_mask.data()), forces = _mm512_loadu_si512(sampler.class_force.data());
-  size_t i = 0;
-  for (; i + 8 <= count; i += 8) {
-    const __m512i r = _mm512_loadu_si512(outputs + i);
-    const __m256i value_class = _mm512_i64gather_epi32(_mm512_srli_epi64(r, 56), sampler.slot_class.data(), 4);
-    const __m512i class_lanes = _mm512_castsi256_si512(value_class);
-    const __m512i size = _mm512_cvtepu32_epi64(_mm512_castsi512_si256(_mm512_permutexvar_epi32(class_lanes, sizes)));
-    const __m512i scaled = _mm512_srli_epi64(_mm512_mul_epu32(_mm512_srli_epi64(r, 24), size), 32);
-    const __m256i entry = _mm256_add_epi32(_mm512_cvtepi64_epi32(scaled),
-                                           _mm512_castsi512_si256(_mm512_permutexvar_epi32(class_lanes, offsets)));
-    const __m256i code = _mm256_i32gather_epi32(reinterpret_cast<const int*>(sampler.all_codes.data()), entry, 4);
-    const __m256i extra = _mm256_and_si256(_mm512_cvtepi64_epi32(r),
-                                           _mm512_castsi512_si256(_mm512_permutexvar_epi32(class_lanes, masks)));
-    const __m256i force = _mm512_castsi512_si256(_mm512_permutexvar_epi32(class_lanes, forces));
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(codes + i), _mm256_or_si256(_mm256_or_si256(code, extra), force));
-  }
-  for (; i < count; ++i) {
-    const uint64_t r = outputs[i];
-    codes[i] = code_of_output(sampler, r);
-  }
-}
-#endif
 
 void wide_codes_from_outputs(const ElementSampler& sampler, const uint64_t* outputs, uint32_t* codes, size_t count) {
 #if defined(__x86_64__)

@@ -145,10 +145,10 @@ void SplitMixDraw::refill() {
 template <int width>
 void SplitMixDraw::byte_lookups(size_t count, const uint16_t* table, uint32_t* out) {
   static_assert(width == 8 || width == 12);
-  constexpr size_t outputs_per_group = width == 8 ? 8 : 16;
-  constexpr size_t fields_per_group = outputs_per_group * size_t(64 / width);
-  const GroupLookup group_lookup = width == 8 ? group_lookup8 : group_lookup12;
   constexpr size_t per_output = size_t(64 / width);
+  constexpr size_t outputs_per_group = width == 8 ? 8 : 16;
+  constexpr size_t fields_per_group = outputs_per_group * per_output;
+  const GroupLookup group_lookup = width == 8 ? group_lookup8 : group_lookup12;
   size_t i = 0;
   for (; i < count && left_ >= width; ++i) out[i] = table[field(width)] & 0xFFu;
   if (!group_lookup || i == count) {
