@@ -26,39 +26,36 @@ struct Factor {
   double magnitude = 0;   // |value| as a double (exact: every format here fits), for S; 0 for Inf and NaN
 };
 
-Factor decode_factor(ElemType type, uint32_t code) {
+// nullopt for a code the type does not define.
+std::optional<Factor> decode_factor(ElemType type, uint32_t code) {
   auto value = decode(type, code);
-  if (!value) throw std::invalid_argument("reference: undefined code for " + std::string(ptx_name(type)));
+  if (!value) return std::nullopt;
   const bool finite = value->cls != FloatClass::nan && value->cls != FloatClass::infinite;
   const uint8_t flags = uint8_t((value->cls == FloatClass::zero ? Factor::kZero : 0) |
                                 (value->cls == FloatClass::infinite ? Factor::kInfinite : 0) |
                                 (value->cls == FloatClass::nan ? Factor::kNaN : 0) |
                                 (value->cls == FloatClass::subnormal ? Factor::kSubnormal : 0));
-  return {value->significand, value->exponent, flags, value->negative, finite ? std::fabs(value->to_double()) : 0.0};
+  return Factor{value->significand, value->exponent, flags, value->negative,
+                finite ? std::fabs(value->to_double()) : 0.0};
 }
 
-// Types of 8 bits or fewer decode through a table built once (a case decodes thousands of their codes); undefined
-// codes keep their error by decoding again.
+// Float types of 8 bits or fewer decode through a table built once (a case decodes thousands of their codes).
 Factor factor(ElemType type, uint32_t code) {
-  constexpr size_t kTypes = size_t(ElemType::ue4m3) + 1;
+  constexpr size_t kTypes = size_t(ElemType::ue4m3) + 1;   // ue4m3 is the last ElemType
   static const std::array<std::vector<std::optional<Factor>>, kTypes> tables = [] {
     std::array<std::vector<std::optional<Factor>>, kTypes> built;
-    for (size_t t = 0; t < kTypes; ++t) {
-      const ElemType table_type = ElemType(t);
-      if (info(table_type).bits > 8) continue;
-      for (uint32_t c = 0; c < (1u << info(table_type).bits); ++c) {
-        try {
-          built[t].push_back(decode_factor(table_type, c));
-        } catch (const std::invalid_argument&) {
-          built[t].push_back(std::nullopt);
-        }
-      }
-    }
+    for (size_t t = 0; t < kTypes; ++t)
+      if (info(ElemType(t)).is_float && info(ElemType(t)).bits <= 8)
+        for (uint32_t c = 0; c < (1u << info(ElemType(t)).bits); ++c) built[t].push_back(decode_factor(ElemType(t), c));
     return built;
   }();
   const auto& table = tables[size_t(type)];
-  if (code < table.size() && table[code]) return *table[code];
-  return decode_factor(type, code);
+  if (code < table.size()) {
+    if (table[code]) return *table[code];
+  } else if (const std::optional<Factor> decoded = decode_factor(type, code)) {
+    return *decoded;
+  }
+  throw std::invalid_argument("reference: undefined code for " + std::string(ptx_name(type)));
 }
 
 // Accumulates one element: the exact sum of finite terms, and the IEEE special-value state.
@@ -66,7 +63,7 @@ Factor factor(ElemType type, uint32_t code) {
 // Product terms are kept and summed by sum_products(): where all of them lie within 120 bits of each other — every
 // element of the f16, bf16, tf32 and fp8 forms, and most of the block-scaled ones — in one 128-bit integer at the
 // lowest term's exponent, added to the wide accumulator once; otherwise one by one. Both are exact, so the result
-// is the same (ReferenceTest.WindowedSumsAreTheTermByTermSums checks it); the window is only faster.
+// is the same (FloatReference.WindowedSumsAreTheTermByTermSums checks it); the window is only faster.
 struct ElementSum {
   ExactSum sum;
   // S and the subnormal allowance only scale the bounds: a double sum (relative error below 2^-50) is plenty.
