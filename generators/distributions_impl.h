@@ -222,6 +222,29 @@ void draw_elements(Draw& draw, const ElementSampler& sampler, std::vector<uint32
 float f16_to_float(uint32_t code);
 std::optional<uint32_t> f16_nearest_finite(double value);
 
+// Every chunk's metadata nibble, one field each from the form's chunk slots.
+template <class Draw>
+void draw_chunk_nibbles(Draw& draw, const FormPlan& plan, bool undefined_behaviour, std::vector<uint32_t>& nibbles,
+                        Coverage* coverage) {
+  if constexpr (has_byte_lookups<Draw>) {
+    if (!coverage) {
+      draw.template byte_lookups<kChunkSlotBits>(nibbles.size(), plan.chunk_nibbles[undefined_behaviour].data(),
+                                                 nibbles.data());
+      return;
+    }
+  }
+  const ChunkSlot* chunk_slots = plan.chunk_slots[undefined_behaviour].data();
+  for_each_field<kChunkSlotBits>(draw, nibbles.size(), [&](size_t i, uint32_t r) {
+    const ChunkSlot& chunk = chunk_slots[r];
+    nibbles[i] = chunk.nibble;
+    if (coverage) {
+      if (chunk.kind < 2) ++coverage->patterns[chunk.pattern];
+      coverage->unordered_chunks += chunk.kind == 1;
+      coverage->undefined_chunks += chunk.kind == 2;
+    }
+  });
+}
+
 // C = -(the products' sum, rounded to C's type): D* is then the rounding error of that sum, or 0 for integers.
 void cancel_with_c(MmaCase& test);
 
@@ -246,20 +269,7 @@ void draw_case(Draw& draw, const Form& form, const Options& options, MmaCase& ou
   }
 
   out.nibbles.resize(size_t(m * (k / form.chunk_width)));
-  const ChunkSlot* chunk_slots = plan.chunk_slots[options.undefined_behaviour].data();
-  uint32_t* nibbles = out.nibbles.data();
-  if (detail::has_byte_lookups<Draw> && !coverage) {
-    if constexpr (detail::has_byte_lookups<Draw>)
-      draw.template byte_lookups<kChunkSlotBits>(out.nibbles.size(), plan.chunk_nibbles[options.undefined_behaviour].data(), nibbles);
-  } else detail::for_each_field<kChunkSlotBits>(draw, out.nibbles.size(), [&](size_t i, uint32_t r) {
-    const ChunkSlot& chunk = chunk_slots[r];
-    nibbles[i] = chunk.nibble;
-    if (coverage) {
-      if (chunk.kind < 2) ++coverage->patterns[chunk.pattern];
-      coverage->unordered_chunks += chunk.kind == 1;
-      coverage->undefined_chunks += chunk.kind == 2;
-    }
-  });
+  detail::draw_chunk_nibbles(draw, plan, options.undefined_behaviour, out.nibbles, coverage);
 
   detail::draw_elements(draw, *plan.a_samplers[p], out.a_compressed, size_t(m * k / 2), coverage);
   detail::draw_elements(draw, *plan.b_samplers[p], out.b, size_t(k * n), coverage);
