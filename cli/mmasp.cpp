@@ -8,7 +8,9 @@
 #include <thread>
 
 #include "cli/common.h"
+#include "cli/characterize_command.h"
 #include "cli/run_command.h"
+#include "cli/selftest_command.h"
 #include "harness/compile_conformance.h"
 #include "harness/gpu_probe.h"
 #include "harness/ptx_emitter.h"
@@ -60,6 +62,16 @@ int main(int argc, char** argv) {
   auto* run = app.add_subcommand("run", "the main job: everything this machine can check");
   RunOptions run_options;
   add_run_options(run, run_options);
+
+  // characterize
+  auto* characterize = app.add_subcommand("characterize", "measure the float arithmetic: the bit-exact model parameters of each form, with the probes that show them");
+  CharacterizeCommandOptions characterize_options;
+  add_characterize_options(characterize, characterize_options);
+
+  // selftest
+  auto* selftest = app.add_subcommand("selftest", "prove the judging tiers: run the suites through injected faults (--faults)");
+  SelftestCommandOptions selftest_options;
+  add_selftest_options(selftest, selftest_options);
 
   // eval
   auto* eval = app.add_subcommand("eval", "print the expected D and its bounds for a case file, and judge its observed D");
@@ -193,6 +205,8 @@ int main(int argc, char** argv) {
       return status;
     }
     if (*run) return run_main(run_options, argc, argv);
+    if (*characterize) return characterize_main(characterize_options, argc, argv);
+    if (*selftest) return selftest_main(selftest_options, argc, argv);
     if (*ub_probe) return ub_probe_main(ub_probe_options);
   } catch (const UsageError& error) {
     std::cerr << "mmasp: " << error.what() << "\n";

@@ -21,6 +21,7 @@
 #include "harness/parallel.h"
 #include "harness/ptxas.h"
 #include "harness/sass.h"
+#include "oracle/numeric_model_table.h"
 #include "reports/findings.h"
 #include "reports/run_report.h"
 
@@ -109,6 +110,29 @@ UbJob parse_ub_job(const std::string& text) {
 // The exit status of a batch ub-probe that stopped after a job that faulted (its line was printed).
 constexpr int kExitUbBatchStopped = 3;
 
+// The model tier of a run on a device of compute capability `sm` (0: the emulator, which has none).
+ModelTier model_tier_for(int sm, const std::string& requested, bool candidates) {
+  ModelTier tier;
+  if (requested == "off" || sm == 0) return tier;
+  const std::string architecture = "sm_" + std::to_string(sm);
+  bool any = false;
+  std::string evidence;
+  for (const auto& record : model_records())
+    if (record.architecture == architecture && (record.verified || candidates)) {
+      any = true;
+      evidence = record.evidence;
+    }
+  if (!any) {
+    if (requested != "auto") throw UsageError("--model " + requested + ": no verified bit-exact model for " + architecture);
+    return tier;
+  }
+  tier.mode = requested == "warn" ? ModelMode::warn : ModelMode::strict;
+  tier.parameters = [architecture, candidates](const Form& form) { return verified_model(form, architecture, candidates); };
+  tier.description = architecture + (candidates ? " candidate bit-exact model (unverified records included; " : " bit-exact model (") +
+                     evidence.substr(0, evidence.find(':')) + ")";
+  return tier;
+}
+
 }  // namespace
 
 void add_ub_probe_options(CLI::App* command, UbProbeOptions& o) {
@@ -185,6 +209,12 @@ void add_run_options(CLI::App* command, RunOptions& o) {
   command->add_option("--modules", o.modules, "toolkit module store (default: <cache>/modules; see mmasp prepare)");
   command->add_option("--threads", o.threads, "host threads for generation and judging")->capture_default_str();
   command->add_option("--special-generated", o.special_generated, "generated special-value cases per pair")->capture_default_str();
+  command->add_option("--model", o.model,
+                      "bit-exact model tier: strict (a deviation fails the run), warn (reported like a QualityWarning), "
+                      "off; auto = strict on a GPU with verified models")
+      ->check(CLI::IsMember({"auto", "strict", "warn", "off"}))->capture_default_str();
+  command->add_flag("--model-candidates", o.model_candidates,
+                    "let the model tier use unverified model records too (how a record is verified on hardware)");
 }
 
 int run_main(const RunOptions& o, int argc, char** argv) {
@@ -318,6 +348,13 @@ int run_main(const RunOptions& o, int argc, char** argv) {
   const bool do_layouts = hardware ? extras && o.layouts : (o.layouts_given && o.layouts);
   uint64_t cases_per_pair = o.cases ? o.cases : (o.budget > 0 ? 0 : (hardware ? 10000 : 64));
   SuiteContext context{primary, o.seed, o.threads, (out_dir / "failures").string(), {}};
+  context.model = model_tier_for(device ? device->sm() : 0, o.model, o.model_candidates);
+  if (context.model.mode != ModelMode::off)
+    note("model tier " + std::string(name(context.model.mode)) + ": " + context.model.description +
+         "; float forms without a verified model are judged by the spec tier alone");
+  else if (hardware && o.model == "auto")
+    note("model tier off: no verified bit-exact model for sm_" + std::to_string(device->sm()));
+  run["run"]["model_tier"] = name(context.model.mode);
   RunProgress progress(pairs.size());
   context.log = [&](const std::string& line) { progress.message(line); };
   run["results"] = json::array();

@@ -30,6 +30,9 @@ struct RunOptions {
   std::string modules;
   unsigned threads = std::max(1u, std::thread::hardware_concurrency());
   uint32_t special_generated = 512;
+  // The model tier: "auto" is strict on a GPU whose architecture has verified bit-exact models, off elsewhere.
+  std::string model = "auto";
+  bool model_candidates = false;   // also judge by unverified table records (to verify them on hardware)
 };
 
 void add_run_options(CLI::App* command, RunOptions& options);

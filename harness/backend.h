@@ -2,7 +2,9 @@
 // the same per-lane input records and return the same output records, so everything above them is shared.
 #pragma once
 
+#include <functional>
 #include <map>
+#include <optional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -12,6 +14,7 @@
 #include "harness/cuda_driver.h"
 #include "harness/module_store.h"
 #include "oracle/instruction_space.h"
+#include "oracle/numeric_model.h"
 #include "oracle/target.h"
 
 namespace mmasp {
@@ -33,16 +36,28 @@ class Backend {
 // Executes the register-level inputs on the CPU: each lane record is read back into registers, the registers into
 // a case through the oracle's layouts (exactly what the instruction reads), and D is the oracle's reference,
 // rounded once, written back through the D layout. Undefined inputs give a fixed pattern (0x7FBADBAD).
+//
+// With a model (`arithmetic`), float forms that have parameters there compute D with the bit-exact model instead of
+// the exact reference: the emulator then stands in for a device of that arithmetic (characterize's and the fault
+// catalogue's own tests use it).
+using ModelLookup = std::function<std::optional<ModelParameters>(const Form&)>;
 class EmulatorBackend final : public Backend {
  public:
-  explicit EmulatorBackend(unsigned threads = 1) : threads_(threads) {}
-  std::string description() const override { return "CPU emulator (oracle reference; emulated, not hardware)"; }
+  explicit EmulatorBackend(unsigned threads = 1, ModelLookup arithmetic = {}, std::string arithmetic_name = "")
+      : threads_(threads), arithmetic_(std::move(arithmetic)), arithmetic_name_(std::move(arithmetic_name)) {}
+  std::string description() const override {
+    return arithmetic_ ? "CPU emulator (model of " + arithmetic_name_ + "; emulated, not hardware)"
+                       : "CPU emulator (oracle reference; emulated, not hardware)";
+  }
+  const ModelLookup& arithmetic() const { return arithmetic_; }
   bool is_hardware() const override { return false; }
   bool supports(const Form&, std::string*) const override { return true; }
   std::vector<uint32_t> run(const Form& form, int selector, const std::vector<uint32_t>& input, uint32_t cases) override;
 
  private:
   unsigned threads_;   // host threads that emulate a batch
+  ModelLookup arithmetic_;
+  std::string arithmetic_name_;
 };
 
 class GpuBackend final : public Backend {

@@ -4,6 +4,8 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
+#include <filesystem>
 #include <thread>
 
 #include "generators/bulk.h"
@@ -13,6 +15,7 @@
 #include "harness/fragment_packing.h"
 #include "harness/parallel.h"
 #include "oracle/case_file.h"
+#include "oracle/numeric_model.h"
 #include "oracle/reference.h"
 #include "oracle/sparse.h"
 
@@ -83,12 +86,117 @@ void shrink_and_keep(SuiteContext& context, SuiteResult& result, const Form& for
   result.failure = std::move(failure);
 }
 
+// The model's D for a case, or nullopt where the model cannot judge it (undefined inputs).
+std::optional<std::vector<uint32_t>> model_prediction(const MmaCase& test, const ModelParameters& parameters) {
+  try {
+    return model_result(test, parameters);
+  } catch (const std::invalid_argument&) {
+    return std::nullopt;
+  }
+}
+
+std::string hex_word(uint32_t value) {
+  char text[16];
+  std::snprintf(text, sizeof text, "0x%08x", value);
+  return text;
+}
+
+// Shrinks a case whose D differs from the model's (while the difference stays) and keeps the first such case.
+void shrink_and_keep_deviation(SuiteContext& context, SuiteResult& result, const Form& form, int selector,
+                               const ModelParameters& parameters, const MmaCase& test, const std::vector<uint32_t>& observed,
+                               Status spec_status, const std::string& name, const SuiteLimits& limits) {
+  if (result.deviation) return;
+  auto still_deviates = [&](const MmaCase& candidate) {
+    const auto predicted = model_prediction(candidate, parameters);
+    if (!predicted) return false;
+    const auto d = execute(context.backend, form, selector, {candidate});
+    return d[0] != *predicted && !is_failure(judge(candidate, d[0]).status);
+  };
+  ModelDeviationReport report;
+  report.case_name = name;
+  gen::ShrinkStats stats;
+  report.test = gen::shrink_case(test, still_deviates, limits.shrink_attempts, &stats);
+  report.shrink_attempts = stats.attempts;
+  report.observed = execute(context.backend, form, selector, {report.test})[0];
+  auto predicted = model_prediction(report.test, parameters);
+  if (!predicted || *predicted == report.observed) {   // intermittent: keep the original
+    report.test = test;
+    report.observed = observed;
+    predicted = model_prediction(test, parameters);
+  }
+  report.predicted = predicted.value_or(std::vector<uint32_t>{});
+  report.spec_status = spec_status;
+  for (size_t e = 0; e < report.observed.size() && e < report.predicted.size(); ++e)
+    if (report.observed[e] != report.predicted[e]) {
+      if (!report.deviating_elements) {
+        report.row = int(e) / form.shape.n;
+        report.col = int(e) % form.shape.n;
+      }
+      ++report.deviating_elements;
+    }
+  if (!context.failure_dir.empty() && !report.predicted.empty()) {
+    const size_t e = size_t(report.row * form.shape.n + report.col);
+    const std::vector<std::string> comments = {
+        "model deviation: D[" + std::to_string(report.row) + "][" + std::to_string(report.col) + "] observed " +
+            hex_word(report.observed[e]) + ", model " + hex_word(report.predicted[e]) + ", differing bits " +
+            hex_word(report.observed[e] ^ report.predicted[e]) + " (" + std::to_string(report.deviating_elements) +
+            " elements differ; spec tier: " + std::string(mmasp::name(spec_status)) + ")",
+        "model: " + context.model.description + ": " + parameters.str()};
+    report.saved_to = gen::save_failure(report.test, std::span<const uint32_t>(report.observed),
+                                        describe_origin(context, form, selector, name + " (model deviation)"), comments,
+                                        std::filesystem::path(context.failure_dir) / ".." / "deviations");
+    if (context.log) context.log(report.saved_to);
+  }
+  result.deviation = std::move(report);
+}
+
+// first_index: the suite-wide index of cases[0] (which random cases the exact reference samples).
 void judge_batch(SuiteContext& context, SuiteResult& result, const Form& form, int selector,
-                 const std::vector<MmaCase>& cases, const std::vector<std::string>& names, const SuiteLimits& limits) {
+                 const std::vector<MmaCase>& cases, const std::vector<std::string>& names, const SuiteLimits& limits,
+                 uint64_t first_index = 0) {
   const auto observed = execute(context.backend, form, selector, cases, context.threads);
   std::vector<CaseVerdict> verdicts(cases.size());
-  parallel_for(cases.size(), context.threads, [&](size_t i) { verdicts[i] = judge(cases[i], observed[i]); });
+  const std::optional<ModelParameters> model =
+      context.model.active_for(form) ? context.model.parameters(form) : std::nullopt;
+  std::vector<uint8_t> deviates(cases.size()), mismatches(cases.size()), reference_ran(cases.size(), 1);
+  std::vector<Status> spec_status(cases.size(), Status::pass);   // the spec tier's verdict where it ran
+  parallel_for(cases.size(), context.threads, [&](size_t i) {
+    if (!model) {
+      verdicts[i] = judge(cases[i], observed[i]);
+      return;
+    }
+    const auto predicted = model_prediction(cases[i], *model);
+    const uint64_t index = first_index + i;
+    const bool sampled = !names.empty() || index < context.model.reference_first ||
+                         (context.model.reference_every && index % context.model.reference_every == 0);
+    if (predicted && *predicted == observed[i] && !sampled) {
+      verdicts[i].status = Status::pass;   // the model predicted every bit: judged by the model tier alone
+      reference_ran[i] = 0;
+      return;
+    }
+    verdicts[i] = judge(cases[i], observed[i]);
+    spec_status[i] = verdicts[i].status;
+    if (predicted && *predicted != observed[i]) {
+      mismatches[i] = 1;
+      if (!is_failure(verdicts[i].status) && verdicts[i].status != Status::ub_not_judged) {
+        deviates[i] = 1;
+        verdicts[i].status = context.model.mode == ModelMode::strict ? Status::deviation
+                                                                     : worse(verdicts[i].status, Status::quality_warning);
+      }
+    }
+  });
+  if (model) {
+    result.model_judged += cases.size();
+    for (size_t i = 0; i < cases.size(); ++i) {
+      result.reference_judged += reference_ran[i];
+      result.deviations += deviates[i];
+      result.model_mismatches += mismatches[i];
+    }
+  }
   for (size_t i = 0; i < cases.size(); ++i) {
+    if (deviates[i])
+      shrink_and_keep_deviation(context, result, form, selector, *model, cases[i], observed[i], spec_status[i],
+                                names.empty() ? "random" : names[i], limits);
     if (verdicts[i].status == Status::quality_warning) {
       double worst = 0;
       for (const auto& e : verdicts[i].elements) worst = std::max(worst, e.error_relative_to_bound);
@@ -102,12 +210,22 @@ void judge_batch(SuiteContext& context, SuiteResult& result, const Form& form, i
     if (!names.empty() && names[i].find('#') == std::string::npos) result.named_cases.push_back({names[i], verdicts[i].status});
     if (is_failure(verdicts[i].status)) {
       if (!names.empty()) result.failing_special_cases.push_back(names[i]);
+      if (verdicts[i].status == Status::deviation) continue;   // kept above, with the model's prediction
       shrink_and_keep(context, result, form, selector, cases[i], observed[i], verdicts[i], names.empty() ? "random" : names[i], limits);
     }
   }
 }
 
 }  // namespace
+
+std::string_view name(ModelMode mode) {
+  switch (mode) {
+    case ModelMode::off: return "off";
+    case ModelMode::warn: return "warn";
+    case ModelMode::strict: return "strict";
+  }
+  return "?";
+}
 
 std::string_view name(Suite suite) {
   switch (suite) {
@@ -168,6 +286,8 @@ SuiteResult run_suite(SuiteContext& context, const Form& form, int selector, Sui
   result.backend = context.backend.description();
   result.emulated = !context.backend.is_hardware();
   result.seed = context.seed;
+  if (context.model.active_for(form) && suite != Suite::undefined)
+    result.model = context.model.description + " (" + std::string(name(context.model.mode)) + ")";
   const auto start = Clock::now();
   std::string why;
   if (!context.backend.supports(form, &why)) {
@@ -205,7 +325,7 @@ SuiteResult run_suite(SuiteContext& context, const Form& form, int selector, Sui
         std::vector<MmaCase> cases(count);
         const gen::CaseSeeds seeds(suite_seed(context.seed, kRandomSalt, selector), form);
         parallel_for(count, context.threads, [&](size_t i) { gen::BulkGenerator(seeds.of(index + i)).next(form, cases[i], options); });
-        judge_batch(context, result, form, selector, cases, {}, limits);
+        judge_batch(context, result, form, selector, cases, {}, limits, index);
         index += count;
       }
     } else {

@@ -32,6 +32,31 @@ struct CaseFailure {
   std::string saved_to;             // the case file, when saved
 };
 
+// The model tier: on a device whose arithmetic has a verified bit-exact model (oracle/numeric_model_table.h), every
+// element is also compared bit for bit with the model. The model judges every case; the exact reference (the spec
+// tier) judges every case the model does not predict, the whole special set and a sample of the random cases. A
+// result inside the spec bound that differs from the model is a Deviation (strict) or a QualityWarning (warn).
+enum class ModelMode { off, warn, strict };
+std::string_view name(ModelMode mode);   // "off", "warn", "strict"
+struct ModelTier {
+  ModelMode mode = ModelMode::off;
+  ModelLookup parameters;          // the verified parameters of a form, or nullopt
+  std::string description;         // e.g. "sm_90 model (verified on NVIDIA H100 80GB HBM3)"
+  uint64_t reference_first = 1024; // random suite: the exact reference also judges the first cases of each pair ...
+  uint64_t reference_every = 16;   // ... and every Nth after them
+  bool active_for(const Form& form) const { return mode != ModelMode::off && parameters && parameters(form).has_value(); }
+};
+
+struct ModelDeviationReport {
+  MmaCase test;                     // shrunk
+  std::vector<uint32_t> observed, predicted;
+  int row = 0, col = 0;             // the first element that differs
+  Status spec_status = Status::pass;   // what the spec tier says of the case
+  int deviating_elements = 0;
+  int shrink_attempts = 0;
+  std::string case_name, saved_to;
+};
+
 struct SuiteResult {
   const Form* form = nullptr;
   int selector = 0;
@@ -58,6 +83,13 @@ struct SuiteResult {
   std::vector<std::pair<int, std::string>> out_of_range_selectors;
   double seconds = 0;
   uint64_t seed = 0;
+  // The model tier (when active for this form): cases the model judged, cases the exact reference judged, and cases
+  // whose D differed from the model's.
+  std::string model;                // the tier's description and mode; empty when off for this form
+  uint64_t model_judged = 0, reference_judged = 0;
+  uint64_t deviations = 0;         // cases inside the spec bound whose D differs from the model's (status Deviation)
+  uint64_t model_mismatches = 0;   // every case whose D differs from the model's, failures of the spec tier included
+  std::optional<ModelDeviationReport> deviation;
 };
 
 struct SuiteLimits {
@@ -75,6 +107,7 @@ struct SuiteContext {
   unsigned threads = 1;
   std::string failure_dir;          // where shrunk failures are saved; empty: not saved
   std::function<void(const std::string&)> log;  // progress lines; may be empty
+  ModelTier model = {};
 };
 
 SuiteResult run_suite(SuiteContext& context, const Form& form, int selector, Suite suite, const SuiteLimits& limits);

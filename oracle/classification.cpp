@@ -17,9 +17,10 @@ int severity(Status status) {
     case Status::ub_not_judged: return 2;
     case Status::waived: return 3;
     case Status::quality_warning: return 4;
-    case Status::fail: return 5;
-    case Status::timeout: return 6;
-    case Status::crash: return 7;
+    case Status::deviation: return 5;
+    case Status::fail: return 6;
+    case Status::timeout: return 7;
+    case Status::crash: return 8;
   }
   return 0;
 }
@@ -103,6 +104,7 @@ std::string_view name(Status status) {
   switch (status) {
     case Status::pass: return "Pass";
     case Status::quality_warning: return "QualityWarning";
+    case Status::deviation: return "Deviation";
     case Status::fail: return "Fail";
     case Status::ub_not_judged: return "UB-not-judged";
     case Status::not_supported: return "NotSupported";
@@ -114,7 +116,7 @@ std::string_view name(Status status) {
 }
 
 std::optional<Status> status_named(std::string_view text) {
-  for (Status status : {Status::pass, Status::quality_warning, Status::fail, Status::ub_not_judged, Status::not_supported,
+  for (Status status : {Status::pass, Status::quality_warning, Status::deviation, Status::fail, Status::ub_not_judged, Status::not_supported,
                         Status::crash, Status::timeout, Status::waived})
     if (name(status) == text) return status;
   return std::nullopt;
@@ -126,7 +128,7 @@ bool is_failure(std::string_view status_name) {
 }
 
 bool is_failure(Status status) {
-  return status == Status::fail || status == Status::crash || status == Status::timeout;
+  return status == Status::fail || status == Status::deviation || status == Status::crash || status == Status::timeout;
 }
 
 Status worse(Status a, Status b) { return severity(a) >= severity(b) ? a : b; }

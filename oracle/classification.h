@@ -16,6 +16,7 @@ namespace mmasp {
 enum class Status {
   pass,              // exact, or within the tight bound
   quality_warning,   // inside the spec bound, outside the tight bound
+  deviation,         // inside the spec bound, but not bit for bit what the device's verified model computes
   fail,              // outside the spec bound, wrong special value, or an integer mismatch
   ub_not_judged,     // the inputs are undefined behaviour: run in isolation, never judged
   not_supported,     // the form cannot run here (no such device, toolkit too old)
@@ -27,7 +28,7 @@ enum class Status {
 std::string_view name(Status status);  // "Pass", "QualityWarning", "Fail", "UB-not-judged", ...
 std::optional<Status> status_named(std::string_view name);   // the inverse of name(); nullopt for anything else
 bool is_failure(std::string_view status_name);              // is_failure of status_named; false for unknown names
-bool is_failure(Status status);        // Fail, Crash, Timeout
+bool is_failure(Status status);        // Fail, Deviation, Crash, Timeout
 // The more severe of two statuses, for combining cases into a form's result.
 Status worse(Status a, Status b);
 

@@ -20,10 +20,11 @@ int severity(const std::string& status) {
   if (status == "Pass") return 0;
   if (status == "NotSupported" || status == "UB-not-judged" || status == "Waived") return 1;
   if (status == "QualityWarning") return 2;
-  if (status == "Fail") return 3;
-  if (status == "Timeout") return 4;
-  if (status == "Crash") return 5;
-  return 3;
+  if (status == "Deviation") return 3;
+  if (status == "Fail") return 4;
+  if (status == "Timeout") return 5;
+  if (status == "Crash") return 6;
+  return 4;
 }
 
 bool failing(const std::string& status) { return is_failure(std::string_view(status)); }

@@ -1,6 +1,7 @@
 #include "reports/run_report.h"
 
 #include <cmath>
+#include <array>
 #include <map>
 #include <set>
 #include <sstream>
@@ -51,6 +52,7 @@ const json& member(const json& object, const char* key) {
 const char* colour_of(const std::string& status) {
   if (status == "Pass") return "#3c9a3c";
   if (status == "QualityWarning") return "#d9a400";
+  if (status == "Deviation") return "#e65100";
   if (is_failure(std::string_view(status))) return "#c62828";
   if (status == "UB-not-judged") return "#7b61a8";
   if (status == "Waived") return "#6d8fb3";
@@ -118,6 +120,24 @@ json suite_json(const SuiteResult& r) {
                                {"error_ulps", w.error_ulps},
                                {"reason", w.reason}};
   }
+  if (!r.model.empty()) {
+    out["model"] = {{"tier", r.model}, {"model_judged", r.model_judged}, {"reference_judged", r.reference_judged},
+                    {"deviations", r.deviations}, {"model_mismatches", r.model_mismatches}};
+    if (r.deviation) {
+      const ModelDeviationReport& d = *r.deviation;
+      const size_t e = size_t(d.row * r.form->shape.n + d.col);
+      const uint32_t observed = e < d.observed.size() ? d.observed[e] : 0, model = e < d.predicted.size() ? d.predicted[e] : 0;
+      out["model"]["deviation"] = {{"case", d.case_name},
+                                   {"repro", d.saved_to},
+                                   {"element", {d.row, d.col}},
+                                   {"observed", observed},
+                                   {"model", model},
+                                   {"differing_bits", observed ^ model},
+                                   {"deviating_elements", d.deviating_elements},
+                                   {"spec_status", name(d.spec_status)},
+                                   {"shrink_attempts", d.shrink_attempts}};
+    }
+  }
   if (r.failure) {
     const ElementVerdict& w = r.failure->verdict.worst;
     out["failure"] = {{"case", r.failure->case_name},
@@ -158,7 +178,7 @@ json sass_json(const Form& form, int selector, std::string_view path, const std:
 
 json status_counts(const json& run) {
   json counts = json::object();
-  for (const char* s : {"Pass", "QualityWarning", "Fail", "UB-not-judged", "NotSupported", "Crash", "Timeout", "Waived"})
+  for (const char* s : {"Pass", "QualityWarning", "Deviation", "Fail", "UB-not-judged", "NotSupported", "Crash", "Timeout", "Waived"})
     counts[s] = 0;
   for (const auto& result : member(run, "results")) counts[status_of(result)] = counts[status_of(result)].get<int>() + 1;
   return counts;
@@ -166,7 +186,8 @@ json status_counts(const json& run) {
 
 int exit_code_for(const json& run) {
   const json counts = status_counts(run);
-  const bool failed = counts["Fail"].get<int>() + counts["Crash"].get<int>() + counts["Timeout"].get<int>() > 0;
+  const bool failed =
+      counts["Fail"].get<int>() + counts["Deviation"].get<int>() + counts["Crash"].get<int>() + counts["Timeout"].get<int>() > 0;
   const bool compile_failed = run.contains("compile") && run["compile"].value("new_disagreements", 0) > 0;
   const bool layout_failed = [&] {
     for (const auto& layout : member(run, "layouts"))
@@ -188,7 +209,8 @@ std::string junit_xml(const json& run) {
   int tests = 0;
   for (auto& [family, results] : families) tests += int(results.size());
   out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-  out << "<testsuites name=\"mmasp\" tests=\"" << tests << "\" failures=\"" << counts["Fail"].get<int>() << "\" errors=\""
+  out << "<testsuites name=\"mmasp\" tests=\"" << tests << "\" failures=\""
+      << counts["Fail"].get<int>() + counts["Deviation"].get<int>() << "\" errors=\""
       << counts["Crash"].get<int>() + counts["Timeout"].get<int>() << "\" time=\""
       << seconds_text(run["run"].value("seconds", 0.0)) << "\">\n";
   for (auto& [family, results] : families) {
@@ -196,7 +218,7 @@ std::string junit_xml(const json& run) {
     double time = 0;
     for (const json* r : results) {
       const std::string s = status_of(*r);
-      failures += s == "Fail";
+      failures += s == "Fail" || s == "Deviation";
       errors += s == "Crash" || s == "Timeout";
       skipped += s == "NotSupported" || s == "UB-not-judged" ||
                  (r->value("emulated", false) && s != "Fail" && s != "Crash" && s != "Timeout");
@@ -244,6 +266,17 @@ std::string junit_xml(const json& run) {
         }
         if (r->contains("failing_special_cases")) body += "\nfailing special cases: " + (*r)["failing_special_cases"].dump();
         out << "      <failure message=\"" << xml_escape(message) << "\" type=\"Fail\">" << xml_escape(body) << "</failure>\n";
+      } else if (s == "Deviation") {
+        // Inside the spec bound, but not the bits the device's verified model computes: the model tier's failure.
+        std::string message = "result differs from the verified bit-exact model", body;
+        if (r->contains("model") && (*r)["model"].contains("deviation")) {
+          const json& d = (*r)["model"]["deviation"];
+          message = "D" + d["element"].dump() + " observed " + hex_code(d.value("observed", 0u)) + ", model " +
+                    hex_code(d.value("model", 0u)) + " (differing bits " + hex_code(d.value("differing_bits", 0u)) + ")";
+          body = "model tier: " + (*r)["model"].value("tier", "") + "\nspec tier: " + d.value("spec_status", "") + "\n" +
+                 d.value("repro", "") + "\ndeviating cases: " + std::to_string((*r)["model"].value("deviations", 0));
+        }
+        out << "      <failure message=\"" << xml_escape(message) << "\" type=\"Deviation\">" << xml_escape(body) << "</failure>\n";
       } else if (s == "Crash" || s == "Timeout") {
         out << "      <error message=\"" << xml_escape(r->value("note", s)) << "\" type=\"" << s << "\"/>\n";
       }
@@ -253,6 +286,29 @@ std::string junit_xml(const json& run) {
   }
   out << "</testsuites>\n";
   return out.str();
+}
+
+std::vector<std::string> model_tier_lines(const json& run) {
+  // Per family: cases the model judged, cases the exact reference judged, deviating cases.
+  std::map<std::string, std::array<uint64_t, 4>> families;   // judged by model, by reference, deviations, results
+  std::string tier;
+  for (const auto& r : member(run, "results")) {
+    if (!r.contains("model")) continue;
+    auto& f = families[r.value("family", "?")];
+    f[0] += r["model"].value("model_judged", uint64_t(0));
+    f[1] += r["model"].value("reference_judged", uint64_t(0));
+    f[2] += r["model"].value("deviations", uint64_t(0));
+    f[3] += 1;
+    tier = r["model"].value("tier", "");
+  }
+  std::vector<std::string> lines;
+  if (families.empty()) return lines;
+  lines.push_back("bit-exact model: " + tier);
+  for (const auto& [family, f] : families)
+    lines.push_back(family + ": " + std::to_string(f[0]) + " cases judged by the model, " + std::to_string(f[1]) +
+                    " also by the exact reference (spec tier), " + std::to_string(f[2]) + " deviating, in " +
+                    std::to_string(f[3]) + " results");
+  return lines;
 }
 
 std::string markdown_summary(const json& run) {
@@ -314,14 +370,23 @@ std::string markdown_summary(const json& run) {
   bool any_failure = false;
   for (const auto& r : member(run, "results")) {
     const std::string s = status_of(r);
-    if (s != "Fail" && s != "Crash" && s != "Timeout") continue;
+    if (!is_failure(std::string_view(s))) continue;
     if (!any_failure) out << "\n## Failures\n\n";
     any_failure = true;
     out << "- **" << s << "** `" << r.value("id", "") << "`: ";
     if (r.contains("failure")) out << r["failure"].value("reason", "") << " — " << r["failure"].value("repro", "");
+    else if (r.contains("model") && r["model"].contains("deviation")) {
+      const json& d = r["model"]["deviation"];
+      out << "D" << d["element"].dump() << " observed " << hex_code(d.value("observed", 0u)) << ", model "
+          << hex_code(d.value("model", 0u)) << " (spec tier: " << d.value("spec_status", "") << "), "
+          << r["model"].value("deviations", 0) << " deviating cases — " << d.value("repro", "");
+    }
     else out << r.value("note", "");
     out << "\n";
   }
+  const std::vector<std::string> model_lines = model_tier_lines(run);
+  if (!model_lines.empty()) out << "\n## Model tier\n\n";
+  for (const auto& line : model_lines) out << "- " << line << "\n";
   const json layouts = member(run, "layouts");
   if (!layouts.empty()) {
     int verified = 0;
@@ -390,9 +455,15 @@ std::string html_report(const json& run) {
   out << "<br>Toolkit: " << xml_escape(env.value("toolkit", "none")) << ". Started " << xml_escape(run["run"].value("started", ""))
       << ", " << significant(run["run"].value("seconds", 0.0)) << " s, seed " << run["run"].value("seed", uint64_t(0)) << ".</p>\n";
   out << "<p class=\"legend\">";
-  for (const char* s : {"Pass", "QualityWarning", "Fail", "UB-not-judged", "NotSupported", "Crash", "Waived"})
+  for (const char* s : {"Pass", "QualityWarning", "Deviation", "Fail", "UB-not-judged", "NotSupported", "Crash", "Timeout", "Waived"})
     out << "<span style=\"background:" << colour_of(s) << "\">" << s << "</span>";
   out << "</p>\n";
+  const std::vector<std::string> model_lines = model_tier_lines(run);
+  if (!model_lines.empty()) {
+    out << "<h2>Model tier</h2>\n<ul>\n";
+    for (const auto& line : model_lines) out << "<li>" << xml_escape(line) << "</li>\n";
+    out << "</ul>\n";
+  }
 
   // The matrix: forms x (compile targets + execution suites).
   std::vector<std::string> targets;

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -30,6 +31,8 @@ int exit_code_for(const nlohmann::json& run);
 
 std::string junit_xml(const nlohmann::json& run);
 std::string markdown_summary(const nlohmann::json& run);
+// What the model tier did in a run, one line per family (empty when it was off everywhere).
+std::vector<std::string> model_tier_lines(const nlohmann::json& run);
 std::string html_report(const nlohmann::json& run);
 
 // Writes run.json, junit.xml, summary.md and report.html into `dir`.

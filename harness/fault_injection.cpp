@@ -1,0 +1,315 @@
+#include "harness/fault_injection.h"
+
+#include <algorithm>
+
+#include "harness/fragment_packing.h"
+#include "harness/parallel.h"
+#include "harness/ptx_emitter.h"
+#include "oracle/fragments.h"
+#include "oracle/sparse.h"
+
+namespace mmasp {
+namespace {
+
+bool any_form(const Form&, int) { return true; }
+bool float_with_model(const Form& form, int) { return model_applies(form); }
+
+// A deterministic hash of a case's position, for faults that strike rarely.
+uint64_t mix(uint64_t x) {
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+int elements_per_register(const Form& form) { return 32 / form.a_container_bits; }
+uint32_t sign_bit(const Form& form) { return form.d == ElemType::f16 ? 0x8000u : 0x80000000u; }
+bool is_nan_code(const Form& form, uint32_t code) {
+  if (form.is_integer()) return false;
+  return form.d == ElemType::f16 ? (code & 0x7C00u) == 0x7C00u && (code & 0x3FFu) : (code & 0x7F800000u) == 0x7F800000u && (code & 0x7FFFFFu);
+}
+bool is_inf_code(const Form& form, uint32_t code) {
+  if (form.is_integer()) return false;
+  return form.d == ElemType::f16 ? (code & 0x7FFFu) == 0x7C00u : (code & 0x7FFFFFFFu) == 0x7F800000u;
+}
+
+// The next legal metadata nibble after `nibble` (a different, still defined choice of positions).
+uint32_t other_nibble(Sparsity sparsity, uint32_t nibble) {
+  const auto patterns = increasing_patterns(sparsity);
+  for (size_t p = 0; p < patterns.size(); ++p)
+    if (nibble_of(sparsity, patterns[p]) == nibble) return nibble_of(sparsity, patterns[(p + 1) % patterns.size()]);
+  return nibble;
+}
+
+Fault registers(std::string id, std::string description, std::function<bool(const Form&, int)> applies,
+                std::function<void(const Form&, WarpRegisters&)> change) {
+  Fault f;
+  f.id = std::move(id);
+  f.description = std::move(description);
+  f.kind = FaultKind::registers;
+  f.applies = std::move(applies);
+  f.on_registers = std::move(change);
+  return f;
+}
+Fault output(std::string id, std::string description, std::function<bool(const Form&, int)> applies,
+             std::function<void(const Form&, std::vector<uint32_t>&, uint64_t, uint64_t)> change) {
+  Fault f;
+  f.id = std::move(id);
+  f.description = std::move(description);
+  f.kind = FaultKind::output;
+  f.applies = std::move(applies);
+  f.on_output = std::move(change);
+  return f;
+}
+Fault numerics(std::string id, std::string description, bool in_bound, std::function<bool(const Form&, int)> applies,
+               std::function<std::string(const Form&)> change) {
+  Fault f;
+  f.id = std::move(id);
+  f.description = std::move(description);
+  f.kind = FaultKind::numerics;
+  f.in_bound = in_bound;
+  f.applies = std::move(applies);
+  f.model_change = std::move(change);
+  return f;
+}
+std::function<std::string(const Form&)> fixed(std::string change) {
+  return [change](const Form&) { return change; };
+}
+
+// Flips `bit` of element `element` of D in the cases the rate picks (every case at rate 1).
+std::function<void(const Form&, std::vector<uint32_t>&, uint64_t, uint64_t)> flip(int element, int bit, uint64_t one_in) {
+  return [=](const Form& form, std::vector<uint32_t>& d, uint64_t index, uint64_t salt) {
+    if (one_in > 1 && mix(index ^ (salt << 20)) % one_in != 0) return;
+    const int width = form.d == ElemType::f16 ? 16 : 32;
+    d[size_t(element) % d.size()] ^= 1u << (bit % width);
+  };
+}
+
+std::vector<Fault> build_catalog() {
+  std::vector<Fault> c;
+  // --- Layout and operand slips in the registers the instruction reads. ---
+  c.push_back(registers("a-registers-swapped", "A registers 0 and 1 swapped in every lane (a layout slip)",
+                        [](const Form& f, int) { return f.regs.a >= 2; },
+                        [](const Form&, WarpRegisters& w) { for (auto& l : w.lanes) std::swap(l.a[0], l.a[1]); }));
+  c.push_back(registers("b-registers-swapped", "B registers 0 and 1 swapped in every lane",
+                        [](const Form& f, int) { return f.regs.b >= 2; },
+                        [](const Form&, WarpRegisters& w) { for (auto& l : w.lanes) std::swap(l.b[0], l.b[1]); }));
+  c.push_back(registers("c-registers-swapped", "C registers 0 and 1 swapped in every lane",
+                        [](const Form& f, int) { return f.regs.c >= 2; },
+                        [](const Form&, WarpRegisters& w) { for (auto& l : w.lanes) std::swap(l.c[0], l.c[1]); }));
+  c.push_back(registers("a-rows-shifted", "each lane reads the A registers of the lane 4 above (rows off by one)", any_form,
+                        [](const Form&, WarpRegisters& w) {
+                          auto copy = w.lanes;
+                          for (int l = 0; l < 32; ++l) w.lanes[size_t(l)].a = copy[size_t((l + 4) % 32)].a;
+                        }));
+  c.push_back(registers("b-columns-shifted", "each lane reads the B registers of its neighbour (lane ^ 1)", any_form,
+                        [](const Form&, WarpRegisters& w) {
+                          auto copy = w.lanes;
+                          for (int l = 0; l < 32; ++l) w.lanes[size_t(l)].b = copy[size_t(l ^ 1)].b;
+                        }));
+  c.push_back(registers("a-element-order-swapped", "the two halves of A register 0 swapped (element order slip)",
+                        [](const Form& f, int) { return elements_per_register(f) >= 2; },
+                        [](const Form&, WarpRegisters& w) {
+                          for (auto& l : w.lanes) l.a[0] = (l.a[0] << 16) | (l.a[0] >> 16);
+                        }));
+  c.push_back(registers("b-element-order-swapped", "the two halves of B register 0 swapped",
+                        [](const Form& f, int) { return 32 / f.b_container_bits >= 2; },
+                        [](const Form&, WarpRegisters& w) {
+                          for (auto& l : w.lanes) l.b[0] = (l.b[0] << 16) | (l.b[0] >> 16);
+                        }));
+  c.push_back(registers("metadata-nibble-changed", "the lowest metadata nibble of every lane names other positions",
+                        any_form, [](const Form& f, WarpRegisters& w) {
+                          for (auto& l : w.lanes) l.e = (l.e & ~0xFu) | other_nibble(f.sparsity, l.e & 0xFu);
+                        }));
+  c.push_back(registers("metadata-high-nibble-changed", "the highest metadata nibble of every lane names other positions",
+                        any_form, [](const Form& f, WarpRegisters& w) {
+                          for (auto& l : w.lanes) l.e = (l.e & 0x0FFFFFFFu) | (other_nibble(f.sparsity, l.e >> 28) << 28);
+                        }));
+  c.push_back(registers("metadata-bit-flip", "bit 2 of every lane's metadata flipped (a position index bit)", any_form,
+                        [](const Form&, WarpRegisters& w) { for (auto& l : w.lanes) l.e ^= 0x4u; }));
+  c.push_back(registers("metadata-lanes-rotated", "each lane reads the metadata of the next quad (lane + 4)", any_form,
+                        [](const Form&, WarpRegisters& w) {
+                          auto copy = w.lanes;
+                          for (int l = 0; l < 32; ++l) w.lanes[size_t(l)].e = copy[size_t((l + 4) % 32)].e;
+                        }));
+  {
+    Fault f;
+    f.id = "selector-ignored";
+    f.description = "the instruction reads its metadata as if the sparsity selector were 0";
+    f.kind = FaultKind::selector;
+    f.applies = [](const Form&, int selector) { return selector != 0; };
+    c.push_back(f);
+  }
+  // --- D after the instruction: slips, bit flips, special values. ---
+  c.push_back(output("d-registers-swapped", "D elements of register 0 and 1 swapped (row/column slip in D)",
+                     [](const Form& f, int) { return f.regs.d >= 2; },
+                     [](const Form& f, std::vector<uint32_t>& d, uint64_t, uint64_t) {
+                       const int n = f.shape.n;
+                       for (int i = 0; i < f.shape.m; ++i)
+                         for (int j = 0; j + 1 < n; j += 2) std::swap(d[size_t(i * n + j)], d[size_t(i * n + j + 1)]);
+                     }));
+  c.push_back(output("d-rows-swapped", "rows g and g+8 of D swapped", any_form,
+                     [](const Form& f, std::vector<uint32_t>& d, uint64_t, uint64_t) {
+                       const int n = f.shape.n;
+                       for (int i = 0; i < 8; ++i)
+                         for (int j = 0; j < n; ++j) std::swap(d[size_t(i * n + j)], d[size_t((i + 8) * n + j)]);
+                     }));
+  c.push_back(output("d-element-stuck-at-zero", "D[5][3] always +0 (a stuck lane)", any_form,
+                     [](const Form&, std::vector<uint32_t>& d, uint64_t, uint64_t) { d[5 * 8 + 3] = 0; }));
+  c.push_back(output("d-lowest-bit-flip", "the lowest bit of D[0][0] flipped in every case (one ulp)", any_form,
+                     flip(0, 0, 1)));
+  c.push_back(output("d-lowest-bit-flip-rare", "the lowest bit of D[7][7] flipped in 1 of 1000 cases", any_form,
+                     flip(63, 0, 1000)));
+  c.push_back(output("d-sign-flip-rare", "the sign of D[9][2] flipped in 1 of 1000 cases", any_form,
+                     [](const Form& f, std::vector<uint32_t>& d, uint64_t index, uint64_t salt) {
+                       if (mix(index ^ (salt << 20)) % 1000 == 0) d[9 * 8 + 2] ^= sign_bit(f);
+                     }));
+  c.push_back(output("d-high-mantissa-bit-flip", "mantissa bit 9 of D[3][1] flipped in every case", any_form,
+                     flip(3 * 8 + 1, 9, 1)));
+  c.push_back(output("d-random-bit-flip-rare", "one random bit of one random element flipped in 1 of 10000 cases",
+                     any_form, [](const Form& f, std::vector<uint32_t>& d, uint64_t index, uint64_t salt) {
+                       const uint64_t h = mix(index ^ (salt << 20) ^ 0xf11b);
+                       if (h % 10000 != 0) return;
+                       const int width = f.d == ElemType::f16 || f.is_integer() ? (f.d == ElemType::f16 ? 16 : 32) : 32;
+                       d[(h >> 20) % d.size()] ^= 1u << ((h >> 40) % uint64_t(width));
+                     }));
+  c.push_back(output("nan-replaced-by-inf", "every NaN in D replaced by +Inf", float_with_model,
+                     [](const Form& f, std::vector<uint32_t>& d, uint64_t, uint64_t) {
+                       for (auto& x : d) if (is_nan_code(f, x)) x = f.d == ElemType::f16 ? 0x7C00u : 0x7F800000u;
+                     }));
+  c.push_back(output("inf-replaced-by-nan", "every Inf in D replaced by the canonical NaN", float_with_model,
+                     [](const Form& f, std::vector<uint32_t>& d, uint64_t, uint64_t) {
+                       for (auto& x : d) if (is_inf_code(f, x)) x = f.d == ElemType::f16 ? 0x7FFFu : 0x7FFFFFFFu;
+                     }));
+  c.push_back(output("nan-payload-changed", "every NaN in D given another payload (0x7fc00000 / 0x7e00)", float_with_model,
+                     [](const Form& f, std::vector<uint32_t>& d, uint64_t, uint64_t) {
+                       for (auto& x : d) if (is_nan_code(f, x)) x = f.d == ElemType::f16 ? 0x7E00u : 0x7FC00000u;
+                     }));
+  c.push_back(output("integer-off-by-one-rare", "an s32 result one too large in 1 of 1000 cases",
+                     [](const Form& f, int) { return f.is_integer(); },
+                     [](const Form&, std::vector<uint32_t>& d, uint64_t index, uint64_t salt) {
+                       if (mix(index ^ (salt << 20) ^ 0x1) % 1000 == 0) d[17] += 1;
+                     }));
+  c.push_back(output("integer-saturation-lost", ".satfinite results wrapped instead of clamped (INT32_MAX -> INT32_MIN)",
+                     [](const Form& f, int) { return f.is_integer() && f.satfinite; },
+                     [](const Form&, std::vector<uint32_t>& d, uint64_t, uint64_t) {
+                       for (auto& x : d) {
+                         if (x == 0x7FFFFFFFu) x = 0x80000000u;
+                         else if (x == 0x80000000u) x = 0x7FFFFFFFu;
+                       }
+                     }));
+  // --- The arithmetic changed, one model parameter at a time. ---
+  c.push_back(numerics("fraction-bits-24", "one fewer fraction bit kept when aligning (24 instead of 25)", true,
+                       float_with_model, fixed("fraction_bits=24")));
+  c.push_back(numerics("fraction-bits-26", "one more fraction bit kept when aligning", true, float_with_model,
+                       fixed("fraction_bits=26")));
+  c.push_back(numerics("round-to-nearest", "block sums rounded to nearest even instead of toward zero", true,
+                       float_with_model, fixed("block_rounding=nearest-even")));
+  c.push_back(numerics("c-after-rounding", "C added after the products were summed and rounded", true,
+                       float_with_model, fixed("c_placement=after-products")));
+  c.push_back(numerics("block-split-in-two", "the products fused in two blocks of half the size, chained", true,
+                       [](const Form& f, int) { return model_applies(f) && f.shape.k / 2 >= 2; },
+                       [](const Form& f) { return "block_products=" + std::to_string(f.shape.k / 4); }));
+  c.push_back(numerics("truncated-f16-output", "an f16 D rounded toward zero instead of to nearest even", true,
+                       [](const Form& f, int) { return model_applies(f) && f.d == ElemType::f16; },
+                       fixed("output_rounding=toward-zero")));
+  c.push_back(numerics("f16-output-via-f32", "an f16 D rounded from an f32 result (two roundings)", true,
+                       [](const Form& f, int) { return model_applies(f) && f.d == ElemType::f16; },
+                       fixed("narrow_output=via-f32")));
+  c.push_back(numerics("flushed-subnormal-inputs", "subnormal A, B and C elements read as zero", true, float_with_model,
+                       fixed("subnormal_inputs=flushed")));
+  c.push_back(numerics("flushed-subnormal-results", "subnormal results flushed to zero", true, float_with_model,
+                       fixed("subnormal_results=flushed")));
+  c.push_back(numerics("floor-shifted-bits", "shifted-out bits dropped from the two's complement value (floor)", true,
+                       float_with_model, fixed("shifted_out=floor")));
+  c.push_back(numerics("round-shifted-bits", "shifted-out bits rounded to nearest instead of truncated", true,
+                       float_with_model, fixed("shifted_out=nearest-even")));
+  c.push_back(numerics("leading-bit-alignment", "terms aligned by their exact leading bit, not their exponent fields",
+                       true, float_with_model, fixed("alignment=leading-bit")));
+  c.push_back(numerics("signed-zero-results", "zero results keep IEEE signs (-0) instead of +0", true, float_with_model,
+                       fixed("zero_sign=ieee")));
+  c.push_back(numerics("saturating-overflow", "an overflowing sum saturates to the largest finite value", false,
+                       float_with_model, fixed("overflow=saturate")));
+  c.push_back(numerics("non-canonical-nan", "NaN results are the default quiet NaN, not the canonical one", true,
+                       float_with_model, fixed("nan=default-quiet")));
+  return c;
+}
+
+}  // namespace
+
+const std::vector<Fault>& fault_catalog() {
+  static const std::vector<Fault> catalog = build_catalog();
+  return catalog;
+}
+
+const Fault* find_fault(const std::string& id) {
+  for (const auto& fault : fault_catalog())
+    if (fault.id == id) return &fault;
+  return nullptr;
+}
+
+FaultyBackend::FaultyBackend(Backend& inner, const Fault& fault, ModelLookup arithmetic)
+    : inner_(inner), fault_(fault), arithmetic_(std::move(arithmetic)) {}
+
+std::string FaultyBackend::description() const {
+  return inner_.description() + " with injected fault " + fault_.id;
+}
+
+std::vector<uint32_t> FaultyBackend::run(const Form& form, int selector, const std::vector<uint32_t>& input,
+                                         uint32_t cases) {
+  const uint64_t salt = ++batches_;
+  cases_ += cases;
+  std::vector<uint32_t> clean = inner_.run(form, selector, input, cases);
+  if (!fault_.applies(form, selector)) return clean;
+  const size_t words_in = case_record_words(form, selector), words_out = 32 * size_t(form.regs.d);
+  std::vector<uint32_t> faulty;
+  switch (fault_.kind) {
+    case FaultKind::selector:
+      faulty = inner_.run(form, 0, input, cases);
+      break;
+    case FaultKind::registers: {
+      std::vector<uint32_t> changed(input.size());
+      parallel_for(cases, 1, [&](size_t c) {
+        WarpRegisters registers = registers_from_records(form, selector, input.data() + c * words_in);
+        fault_.on_registers(form, registers);
+        std::vector<uint32_t> records;
+        pack_warp(form, registers, records);
+        std::copy(records.begin(), records.end(), changed.begin() + long(c * words_in));
+      });
+      faulty = inner_.run(form, selector, changed, cases);
+      break;
+    }
+    case FaultKind::output:
+    case FaultKind::numerics: {
+      faulty = clean;
+      std::optional<ModelParameters> changed;
+      if (fault_.kind == FaultKind::numerics) {
+        const auto truth = arithmetic_ ? arithmetic_(form) : std::nullopt;
+        if (!truth) return clean;
+        changed = with_changes(*truth, fault_.model_change(form));
+      }
+      for (size_t c = 0; c < cases; ++c) {
+        uint32_t* out = faulty.data() + c * words_out;
+        std::vector<uint32_t> d = unpack_d(form, out);
+        if (fault_.kind == FaultKind::output) {
+          fault_.on_output(form, d, c, salt);
+        } else {
+          try {
+            const MmaCase test = from_registers(form, registers_from_records(form, selector, input.data() + c * words_in));
+            d = model_result(test, *changed);
+          } catch (const std::invalid_argument&) {
+            continue;   // undefined inputs: the model cannot say what the changed arithmetic gives
+          }
+        }
+        pack_d(form, d, out);
+      }
+      break;
+    }
+  }
+  for (size_t c = 0; c < cases; ++c)
+    changed_ += !std::equal(clean.begin() + long(c * words_out), clean.begin() + long((c + 1) * words_out),
+                            faulty.begin() + long(c * words_out));
+  return faulty;
+}
+
+}  // namespace mmasp

@@ -1,0 +1,66 @@
+// Injected faults that prove the judging tiers: a catalogue of defects a GPU, a driver or a compiler could plausibly
+// have — layout slips, metadata and selector errors, swapped registers, rare bit flips, wrong special values, and
+// changes of the arithmetic that stay inside the spec bound — applied to any backend (the GPU or the emulator) by
+// wrapping it. `mmasp selftest --faults` runs the default suites through each and reports which tier caught it.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "harness/backend.h"
+#include "oracle/fragments.h"
+#include "oracle/numeric_model.h"
+
+namespace mmasp {
+
+enum class FaultKind {
+  registers,   // the input registers are changed before the instruction runs (layout, metadata, selector slips)
+  selector,    // the instruction runs with selector 0 whatever the registers were packed for
+  output,      // D is changed after the instruction ran (bit flips, special values, swapped D registers)
+  numerics,    // D is what the model computes with one parameter changed (in-bound arithmetic changes)
+};
+
+struct Fault {
+  std::string id;              // "fraction-bits-24"
+  std::string description;
+  FaultKind kind = FaultKind::output;
+  bool in_bound = false;       // an arithmetic change the spec bound may well not see: the model tier's job
+  // Whether the fault can touch this form and selector at all (a register swap needs two registers, a numerics
+  // change a model, a selector slip a selector other than 0).
+  std::function<bool(const Form&, int selector)> applies;
+  // registers: changes one case's warp registers. output: changes one case's D (M x N codes); `index` is the
+  // case's position in the batch, `salt` a per-batch value, for rare faults.
+  std::function<void(const Form&, WarpRegisters&)> on_registers;
+  std::function<void(const Form&, std::vector<uint32_t>& d, uint64_t index, uint64_t salt)> on_output;
+  // numerics: the parameter change ("name=value"); a function of the form where it depends on the shape.
+  std::function<std::string(const Form&)> model_change;
+};
+
+const std::vector<Fault>& fault_catalog();
+const Fault* find_fault(const std::string& id);
+
+// Runs cases on `inner` with `fault` applied. `arithmetic` gives the form's true model parameters (numerics faults
+// start from them). Counts the cases whose D the fault changed (it also runs the clean instruction to know).
+class FaultyBackend final : public Backend {
+ public:
+  FaultyBackend(Backend& inner, const Fault& fault, ModelLookup arithmetic);
+  std::string description() const override;
+  bool is_hardware() const override { return inner_.is_hardware(); }
+  bool supports(const Form& form, std::string* why) const override { return inner_.supports(form, why); }
+  std::vector<uint32_t> run(const Form& form, int selector, const std::vector<uint32_t>& input, uint32_t cases) override;
+  uint64_t changed_cases() const { return changed_; }
+  uint64_t cases_run() const { return cases_; }
+
+ private:
+  Backend& inner_;
+  const Fault& fault_;
+  ModelLookup arithmetic_;
+  uint64_t batches_ = 0, changed_ = 0, cases_ = 0;
+};
+
+}  // namespace mmasp

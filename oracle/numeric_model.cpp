@@ -1,0 +1,437 @@
+#include "oracle/numeric_model.h"
+
+#include <algorithm>
+#include <bit>
+#include <cctype>
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+
+#include "oracle/number_format.h"
+#include "oracle/sparse.h"
+
+namespace mmasp {
+namespace {
+
+// A finite value as significand * 2^exponent, or a special. `field` is the exponent the hardware's exponent field
+// gives it (subnormals: the format's smallest normal exponent), used by AlignmentExponent::exponent_sum.
+struct Value {
+  enum Class : uint8_t { zero, finite, infinite, nan };
+  Class cls = zero;
+  bool negative = false;
+  uint64_t significand = 0;
+  int exponent = 0;
+  int field = 0;
+};
+
+int bit_length(uint64_t x) { return 64 - std::countl_zero(x); }
+
+Value decode_value(ElemType type, uint32_t code, Subnormals subnormals) {
+  const FloatFormat& f = *float_format(type);
+  Value v;
+  const auto exact = decode(type, code);
+  if (!exact) throw std::invalid_argument("model: undefined code");
+  v.negative = exact->negative;
+  switch (exact->cls) {
+    case FloatClass::zero: v.cls = Value::zero; return v;
+    case FloatClass::infinite: v.cls = Value::infinite; return v;
+    case FloatClass::nan: v.cls = Value::nan; return v;
+    case FloatClass::subnormal:
+      if (subnormals == Subnormals::flushed) { v.cls = Value::zero; return v; }
+      [[fallthrough]];
+    case FloatClass::normal: break;
+  }
+  v.cls = Value::finite;
+  v.significand = exact->significand;
+  v.exponent = exact->exponent;
+  v.field = std::max(bit_length(v.significand) - 1 + v.exponent, 1 - f.bias);
+  return v;
+}
+
+// Operands of 16 bits or fewer decode through a table built once per (type, subnormal handling).
+const Value& table_value(ElemType type, uint32_t code, Subnormals subnormals) {
+  constexpr size_t kTypes = size_t(ElemType::ue4m3) + 1;
+  static const auto tables = [] {
+    std::array<std::array<std::vector<Value>, 2>, kTypes> built;
+    for (size_t t = 0; t < kTypes; ++t) {
+      const auto type = ElemType(t);
+      if (!info(type).is_float || info(type).bits > 16 || type == ElemType::ue8m0 || type == ElemType::ue4m3) continue;
+      for (int s = 0; s < 2; ++s)
+        for (uint32_t c = 0; c < (1u << info(type).bits); ++c)
+          built[t][size_t(s)].push_back(decode_value(type, c, Subnormals(s)));
+    }
+    return built;
+  }();
+  const auto& table = tables[size_t(type)][size_t(subnormals)];
+  if (code >= table.size()) throw std::invalid_argument("model: code wider than its type");
+  return table[code];
+}
+
+Value operand(ElemType type, uint32_t code, Subnormals subnormals) {
+  if (info(type).bits <= 16) return table_value(type, code, subnormals);
+  return decode_value(type, code, subnormals);
+}
+
+struct Format {
+  int mantissa_bits, min_exponent, max_exponent;
+  uint32_t sign_bit, canonical_nan, default_nan, infinity;
+};
+constexpr Format kF32{23, -126, 127, 0x80000000u, 0x7FFFFFFFu, 0x7FC00000u, 0x7F800000u};
+constexpr Format kF16{10, -14, 15, 0x8000u, 0x7FFFu, 0x7E00u, 0x7C00u};
+
+// Rounds (-1)^negative * magnitude * 2^exponent (magnitude != 0) to `format`.
+Value round_to(const Format& format, bool negative, uint64_t magnitude, int exponent, Rounding rounding,
+               Subnormals subnormals, SumOverflow overflow, bool signed_zero_results) {
+  Value v;
+  v.negative = negative;
+  const int leading = bit_length(magnitude) - 1 + exponent;
+  const int quantum = std::max(leading, format.min_exponent) - format.mantissa_bits;
+  const int shift = quantum - exponent;
+  uint64_t significand;
+  if (shift <= 0) {
+    significand = magnitude << -shift;
+  } else if (shift >= 64) {
+    significand = 0;
+    if (rounding == Rounding::nearest_even && shift == 64 && (magnitude >> 63)) significand = 1;  // above the half
+  } else {
+    significand = magnitude >> shift;
+    const uint64_t rest = magnitude & ((uint64_t(1) << shift) - 1), half = uint64_t(1) << (shift - 1);
+    if (rounding == Rounding::nearest_even && (rest > half || (rest == half && (significand & 1)))) ++significand;
+  }
+  if (significand == 0) { v.cls = Value::zero; v.negative = negative && signed_zero_results; return v; }
+  v.cls = Value::finite;
+  v.significand = significand;
+  v.exponent = quantum;
+  const int result_leading = bit_length(significand) - 1 + quantum;
+  if (result_leading > format.max_exponent) {
+    if (overflow == SumOverflow::to_infinity) { v.cls = Value::infinite; return v; }
+    v.significand = (uint64_t(1) << (format.mantissa_bits + 1)) - 1;
+    v.exponent = format.max_exponent - format.mantissa_bits;
+  }
+  if (result_leading < format.min_exponent && subnormals == Subnormals::flushed) {
+    v.cls = Value::zero;
+    v.negative = negative && signed_zero_results;
+    return v;
+  }
+  v.field = std::max(bit_length(v.significand) - 1 + v.exponent, format.min_exponent);
+  return v;
+}
+
+uint32_t encode_value(const Format& format, const Value& v, bool canonical_nan) {
+  const uint32_t sign = v.negative ? format.sign_bit : 0;
+  switch (v.cls) {
+    case Value::zero: return sign;
+    case Value::infinite: return sign | format.infinity;
+    case Value::nan: return canonical_nan ? format.canonical_nan : format.default_nan;
+    case Value::finite: break;
+  }
+  const int leading = bit_length(v.significand) - 1 + v.exponent;
+  const uint32_t mantissa_mask = (1u << format.mantissa_bits) - 1;
+  if (leading < format.min_exponent) {
+    // Subnormal: the significand sits on the quantum 2^(min_exponent - mantissa_bits).
+    return sign | uint32_t(v.significand << (v.exponent - (format.min_exponent - format.mantissa_bits)));
+  }
+  const uint64_t normalised = v.significand << (format.mantissa_bits - (bit_length(v.significand) - 1));
+  return sign | (uint32_t(leading - format.min_exponent + 1) << format.mantissa_bits) | (uint32_t(normalised) & mantissa_mask);
+}
+
+struct Term {
+  bool negative;
+  uint64_t significand;
+  int exponent;
+  int reference;   // its alignment exponent
+};
+
+// One block: the terms' specials, then their aligned exact sum, rounded once.
+class Block {
+ public:
+  explicit Block(const ModelParameters& p) : p_(p) {}
+
+  void add(const Value& v) {
+    switch (v.cls) {
+      case Value::zero: all_zero_negative_ &= v.negative; return;
+      case Value::nan: nan_ = true; return;
+      case Value::infinite: (v.negative ? negative_inf_ : positive_inf_) = true; return;
+      case Value::finite: break;
+    }
+    all_zero_negative_ = false;
+    const int leading = bit_length(v.significand) - 1 + v.exponent;
+    push({v.negative, v.significand, v.exponent, p_.alignment == AlignmentExponent::leading_bit ? leading : v.field});
+  }
+  void add_product(const Value& a, const Value& b) {
+    const bool negative = a.negative != b.negative;
+    if (a.cls == Value::nan || b.cls == Value::nan) { nan_ = true; return; }
+    if (a.cls == Value::infinite || b.cls == Value::infinite) {
+      if (a.cls == Value::zero || b.cls == Value::zero) nan_ = true;
+      else (negative ? negative_inf_ : positive_inf_) = true;
+      return;
+    }
+    if (a.cls == Value::zero || b.cls == Value::zero) { all_zero_negative_ &= negative; return; }
+    all_zero_negative_ = false;
+    const uint64_t significand = a.significand * b.significand;
+    const int exponent = a.exponent + b.exponent;
+    const int reference = p_.alignment == AlignmentExponent::leading_bit ? bit_length(significand) - 1 + exponent
+                                                                         : a.field + b.field;
+    push({negative, significand, exponent, reference});
+  }
+
+  // The block's result in `format`.
+  Value finish(const Format& format, Rounding rounding) const {
+    Value v;
+    if (nan_ || (positive_inf_ && negative_inf_)) { v.cls = Value::nan; return v; }
+    if (positive_inf_ || negative_inf_) { v.cls = Value::infinite; v.negative = negative_inf_; return v; }
+    if (count_ == 0) { v.negative = all_zero_negative_ && p_.signed_zero_results; return v; }
+    int top = terms_[0].reference;
+    for (size_t t = 1; t < count_; ++t) top = std::max(top, terms_[t].reference);
+    const int lsb = top - p_.fraction_bits;
+    __int128 sum = 0;
+    for (size_t t = 0; t < count_; ++t) {
+      const Term& term = terms_[t];
+      const int shift = term.exponent - lsb;
+      unsigned __int128 aligned;
+      if (shift >= 0) {
+        aligned = (unsigned __int128)term.significand << shift;
+      } else if (-shift >= 64) {
+        // Every bit shifted out: nothing survives except what floor or rounding up keeps.
+        aligned = p_.shifted_out == ShiftedOut::floor && term.negative ? 1 : 0;
+      } else {
+        const int s = -shift;
+        aligned = term.significand >> s;
+        const uint64_t rest = term.significand & ((uint64_t(1) << s) - 1), half = uint64_t(1) << (s - 1);
+        if (p_.shifted_out == ShiftedOut::floor && term.negative && rest) ++aligned;
+        if (p_.shifted_out == ShiftedOut::nearest_even && (rest > half || (rest == half && (aligned & 1)))) ++aligned;
+      }
+      sum += term.negative ? -__int128(aligned) : __int128(aligned);
+    }
+    if (sum == 0) { v.negative = false; return v; }
+    const bool negative = sum < 0;
+    const unsigned __int128 magnitude = negative ? -(unsigned __int128)sum : (unsigned __int128)sum;
+    // Aligned sums stay far below 2^64 (at most 33 terms of fraction_bits + 3 bits); keep 64 bits regardless.
+    uint64_t narrow = uint64_t(magnitude);
+    int exponent = lsb;
+    if (magnitude >> 64) {
+      const int extra = bit_length(uint64_t(magnitude >> 64));
+      narrow = uint64_t(magnitude >> extra) | uint64_t((magnitude & ((unsigned __int128)1 << extra) - 1) != 0);
+      exponent += extra;
+    }
+    return round_to(format, negative, narrow, exponent, rounding, p_.subnormal_results, p_.overflow, p_.signed_zero_results);
+  }
+
+ private:
+  void push(const Term& term) {
+    if (count_ == terms_.size()) throw std::logic_error("model: more than 64 terms in a block");
+    terms_[count_++] = term;
+  }
+
+  const ModelParameters& p_;
+  std::array<Term, 66> terms_;
+  size_t count_ = 0;
+  bool nan_ = false, positive_inf_ = false, negative_inf_ = false;
+  bool all_zero_negative_ = true;   // every term so far is a negative zero (IEEE: -0 + -0 = -0)
+};
+
+}  // namespace
+
+bool model_applies(const Form& form) { return !form.is_integer() && !form.block_scale; }
+
+std::vector<uint32_t> model_result(const MmaCase& test, const ModelParameters& p) {
+  check_shape(test);
+  const Form& form = *test.form;
+  if (!model_applies(form)) throw std::invalid_argument("model: only float forms without block scale");
+  if (p.block_products < 1 || p.fraction_bits < 0 || p.fraction_bits > 60)
+    throw std::invalid_argument("model: parameters out of range");
+  const int m = form.shape.m, n = form.shape.n, k = form.shape.k, stored = k / 2;
+  const int chunks = k / form.chunk_width;
+  for (uint32_t nibble : test.nibbles)
+    if (validity(form.sparsity, nibble) == MetadataValidity::undefined)
+      throw std::invalid_argument("model: metadata holds an undefined index value");
+  const Format& out = form.d == ElemType::f16 ? kF16 : kF32;
+  std::vector<Value> b(test.b.size());
+  for (size_t x = 0; x < b.size(); ++x) b[x] = operand(form.b, test.b[x], p.subnormal_inputs);
+  std::vector<Value> a_row(static_cast<size_t>(stored));
+  std::vector<int> columns(static_cast<size_t>(stored));
+  std::vector<uint32_t> d(size_t(m * n));
+  for (int i = 0; i < m; ++i) {
+    const uint32_t* row_nibbles = test.nibbles.data() + size_t(i * chunks);
+    for (int s = 0; s < stored; ++s) {
+      columns[size_t(s)] = logical_column(form, row_nibbles, s);
+      a_row[size_t(s)] = operand(form.a, test.a_compressed[size_t(i * stored + s)], p.subnormal_inputs);
+    }
+    for (int j = 0; j < n; ++j) {
+      const Value c = operand(form.c, test.c[size_t(i * n + j)], p.subnormal_inputs);
+      const bool c_first = p.c_placement == CPlacement::first_block;
+      std::optional<Value> accumulator;
+      if (c_first) accumulator = c;
+      const int blocks = (stored + p.block_products - 1) / p.block_products;
+      Value result;
+      for (int block = 0; block < blocks; ++block) {
+        Block sum(p);
+        if (accumulator) sum.add(*accumulator);
+        const int end = std::min(stored, (block + 1) * p.block_products);
+        for (int s = block * p.block_products; s < end; ++s)
+          sum.add_product(a_row[size_t(s)], b[size_t(columns[size_t(s)] * n + j)]);
+        const bool last = block == blocks - 1 && c_first;
+        if (last && &out == &kF16 && p.narrow_output == NarrowOutput::from_sum) {
+          result = sum.finish(kF16, p.output_rounding);
+        } else {
+          accumulator = sum.finish(kF32, p.block_rounding);
+          result = *accumulator;
+        }
+      }
+      if (!c_first) {
+        Block sum(p);
+        if (accumulator) sum.add(*accumulator);
+        sum.add(c);
+        if (&out == &kF16 && p.narrow_output == NarrowOutput::from_sum) {
+          result = sum.finish(kF16, p.output_rounding);
+        } else {
+          result = sum.finish(kF32, p.block_rounding);
+        }
+        accumulator = result;
+      }
+      uint32_t code;
+      if (&out == &kF16 && p.narrow_output == NarrowOutput::via_f32) {
+        Value narrow = result;
+        if (result.cls == Value::finite)
+          narrow = round_to(kF16, result.negative, result.significand, result.exponent, p.output_rounding,
+                            p.subnormal_results, p.overflow, p.signed_zero_results);
+        code = encode_value(kF16, narrow, p.canonical_nan);
+      } else {
+        code = encode_value(out, result, p.canonical_nan);
+      }
+      d[size_t(i * n + j)] = code;
+    }
+  }
+  return d;
+}
+
+// --- The parameter space as data. ----------------------------------------------------------------------------------
+namespace {
+
+template <typename E>
+struct Names {
+  std::vector<std::pair<E, std::string_view>> list;
+  std::string of(E value) const {
+    for (const auto& [v, text] : list) if (v == value) return std::string(text);
+    return "?";
+  }
+  E from(std::string_view text) const {
+    for (const auto& [v, name] : list) if (name == text) return v;
+    throw std::invalid_argument("unknown model parameter value '" + std::string(text) + "'");
+  }
+  std::vector<std::string> all() const {
+    std::vector<std::string> out;
+    for (const auto& [v, text] : list) out.emplace_back(text);
+    return out;
+  }
+};
+
+const Names<ShiftedOut> kShiftedOut{{{ShiftedOut::truncate, "truncate"}, {ShiftedOut::floor, "floor"},
+                                     {ShiftedOut::nearest_even, "nearest-even"}}};
+const Names<Rounding> kRounding{{{Rounding::toward_zero, "toward-zero"}, {Rounding::nearest_even, "nearest-even"}}};
+const Names<AlignmentExponent> kAlignment{{{AlignmentExponent::leading_bit, "leading-bit"},
+                                           {AlignmentExponent::exponent_sum, "exponent-sum"}}};
+const Names<CPlacement> kCPlacement{{{CPlacement::first_block, "first-block"},
+                                     {CPlacement::after_products, "after-products"}}};
+const Names<NarrowOutput> kNarrow{{{NarrowOutput::from_sum, "from-sum"}, {NarrowOutput::via_f32, "via-f32"}}};
+const Names<Subnormals> kSubnormals{{{Subnormals::kept, "kept"}, {Subnormals::flushed, "flushed"}}};
+const Names<SumOverflow> kOverflow{{{SumOverflow::to_infinity, "infinity"}, {SumOverflow::saturate, "saturate"}}};
+const Names<bool> kNan{{{true, "canonical"}, {false, "default-quiet"}}};
+const Names<bool> kZeroSign{{{true, "ieee"}, {false, "positive"}}};
+
+int parse_int(std::string_view text) {
+  int value = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9') throw std::invalid_argument("not a number: '" + std::string(text) + "'");
+    value = value * 10 + (c - '0');
+  }
+  return value;
+}
+
+std::vector<std::string> numbers(int from, int to) {
+  std::vector<std::string> out;
+  for (int v = from; v <= to; ++v) out.push_back(std::to_string(v));
+  return out;
+}
+
+}  // namespace
+
+const std::vector<ModelParameter>& model_parameter_space() {
+  static const std::vector<ModelParameter> space = {
+      {"block_products", {"1", "2", "4", "8", "16", "32"},
+       [](const ModelParameters& p) { return std::to_string(p.block_products); },
+       [](ModelParameters& p, std::string_view v) { p.block_products = parse_int(v); }},
+      {"fraction_bits", numbers(10, 30),
+       [](const ModelParameters& p) { return std::to_string(p.fraction_bits); },
+       [](ModelParameters& p, std::string_view v) { p.fraction_bits = parse_int(v); }},
+      {"shifted_out", kShiftedOut.all(), [](const ModelParameters& p) { return kShiftedOut.of(p.shifted_out); },
+       [](ModelParameters& p, std::string_view v) { p.shifted_out = kShiftedOut.from(v); }},
+      {"alignment", kAlignment.all(), [](const ModelParameters& p) { return kAlignment.of(p.alignment); },
+       [](ModelParameters& p, std::string_view v) { p.alignment = kAlignment.from(v); }},
+      {"block_rounding", kRounding.all(), [](const ModelParameters& p) { return kRounding.of(p.block_rounding); },
+       [](ModelParameters& p, std::string_view v) { p.block_rounding = kRounding.from(v); }},
+      {"output_rounding", kRounding.all(), [](const ModelParameters& p) { return kRounding.of(p.output_rounding); },
+       [](ModelParameters& p, std::string_view v) { p.output_rounding = kRounding.from(v); }},
+      {"narrow_output", kNarrow.all(), [](const ModelParameters& p) { return kNarrow.of(p.narrow_output); },
+       [](ModelParameters& p, std::string_view v) { p.narrow_output = kNarrow.from(v); }},
+      {"c_placement", kCPlacement.all(), [](const ModelParameters& p) { return kCPlacement.of(p.c_placement); },
+       [](ModelParameters& p, std::string_view v) { p.c_placement = kCPlacement.from(v); }},
+      {"subnormal_inputs", kSubnormals.all(), [](const ModelParameters& p) { return kSubnormals.of(p.subnormal_inputs); },
+       [](ModelParameters& p, std::string_view v) { p.subnormal_inputs = kSubnormals.from(v); }},
+      {"subnormal_results", kSubnormals.all(), [](const ModelParameters& p) { return kSubnormals.of(p.subnormal_results); },
+       [](ModelParameters& p, std::string_view v) { p.subnormal_results = kSubnormals.from(v); }},
+      {"overflow", kOverflow.all(), [](const ModelParameters& p) { return kOverflow.of(p.overflow); },
+       [](ModelParameters& p, std::string_view v) { p.overflow = kOverflow.from(v); }},
+      {"zero_sign", kZeroSign.all(), [](const ModelParameters& p) { return kZeroSign.of(p.signed_zero_results); },
+       [](ModelParameters& p, std::string_view v) { p.signed_zero_results = kZeroSign.from(v); }},
+      {"nan", kNan.all(), [](const ModelParameters& p) { return kNan.of(p.canonical_nan); },
+       [](ModelParameters& p, std::string_view v) { p.canonical_nan = kNan.from(v); }},
+  };
+  return space;
+}
+
+const ModelParameter* find_model_parameter(std::string_view name) {
+  for (const auto& parameter : model_parameter_space())
+    if (parameter.name == name) return &parameter;
+  return nullptr;
+}
+
+ModelParameters with_changes(ModelParameters parameters, std::string_view changes) {
+  while (!changes.empty()) {
+    const size_t comma = changes.find(',');
+    const std::string_view item = changes.substr(0, comma);
+    changes = comma == std::string_view::npos ? std::string_view() : changes.substr(comma + 1);
+    if (item.empty()) continue;
+    const size_t equals = item.find('=');
+    if (equals == std::string_view::npos)
+      throw std::invalid_argument("model parameter change '" + std::string(item) + "' is not name=value");
+    const ModelParameter* parameter = find_model_parameter(item.substr(0, equals));
+    if (!parameter) throw std::invalid_argument("no model parameter '" + std::string(item.substr(0, equals)) + "'");
+    const std::string_view value = item.substr(equals + 1);
+    // Whole numbers outside the listed values are allowed (a block of 64, 31 fraction bits); names are not.
+    const bool listed = std::find(parameter->values.begin(), parameter->values.end(), value) != parameter->values.end();
+    if (!listed && (value.empty() || value.size() > 3) )
+      throw std::invalid_argument("model parameter " + std::string(parameter->name) + " has no value '" +
+                                  std::string(value) + "'");
+    if (!listed && !std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; }))
+      throw std::invalid_argument("model parameter " + std::string(parameter->name) + " has no value '" +
+                                  std::string(value) + "'");
+    if (!listed && !std::isdigit(static_cast<unsigned char>(parameter->values.front().front())))
+      throw std::invalid_argument("model parameter " + std::string(parameter->name) + " has no value '" +
+                                  std::string(value) + "'");
+    parameter->set(parameters, value);
+  }
+  return parameters;
+}
+
+std::string ModelParameters::str() const {
+  std::ostringstream text;
+  bool first = true;
+  for (const auto& parameter : model_parameter_space()) {
+    text << (first ? "" : ", ") << parameter.name << "=" << parameter.get(*this);
+    first = false;
+  }
+  return text.str();
+}
+
+}  // namespace mmasp

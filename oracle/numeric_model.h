@@ -1,0 +1,93 @@
+// A bit-exact model of how a tensor core computes one float mma.sp result: a parametrised "block FMA".
+//
+// For one element D[i][j] the products a_s * b[col(s)][j] of the stored elements s (in stored order) are taken
+// block_products at a time. A block's terms (its products, and the accumulator: C for the first block, the previous
+// block's rounded result after it) are aligned to the largest of their alignment exponents, keeping fraction_bits
+// bits below it; the bits shifted out are dropped (or rounded, per shifted_out); the aligned terms are added exactly;
+// the sum is normalised once and rounded to the accumulator format (f32) per block_rounding. A D narrower than f32
+// (f16) is rounded per output_rounding. Special values follow IEEE 754 with a canonical NaN.
+//
+// This is the model of Fasi, Higham, Mikaitis and Pranesh (PeerJ CS 2021) and of the published dense-instruction
+// models (shared/research/numerics.md), generalised: every choice they make is a parameter here, so that probes can
+// tell each value apart on the hardware (mmasp characterize) and injected faults can change one at a time. Which
+// values an architecture uses is data, with its evidence: numeric_model_table.cpp. Pure C++, no CUDA.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "oracle/mma_case.h"
+
+namespace mmasp {
+
+// What happens to the bits of an aligned term that fall below the kept fraction bits.
+enum class ShiftedOut {
+  truncate,      // dropped from the magnitude: toward zero (sign-magnitude alignment)
+  floor,         // dropped from the two's-complement value: toward minus infinity
+  nearest_even,  // rounded to nearest, ties to even, per term
+};
+// How a sum is rounded to its format.
+enum class Rounding { toward_zero, nearest_even };
+// Which exponent a term is aligned by.
+enum class AlignmentExponent {
+  leading_bit,   // the exponent of the term's exact leading bit
+  exponent_sum,  // a product's exponent fields added (its significand then lies in [1, 4)); subnormals count as the
+                 // format's smallest normal exponent
+};
+// Where C enters the sum.
+enum class CPlacement {
+  first_block,      // aligned and added with the first block's products
+  after_products,   // the products summed (and rounded) first, C added in a block of its own at the end
+};
+// How a D narrower than the accumulator (f16) is made.
+enum class NarrowOutput {
+  from_sum,      // the last block's exact aligned sum rounded once to D's format
+  via_f32,       // the last block rounded to f32 first (block_rounding), then to D's format
+};
+enum class Subnormals { kept, flushed };
+enum class SumOverflow { to_infinity, saturate };
+
+struct ModelParameters {
+  int block_products = 16;          // products fused at once, in stored order (chained blocks beyond)
+  int fraction_bits = 25;           // bits kept below the alignment exponent
+  ShiftedOut shifted_out = ShiftedOut::truncate;
+  AlignmentExponent alignment = AlignmentExponent::leading_bit;
+  Rounding block_rounding = Rounding::toward_zero;   // each block's sum to f32
+  Rounding output_rounding = Rounding::nearest_even; // to an f16 D
+  NarrowOutput narrow_output = NarrowOutput::from_sum;
+  CPlacement c_placement = CPlacement::first_block;
+  Subnormals subnormal_inputs = Subnormals::kept;    // A, B and C elements
+  Subnormals subnormal_results = Subnormals::kept;   // each block's result and D
+  SumOverflow overflow = SumOverflow::to_infinity;        // a finite sum beyond f32's (or D's) range
+  bool signed_zero_results = true;  // IEEE: -0 from a negative sum that rounds (or flushes) to zero and from a sum of
+                                    // negative zeros alone; false: every zero result is +0
+  bool canonical_nan = true;        // every NaN result is the format's canonical NaN (0x7FFFFFFF, 0x7FFF)
+
+  bool operator==(const ModelParameters&) const = default;
+  std::string str() const;          // "block 16, 25 fraction bits, truncate, ..."
+};
+
+// One parameter of the model, for probes, sweeps and fault injection: its name, the values it can take, and a
+// setter. The list is the model's whole parameter space.
+struct ModelParameter {
+  std::string_view name;                               // "fraction_bits"
+  std::vector<std::string> values;                     // each value as text
+  std::string (*get)(const ModelParameters&);
+  void (*set)(ModelParameters&, std::string_view value);
+};
+const std::vector<ModelParameter>& model_parameter_space();
+const ModelParameter* find_model_parameter(std::string_view name);
+// `changes`: "name=value,name=value" (e.g. "fraction_bits=24,block_rounding=nearest-even"), applied in order.
+// Throws std::invalid_argument naming the unknown parameter or value.
+ModelParameters with_changes(ModelParameters parameters, std::string_view changes);
+
+// The model's D for a float case (M x N codes, row-major). Throws std::invalid_argument for integer forms, block-scale
+// forms and undefined metadata.
+std::vector<uint32_t> model_result(const MmaCase& test, const ModelParameters& parameters);
+// Whether the model can express the form's arithmetic at all (float, no block scale).
+bool model_applies(const Form& form);
+
+}  // namespace mmasp
