@@ -46,7 +46,7 @@ ModelParameters with(ModelParameters p, const ModelParameter& parameter, const s
 
 // The parameter set that predicts the most probes: one parameter at a time until nothing improves, then pairs of
 // parameters (two choices can hide each other, e.g. one more fraction bit and rounding instead of truncation).
-ModelParameters search(const ProbeSet& set, ModelParameters current) {
+ModelParameters search(const ProbeSet& set, ModelParameters current, bool pairs) {
   size_t best = set.matches(current);
   const auto& space = model_parameter_space();
   for (int round = 0; round < 8 && best < set.probes.size(); ++round) {
@@ -58,6 +58,7 @@ ModelParameters search(const ProbeSet& set, ModelParameters current) {
         if (score > best) { best = score; current = candidate; improved = true; }
       }
     if (improved) continue;
+    if (!pairs) break;
     for (size_t x = 0; x < space.size() && !improved; ++x)
       for (size_t y = x + 1; y < space.size() && !improved; ++y)
         for (const auto& vx : space[x].values)
@@ -92,13 +93,15 @@ Characterization characterize(Backend& backend, const Form& form, int selector, 
   result.probes = set.probes.size();
 
   // Several starting points: one search can stop where two parameters must change together.
-  result.parameters = search(set, start);
+  // Pairs of parameters are tried last, from the best single-step result only: they cost the square of the space.
+  result.parameters = search(set, start, false);
   for (const char* changes : {"fraction_bits=25", "fraction_bits=25,zero_sign=positive", "fraction_bits=13",
                               "block_products=32,fraction_bits=25", "alignment=exponent-sum,fraction_bits=25"}) {
     if (set.matches(result.parameters) == set.probes.size()) break;
-    const ModelParameters other = search(set, with_changes(start, changes));
+    const ModelParameters other = search(set, with_changes(start, changes), false);
     if (set.matches(other) > set.matches(result.parameters)) result.parameters = other;
   }
+  if (set.matches(result.parameters) < set.probes.size()) result.parameters = search(set, result.parameters, true);
   for (size_t i = 0; i < set.probes.size(); ++i)
     if (!predicts(set.probes[i].test, result.parameters, set.observed[i])) {
       result.unexplained_probes.push_back(set.probes[i].name);

@@ -1,0 +1,290 @@
+// The bit-exact model (oracle/numeric_model.h), its parameter table, mmasp characterize's search on the emulator, the
+// model tier of the suites, and the fault catalogue (the emulator variant of `mmasp selftest --faults`).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "generators/bulk.h"
+#include "generators/model_probes.h"
+#include "harness/characterize.h"
+#include "harness/execution.h"
+#include "harness/fault_injection.h"
+#include "harness/selftest.h"
+#include "oracle/number_format.h"
+#include "oracle/numeric_model_table.h"
+#include "oracle/reference.h"
+
+namespace mmasp {
+namespace {
+
+std::vector<const Form*> model_forms() {
+  std::vector<const Form*> forms;
+  for (const auto& form : instruction_space())
+    if (model_applies(form)) forms.push_back(&form);
+  return forms;
+}
+
+// A model that keeps every bit (60 fraction bits, one block, rounding to nearest once) is the exact reference rounded
+// once wherever alignment loses nothing: the model's column mapping, decoding and encoding agree with the oracle's.
+TEST(NumericModel, WithEveryBitKeptItIsTheReferenceRoundedOnce) {
+  ModelParameters exact;
+  exact.block_products = 64;
+  exact.fraction_bits = 60;
+  exact.block_rounding = Rounding::nearest_even;
+  exact.output_rounding = Rounding::nearest_even;
+  exact.signed_zero_results = false;   // the reference gives +0 for every zero sum (their sign is not judged)
+  gen::Options options;
+  options.profile = gen::Profile::small_exact;
+  size_t elements = 0;
+  for (const Form* form : model_forms()) {
+    if (form->d != ElemType::f32) continue;   // an f16 D is rounded from the sum, the reference from the exact value
+    for (uint64_t i = 0; i < 40; ++i) {
+      MmaCase test;
+      gen::BulkGenerator(gen::case_seed(7, *form, i)).next(*form, test, options);
+      const ReferenceResult expected = reference(test);
+      const std::vector<uint32_t> d = model_result(test, exact);
+      for (size_t e = 0; e < d.size(); ++e, ++elements)
+        ASSERT_EQ(d[e], expected.d[e].rounded_code) << form->opcode << " case " << i << " element " << e;
+    }
+  }
+  EXPECT_GT(elements, 100000u);
+}
+
+// Hand-worked examples of each parameter, on m16n8k16 f16 -> f32, element [0][0].
+struct Worked {
+  std::string changes;
+  double c;
+  std::vector<std::pair<double, double>> products;   // a, b at stored positions 0, 1, ...
+  uint32_t expected;
+};
+
+MmaCase case_of(const Form& form, double c, const std::vector<std::pair<double, double>>& products) {
+  MmaCase test = zero_case(form);
+  test.c[0] = *encode(form.c, c);
+  for (size_t s = 0; s < products.size(); ++s) {
+    const int column = logical_column(form, test.nibbles.data(), int(s));
+    test.a_compressed[s] = *encode(form.a, products[s].first);
+    test.b[size_t(column * form.shape.n)] = *encode(form.b, products[s].second);
+  }
+  return test;
+}
+
+TEST(NumericModel, HandWorkedExamples) {
+  const Form& form = *find_form("mma.sp::ordered_metadata.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32");
+  const double tiny = std::ldexp(1.0, -14);   // smallest normal f16
+  const std::vector<Worked> examples = {
+      // 1 - 1 + 2^-25 (as 2^-14 * 2^-11): kept with 25 fraction bits, truncated with 24.
+      {"fraction_bits=25", 0, {{1, 1}, {-1, 1}, {tiny, std::ldexp(1.0, -11)}}, 0x33000000u},
+      {"fraction_bits=24", 0, {{1, 1}, {-1, 1}, {tiny, std::ldexp(1.0, -11)}}, 0x00000000u},
+      // 1 + 2^-24 + 2^-25: toward zero 1, to nearest 1 + 2^-23.
+      {"block_rounding=toward-zero", 0, {{1, 1}, {tiny, std::ldexp(1.0, -10)}, {tiny, std::ldexp(1.0, -11)}}, 0x3f800000u},
+      {"block_rounding=nearest-even", 0, {{1, 1}, {tiny, std::ldexp(1.0, -10)}, {tiny, std::ldexp(1.0, -11)}}, 0x3f800001u},
+      // C = -1, 1 + 2^-24: C in the block leaves 2^-24; C after the rounded products leaves 0.
+      {"c_placement=first-block", -1, {{1, 1}, {tiny, std::ldexp(1.0, -10)}}, 0x33800000u},
+      {"c_placement=after-products", -1, {{1, 1}, {tiny, std::ldexp(1.0, -10)}}, 0x00000000u},
+      // 1 - 1 - 2^-26: truncation leaves 0 (+0 with zero_sign=positive), floor -2^-25.
+      {"shifted_out=floor", 0, {{1, 1}, {-1, 1}, {-tiny, std::ldexp(1.0, -12)}}, 0xb3000000u},
+      {"shifted_out=truncate,zero_sign=ieee", 0, {{1, 1}, {-1, 1}, {-tiny, std::ldexp(1.0, -12)}}, 0x00000000u},
+      // 1.5 * 1.5 - 1.5 * 1.5 + 2^-25: exponent-field alignment (top 0) keeps it, leading-bit alignment (top 1) not.
+      {"alignment=exponent-sum", 0, {{1.5, 1.5}, {-1.5, 1.5}, {tiny, std::ldexp(1.0, -11)}}, 0x33000000u},
+      {"alignment=leading-bit", 0, {{1.5, 1.5}, {-1.5, 1.5}, {tiny, std::ldexp(1.0, -11)}}, 0x00000000u},
+      // Every product -0 and C = -0: IEEE gives -0, the measured sm_90 arithmetic +0.
+      {"zero_sign=ieee", -0.0, {{-0.0, 1}, {-0.0, 1}, {-0.0, 1}, {-0.0, 1}, {-0.0, 1}, {-0.0, 1}, {-0.0, 1}, {-0.0, 1}}, 0x80000000u},
+      {"zero_sign=positive", -0.0, {{-0.0, 1}, {-0.0, 1}, {-0.0, 1}, {-0.0, 1}, {-0.0, 1}, {-0.0, 1}, {-0.0, 1}, {-0.0, 1}}, 0x00000000u},
+      // Inf - Inf is the canonical NaN.
+      {"nan=canonical", 0, {{HUGE_VAL, 1}, {-HUGE_VAL, 1}}, 0x7fffffffu},
+  };
+  for (const auto& example : examples) {
+    const ModelParameters p = with_changes(published_dense_hypothesis(form), example.changes);
+    const std::vector<uint32_t> d = model_result(case_of(form, example.c, example.products), p);
+    EXPECT_EQ(d[0], example.expected) << example.changes << ": got 0x" << std::hex << d[0];
+  }
+}
+
+TEST(NumericModel, ParameterChangesAreCheckedByName) {
+  EXPECT_THROW(with_changes({}, "fraction_bit=24"), std::invalid_argument);
+  EXPECT_THROW(with_changes({}, "block_rounding=up"), std::invalid_argument);
+  EXPECT_THROW(with_changes({}, "fraction_bits"), std::invalid_argument);
+  EXPECT_THROW(with_changes({}, "fraction_bits="), std::invalid_argument);
+  EXPECT_EQ(with_changes({}, "fraction_bits=31").fraction_bits, 31);
+  EXPECT_EQ(with_changes({}, "").str(), ModelParameters{}.str());
+  // Every parameter's listed values round-trip through its setter and getter.
+  for (const auto& parameter : model_parameter_space())
+    for (const auto& value : parameter.values) {
+      ModelParameters p;
+      parameter.set(p, value);
+      EXPECT_EQ(parameter.get(p), value) << parameter.name;
+    }
+}
+
+TEST(NumericModelTable, EverySm90FloatFormHasARecordWithEvidence) {
+  for (const Form* form : model_forms()) {
+    if (!form->legal_on(*find_target("sm_90a"), form->version_for(*find_target("sm_90a")))) continue;
+    const ModelRecord* record = find_model_record(*form, "sm_90");
+    ASSERT_NE(record, nullptr) << form->opcode;
+    EXPECT_FALSE(record->evidence.empty());
+    EXPECT_GE(record->parameters.block_products, form->shape.k / 2 / 2) << form->opcode;
+  }
+}
+
+// characterize's search, on an emulator that computes with chosen parameters, finds those parameters from the probes
+// alone and then predicts every random case.
+TEST(Characterize, RecoversTheParametersAnEmulatorComputesWith) {
+  struct Target {
+    const char* form;
+    const char* changes;
+  };
+  for (const Target& target : std::vector<Target>{
+           {"mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.f32.bf16.bf16.f32",
+            "fraction_bits=23,block_rounding=nearest-even,alignment=exponent-sum,block_products=4"},
+           {"mma.sp.sync.aligned.m16n8k64.row.col.f32.e4m3.e5m2.f32", "fraction_bits=14,block_products=8,zero_sign=positive"},
+           {"mma.sp.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16", "output_rounding=toward-zero,shifted_out=floor"},
+       }) {
+    const Form& form = *find_form(target.form);
+    const ModelParameters truth = with_changes(published_dense_hypothesis(form), target.changes);
+    EmulatorBackend emulator(2, [truth](const Form&) { return std::optional<ModelParameters>(truth); }, "test");
+    CharacterizeOptions options;
+    options.random_cases = 300;
+    options.threads = 2;
+    const Characterization found = characterize(emulator, form, 0, published_dense_hypothesis(form), options);
+    EXPECT_TRUE(found.consistent) << target.form;
+    EXPECT_TRUE(found.agrees()) << target.form << ": " << found.random_deviations << " random deviations";
+    for (const auto& evidence : found.evidence) {
+      const ModelParameter& parameter = *find_model_parameter(evidence.parameter);
+      // Where the probes could tell values apart, the value found is the true one.
+      if (evidence.consistent.size() == 1)
+        EXPECT_EQ(evidence.value, parameter.get(truth)) << target.form << " " << evidence.parameter;
+      else
+        EXPECT_NE(std::find(evidence.consistent.begin(), evidence.consistent.end(), parameter.get(truth)),
+                  evidence.consistent.end()) << evidence.parameter;
+    }
+  }
+}
+
+TEST(Characterize, ReportsProbesThatNoParameterSetExplains) {
+  // An emulator whose arithmetic is outside the model family (the exact reference, rounded once to nearest, signs of
+  // zero IEEE) still gets a best fit, but a wrong D in one probe must not go unexplained silently.
+  const Form& form = *find_form("mma.sp.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32");
+  class FlipProbe final : public Backend {
+   public:
+    std::string description() const override { return "emulator with one flipped bit"; }
+    bool is_hardware() const override { return false; }
+    bool supports(const Form&, std::string*) const override { return true; }
+    std::vector<uint32_t> run(const Form& f, int selector, const std::vector<uint32_t>& input, uint32_t cases) override {
+      auto out = inner.run(f, selector, input, cases);
+      out[0] ^= 1;   // the first case of every batch: the first probe
+      return out;
+    }
+    EmulatorBackend inner{1, [](const Form& f) { return std::optional<ModelParameters>(published_dense_hypothesis(f)); }};
+  } backend;
+  CharacterizeOptions options;
+  options.random_cases = 50;
+  const Characterization found = characterize(backend, form, 0, published_dense_hypothesis(form), options);
+  EXPECT_FALSE(found.agrees());
+  EXPECT_FALSE(found.consistent && found.special_deviations == 0 && found.random_deviations == 0);
+}
+
+ModelLookup table_arithmetic() {
+  return [](const Form& form) -> std::optional<ModelParameters> {
+    const ModelRecord* record = find_model_record(form, "sm_90");
+    if (!record || !model_applies(form)) return std::nullopt;
+    return record->parameters;
+  };
+}
+
+TEST(ModelTier, JudgesByTheModelAndSamplesTheReference) {
+  const Form& form = *find_form("mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.f32.bf16.bf16.f32");
+  EmulatorBackend emulator(2, table_arithmetic(), "sm_90 table");
+  SuiteContext context{emulator, 5, 2, "", {}};
+  context.model.mode = ModelMode::strict;
+  context.model.parameters = table_arithmetic();
+  context.model.description = "test";
+  context.model.reference_first = 100;
+  context.model.reference_every = 10;
+  SuiteLimits limits;
+  limits.min_cases = limits.max_cases = 1000;
+  const SuiteResult result = run_suite(context, form, 1, Suite::random, limits);
+  EXPECT_EQ(result.status, Status::pass);
+  EXPECT_EQ(result.model_judged, 1000u);
+  EXPECT_EQ(result.reference_judged, 100u + 90u);   // the first 100, then every 10th of the other 900
+  EXPECT_EQ(result.deviations, 0u);
+  EXPECT_FALSE(result.model.empty());
+
+  // The same with block sums rounded to nearest instead of toward zero: inside the spec bound (closer to the exact
+  // result, if anything), so only the model tier sees it.
+  FaultyBackend faulty(emulator, *find_fault("round-to-nearest"), table_arithmetic());
+  SuiteContext faulty_context = context;
+  faulty_context.failure_dir = testing::TempDir() + "/mmasp-model-tier";
+  SuiteContext with_fault{faulty, 5, 2, faulty_context.failure_dir, {}};
+  with_fault.model = context.model;
+  limits.shrink_attempts = 50;
+  const SuiteResult deviating = run_suite(with_fault, form, 1, Suite::random, limits);
+  EXPECT_EQ(deviating.status, Status::deviation);
+  EXPECT_GT(deviating.deviations, 0u);
+  ASSERT_TRUE(deviating.deviation.has_value());
+  EXPECT_FALSE(deviating.deviation->saved_to.empty());
+  EXPECT_NE(deviating.deviation->observed, deviating.deviation->predicted);
+  EXPECT_TRUE(is_failure(deviating.status));
+
+  // warn: the same deviations, reported like QualityWarnings.
+  with_fault.model.mode = ModelMode::warn;
+  const SuiteResult warned = run_suite(with_fault, form, 1, Suite::random, limits);
+  EXPECT_EQ(warned.status, Status::quality_warning);
+  EXPECT_EQ(warned.deviations, deviating.deviations);
+}
+
+TEST(FaultCatalog, HasAtLeastThirtyFaultsAndEightInBoundNumericsChanges) {
+  size_t in_bound = 0;
+  std::set<std::string> ids;
+  for (const auto& fault : fault_catalog()) {
+    EXPECT_TRUE(ids.insert(fault.id).second) << fault.id;
+    in_bound += fault.kind == FaultKind::numerics && fault.in_bound;
+    EXPECT_FALSE(fault.description.empty());
+  }
+  EXPECT_GE(fault_catalog().size(), 30u);
+  EXPECT_GE(in_bound, 8u);
+}
+
+// The emulator variant of `mmasp selftest --faults`: one form per family and shape kind, every fault; each fault must
+// be caught wherever it changed a result, and the run without a fault must be clean.
+TEST(FaultCatalog, EveryFaultIsCaughtOnTheEmulator) {
+  std::vector<std::pair<const Form*, int>> pairs;
+  for (const char* opcode : {"mma.sp::ordered_metadata.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32",
+                             "mma.sp.sync.aligned.m16n8k32.row.col.f16.f16.f16.f16",
+                             "mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.f32.bf16.bf16.f32",
+                             "mma.sp.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32",
+                             "mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.f32.e4m3.e5m2.f32",
+                             "mma.sp.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.u8.s32",
+                             "mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.s32.u4.s4.s32"}) {
+    const Form* form = find_form(opcode);
+    ASSERT_NE(form, nullptr) << opcode;
+    pairs.push_back({form, form->selectors.back()});
+  }
+  EmulatorBackend emulator(2, table_arithmetic(), "sm_90 table");
+  ModelTier tier;
+  tier.mode = ModelMode::strict;
+  tier.parameters = table_arithmetic();
+  tier.description = "sm_90 model table (emulated)";
+  std::vector<const Fault*> faults;
+  for (const auto& fault : fault_catalog()) faults.push_back(&fault);
+  SelftestOptions options;
+  options.random_cases = 1000;
+  options.special_generated = 32;
+  options.threads = 2;
+  const SelftestReport report = run_fault_selftest(emulator, pairs, faults, tier, table_arithmetic(), options);
+  EXPECT_TRUE(report.control_clean());
+  size_t affected = 0, model_only = 0;
+  for (const auto& f : report.faults) {
+    for (const auto* missed : f.missed())
+      ADD_FAILURE() << f.fault->id << " changed " << missed->changed << " cases of " << missed->form->opcode
+                    << " and was not caught";
+    affected += f.affected();
+    if (f.fault->in_bound) model_only += f.caught_by_model_only();
+  }
+  EXPECT_GT(affected, 100u);
+  EXPECT_GT(model_only, 10u);   // in-bound numerics changes that only the model tier sees
+}
+
+}  // namespace
+}  // namespace mmasp
