@@ -46,7 +46,8 @@ class Builder {
     if (!c_code) return;
     test.c[0] = *c_code;
     const int stored = form_.shape.k / 2, n = form_.shape.n;
-    for (const Product& p : products) {
+    for (Product p : products) {
+      p.position *= spread;
       if (p.position < 0 || p.position >= stored) return;
       std::optional<std::pair<uint32_t, uint32_t>> codes = p.split ? split(p.value) : codes_of(p.a, p.b);
       if (!codes) return;
@@ -55,7 +56,8 @@ class Builder {
       test.a_compressed[size_t(p.position)] = codes->first;
       test.b[size_t(column * n)] = codes->second;
     }
-    probes.push_back({parameter + ": " + name, parameter, std::move(test)});
+    probes.push_back({parameter + ": " + name + (spread != 1 ? " (positions x" + std::to_string(spread) + ")" : ""),
+                      parameter, std::move(test)});
   }
   // Adds the same probe with its terms scaled by 2^shift, for the first shift at which every term is representable
   // (narrow types cannot hold 1 and 2^-30 at once, but can hold 2^8 and 2^-22).
@@ -75,6 +77,9 @@ class Builder {
   const Form& form() const { return form_; }
 
   std::vector<ModelProbe> probes;
+  // Stored positions are multiplied by this: the same probe with its terms 4 apart lands in one block also where the
+  // blocks interleave (a block of positions 0, 4, 8, ... or 0, 1, 4, 5, ...).
+  int spread = 1;
 
  private:
   std::optional<std::pair<uint32_t, uint32_t>> codes_of(double a, double b) const {
@@ -107,6 +112,8 @@ std::vector<ModelProbe> model_probes(const Form& form, int selector) {
   Builder b(form, selector);
   const int last = b.stored() - 1;
 
+  for (int spread : {1, 4}) {
+  b.spread = spread;
   // Fraction bits kept below the alignment exponent, and what happens to the bits shifted out: 1 - 1 + s leaves s
   // exactly where its bits survive alignment to the exponent of 1, and what truncation, flooring or rounding of s
   // leaves where they do not.
@@ -149,6 +156,8 @@ std::vector<ModelProbe> model_probes(const Form& form, int selector) {
       b.add_scaled("block_rounding", s + "(1 + 1 + 2^-23 + " + power(-j) + ") (carry)", 0,
                    {term(0, sign), term(1, sign), term(2, sign * std::ldexp(1.0, -23)), term(3, sign * std::ldexp(1.0, -j))});
     }
+  }
+  b.spread = 1;
   // Which products are fused in one block with C: C = 2^-24 and +1 survive as 2^-24 after -1 only if -1 joins their
   // block; in a later block the first block's f32 result 1 (2^-24 lost) meets -1 and leaves 0.
   for (int position = 1; position <= last; ++position) {
@@ -205,6 +214,19 @@ std::vector<ModelProbe> model_probes(const Form& form, int selector) {
   // Subnormal results: products (or C) below the accumulator's or D's normal range.
   for (int e : {-127, -130, -140, -149, -15, -20, -24})
     b.add_scaled("subnormal_results", power(e) + " alone", 0, {term(0, std::ldexp(1.0, e))});
+  // Rounding onto the subnormal grid (f32: 2^-149, f16: 2^-24): ties and near-ties, and a bit that survives alignment
+  // but not truncation to the format's precision.
+  for (int quantum : {-149, -24})
+    for (double sign : {1.0, -1.0}) {
+      const std::string s = sign > 0 ? "" : "-";
+      for (double fraction : {1.5, 1.25, 1.75, 2.5})
+        b.add("subnormal_rounding", s + std::to_string(fraction).substr(0, 4) + " * " + power(quantum), 0,
+              {term(0, sign * std::ldexp(1.0, quantum)), term(1, sign * (fraction - 1) * std::ldexp(1.0, quantum))});
+      const int top = quantum + 9, width = quantum == -149 ? 24 : 11;
+      b.add("subnormal_rounding", s + "(" + power(top) + " + " + power(quantum - 1) + " + " + power(top - width) + ")", 0,
+            {term(0, sign * std::ldexp(1.0, top)), term(1, sign * std::ldexp(1.0, quantum - 1)),
+             term(2, sign * std::ldexp(1.0, top - width))});
+    }
   b.add("subnormal_results", "2^-126 - 2^-127 (products)", 0,
         {term(0, std::ldexp(1.0, -126)), term(1, -std::ldexp(1.0, -127))});
   b.add("subnormal_results", "2^-14 - 2^-15 (products)", 0, {term(0, std::ldexp(1.0, -14)), term(1, -std::ldexp(1.0, -15))});

@@ -81,10 +81,21 @@ constexpr Format kF16{10, -14, 15, 0x8000u, 0x7FFFu, 0x7E00u, 0x7C00u};
 
 // Rounds (-1)^negative * magnitude * 2^exponent (magnitude != 0) to `format`.
 Value round_to(const Format& format, bool negative, uint64_t magnitude, int exponent, Rounding rounding,
-               Subnormals subnormals, SumOverflow overflow, bool signed_zero_results) {
+               const ModelParameters& p) {
+  const Subnormals subnormals = p.subnormal_results;
+  const SumOverflow overflow = p.overflow;
+  const bool signed_zero_results = p.signed_zero_results;
   Value v;
   v.negative = negative;
   const int leading = bit_length(magnitude) - 1 + exponent;
+  if (leading < format.min_exponent) {
+    if (p.subnormal_rounding == SubnormalRounding::nearest_even) rounding = Rounding::nearest_even;
+    if (p.subnormal_rounding == SubnormalRounding::nearest_after_truncation) {
+      const int excess = bit_length(magnitude) - (format.mantissa_bits + 1);
+      if (excess > 0) magnitude = (magnitude >> excess) << excess;
+      rounding = Rounding::nearest_even;
+    }
+  }
   const int quantum = std::max(leading, format.min_exponent) - format.mantissa_bits;
   const int shift = quantum - exponent;
   uint64_t significand;
@@ -184,6 +195,18 @@ class Block {
     int top = terms_[0].reference;
     for (size_t t = 1; t < count_; ++t) top = std::max(top, terms_[t].reference);
     const int lsb = top - p_.fraction_bits;
+    // The sign of the largest term (by exact magnitude), for floor_in_largest_sign.
+    bool largest_negative = false;
+    if (p_.shifted_out == ShiftedOut::floor_in_largest_sign) {
+      size_t largest = 0;
+      auto magnitude_key = [&](const Term& t) {
+        const int length = bit_length(t.significand);
+        return std::pair<int, uint64_t>(length - 1 + t.exponent, t.significand << (64 - length));
+      };
+      for (size_t t = 1; t < count_; ++t)
+        if (magnitude_key(terms_[t]) > magnitude_key(terms_[largest])) largest = t;
+      largest_negative = terms_[largest].negative;
+    }
     __int128 sum = 0;
     for (size_t t = 0; t < count_; ++t) {
       const Term& term = terms_[t];
@@ -193,12 +216,15 @@ class Block {
         aligned = (unsigned __int128)term.significand << shift;
       } else if (-shift >= 64) {
         // Every bit shifted out: nothing survives except what floor or rounding up keeps.
-        aligned = p_.shifted_out == ShiftedOut::floor && term.negative ? 1 : 0;
+        aligned = (p_.shifted_out == ShiftedOut::floor && term.negative) ||
+                          (p_.shifted_out == ShiftedOut::floor_in_largest_sign && term.negative != largest_negative)
+                      ? 1 : 0;
       } else {
         const int s = -shift;
         aligned = term.significand >> s;
         const uint64_t rest = term.significand & ((uint64_t(1) << s) - 1), half = uint64_t(1) << (s - 1);
         if (p_.shifted_out == ShiftedOut::floor && term.negative && rest) ++aligned;
+        if (p_.shifted_out == ShiftedOut::floor_in_largest_sign && term.negative != largest_negative && rest) ++aligned;
         if (p_.shifted_out == ShiftedOut::nearest_even && (rest > half || (rest == half && (aligned & 1)))) ++aligned;
       }
       sum += term.negative ? -__int128(aligned) : __int128(aligned);
@@ -214,7 +240,7 @@ class Block {
       narrow = uint64_t(magnitude >> extra) | uint64_t((magnitude & ((unsigned __int128)1 << extra) - 1) != 0);
       exponent += extra;
     }
-    return round_to(format, negative, narrow, exponent, rounding, p_.subnormal_results, p_.overflow, p_.signed_zero_results);
+    return round_to(format, negative, narrow, exponent, rounding, p_);
   }
 
  private:
@@ -267,9 +293,10 @@ std::vector<uint32_t> model_result(const MmaCase& test, const ModelParameters& p
       for (int block = 0; block < blocks; ++block) {
         Block sum(p);
         if (accumulator) sum.add(*accumulator);
-        const int end = std::min(stored, (block + 1) * p.block_products);
-        for (int s = block * p.block_products; s < end; ++s)
-          sum.add_product(a_row[size_t(s)], b[size_t(columns[size_t(s)] * n + j)]);
+        for (int s = 0; s < stored; ++s) {
+          const int owner = p.block_interleave ? (s / p.block_interleave) % blocks : s / p.block_products;
+          if (owner == block) sum.add_product(a_row[size_t(s)], b[size_t(columns[size_t(s)] * n + j)]);
+        }
         const bool last = block == blocks - 1 && c_first;
         if (last && &out == &kF16 && p.narrow_output == NarrowOutput::from_sum) {
           result = sum.finish(kF16, p.output_rounding);
@@ -293,8 +320,7 @@ std::vector<uint32_t> model_result(const MmaCase& test, const ModelParameters& p
       if (&out == &kF16 && p.narrow_output == NarrowOutput::via_f32) {
         Value narrow = result;
         if (result.cls == Value::finite)
-          narrow = round_to(kF16, result.negative, result.significand, result.exponent, p.output_rounding,
-                            p.subnormal_results, p.overflow, p.signed_zero_results);
+          narrow = round_to(kF16, result.negative, result.significand, result.exponent, p.output_rounding, p);
         code = encode_value(kF16, narrow, p.canonical_nan);
       } else {
         code = encode_value(out, result, p.canonical_nan);
@@ -327,7 +353,8 @@ struct Names {
 };
 
 const Names<ShiftedOut> kShiftedOut{{{ShiftedOut::truncate, "truncate"}, {ShiftedOut::floor, "floor"},
-                                     {ShiftedOut::nearest_even, "nearest-even"}}};
+                                     {ShiftedOut::nearest_even, "nearest-even"},
+                                     {ShiftedOut::floor_in_largest_sign, "floor-in-largest-sign"}}};
 const Names<Rounding> kRounding{{{Rounding::toward_zero, "toward-zero"}, {Rounding::nearest_even, "nearest-even"}}};
 const Names<AlignmentExponent> kAlignment{{{AlignmentExponent::leading_bit, "leading-bit"},
                                            {AlignmentExponent::exponent_sum, "exponent-sum"}}};
@@ -337,6 +364,9 @@ const Names<NarrowOutput> kNarrow{{{NarrowOutput::from_sum, "from-sum"}, {Narrow
 const Names<Subnormals> kSubnormals{{{Subnormals::kept, "kept"}, {Subnormals::flushed, "flushed"}}};
 const Names<SumOverflow> kOverflow{{{SumOverflow::to_infinity, "infinity"}, {SumOverflow::saturate, "saturate"}}};
 const Names<bool> kNan{{{true, "canonical"}, {false, "default-quiet"}}};
+const Names<SubnormalRounding> kSubnormalRounding{{{SubnormalRounding::as_normal, "as-normal"},
+                                                   {SubnormalRounding::nearest_even, "nearest-even"},
+                                                   {SubnormalRounding::nearest_after_truncation, "nearest-after-truncation"}}};
 const Names<bool> kZeroSign{{{true, "ieee"}, {false, "positive"}}};
 
 int parse_int(std::string_view text) {
@@ -361,6 +391,9 @@ const std::vector<ModelParameter>& model_parameter_space() {
       {"block_products", {"1", "2", "4", "8", "16", "32"},
        [](const ModelParameters& p) { return std::to_string(p.block_products); },
        [](ModelParameters& p, std::string_view v) { p.block_products = parse_int(v); }},
+      {"block_interleave", {"0", "1", "2", "4", "8"},
+       [](const ModelParameters& p) { return std::to_string(p.block_interleave); },
+       [](ModelParameters& p, std::string_view v) { p.block_interleave = parse_int(v); }},
       {"fraction_bits", numbers(10, 30),
        [](const ModelParameters& p) { return std::to_string(p.fraction_bits); },
        [](ModelParameters& p, std::string_view v) { p.fraction_bits = parse_int(v); }},
@@ -380,6 +413,9 @@ const std::vector<ModelParameter>& model_parameter_space() {
        [](ModelParameters& p, std::string_view v) { p.subnormal_inputs = kSubnormals.from(v); }},
       {"subnormal_results", kSubnormals.all(), [](const ModelParameters& p) { return kSubnormals.of(p.subnormal_results); },
        [](ModelParameters& p, std::string_view v) { p.subnormal_results = kSubnormals.from(v); }},
+      {"subnormal_rounding", kSubnormalRounding.all(),
+       [](const ModelParameters& p) { return kSubnormalRounding.of(p.subnormal_rounding); },
+       [](ModelParameters& p, std::string_view v) { p.subnormal_rounding = kSubnormalRounding.from(v); }},
       {"overflow", kOverflow.all(), [](const ModelParameters& p) { return kOverflow.of(p.overflow); },
        [](ModelParameters& p, std::string_view v) { p.overflow = kOverflow.from(v); }},
       {"zero_sign", kZeroSign.all(), [](const ModelParameters& p) { return kZeroSign.of(p.signed_zero_results); },

@@ -28,6 +28,9 @@ enum class ShiftedOut {
   truncate,      // dropped from the magnitude: toward zero (sign-magnitude alignment)
   floor,         // dropped from the two's-complement value: toward minus infinity
   nearest_even,  // rounded to nearest, ties to even, per term
+  floor_in_largest_sign,  // dropped from the two's complement value in the frame where the largest term is positive:
+                          // toward minus infinity when the largest term is positive, toward plus infinity when it is
+                          // negative (terms of the largest's sign lose magnitude, terms of the other sign gain it)
 };
 // How a sum is rounded to its format.
 enum class Rounding { toward_zero, nearest_even };
@@ -48,10 +51,18 @@ enum class NarrowOutput {
   via_f32,       // the last block rounded to f32 first (block_rounding), then to D's format
 };
 enum class Subnormals { kept, flushed };
+// How a sum below the normal range is rounded onto the subnormal grid.
+enum class SubnormalRounding {
+  as_normal,                 // like every other result (block_rounding / output_rounding)
+  nearest_even,              // to nearest even from the sum
+  nearest_after_truncation,  // the sum first truncated to the format's precision as if normal, then to nearest even
+};
 enum class SumOverflow { to_infinity, saturate };
 
 struct ModelParameters {
   int block_products = 16;          // products fused at once, in stored order (chained blocks beyond)
+  int block_interleave = 0;         // 0: block b holds stored products [b*size, (b+1)*size); k > 0: runs of k stored
+                                    // products go to the blocks in turn (k = 2, two blocks: 0,1 | 2,3 | 4,5 | ...)
   int fraction_bits = 25;           // bits kept below the alignment exponent
   ShiftedOut shifted_out = ShiftedOut::truncate;
   AlignmentExponent alignment = AlignmentExponent::leading_bit;
@@ -61,6 +72,7 @@ struct ModelParameters {
   CPlacement c_placement = CPlacement::first_block;
   Subnormals subnormal_inputs = Subnormals::kept;    // A, B and C elements
   Subnormals subnormal_results = Subnormals::kept;   // each block's result and D
+  SubnormalRounding subnormal_rounding = SubnormalRounding::as_normal;
   SumOverflow overflow = SumOverflow::to_infinity;        // a finite sum beyond f32's (or D's) range
   bool signed_zero_results = true;  // IEEE: -0 from a negative sum that rounds (or flushes) to zero and from a sum of
                                     // negative zeros alone; false: every zero result is +0
