@@ -227,6 +227,12 @@ std::vector<ModelProbe> model_probes(const Form& form, int selector) {
             {term(0, sign * std::ldexp(1.0, top)), term(1, sign * std::ldexp(1.0, quantum - 1)),
              term(2, sign * std::ldexp(1.0, top - width))});
     }
+  // The bottom of the accumulator: a term 2^-(149+j) below a 2^-140 result survives alignment (25 bits below 2^-140
+  // reach 2^-165) only where the accumulator reaches that far down.
+  for (int j = 0; j <= 14; ++j)
+    for (double sign : {1.0, -1.0})
+      b.add("alignment_floor_guard", std::string(sign > 0 ? "" : "-") + "(2^-140 - " + power(-149 - j) + ")", 0,
+            {term(0, sign * std::ldexp(1.0, -140)), term(1, -sign * std::ldexp(1.0, -149 - j))});
   b.add("subnormal_results", "2^-126 - 2^-127 (products)", 0,
         {term(0, std::ldexp(1.0, -126)), term(1, -std::ldexp(1.0, -127))});
   b.add("subnormal_results", "2^-14 - 2^-15 (products)", 0, {term(0, std::ldexp(1.0, -14)), term(1, -std::ldexp(1.0, -15))});

@@ -76,6 +76,7 @@ struct Format {
   int mantissa_bits, min_exponent, max_exponent;
   uint32_t sign_bit, canonical_nan, default_nan, infinity;
 };
+constexpr int kF32MinSubnormalExponent = -149;
 constexpr Format kF32{23, -126, 127, 0x80000000u, 0x7FFFFFFFu, 0x7FC00000u, 0x7F800000u};
 constexpr Format kF16{10, -14, 15, 0x8000u, 0x7FFFu, 0x7E00u, 0x7C00u};
 
@@ -194,7 +195,8 @@ class Block {
     if (count_ == 0) { v.negative = all_zero_negative_ && p_.signed_zero_results; return v; }
     int top = terms_[0].reference;
     for (size_t t = 1; t < count_; ++t) top = std::max(top, terms_[t].reference);
-    const int lsb = top - p_.fraction_bits;
+    int lsb = top - p_.fraction_bits;
+    if (p_.alignment_floor_guard >= 0) lsb = std::max(lsb, kF32MinSubnormalExponent - p_.alignment_floor_guard);
     // The sign of the largest term (by exact magnitude), for floor_in_largest_sign.
     bool largest_negative = false;
     if (p_.shifted_out == ShiftedOut::floor_in_largest_sign) {
@@ -290,6 +292,35 @@ std::vector<uint32_t> model_result(const MmaCase& test, const ModelParameters& p
       if (c_first) accumulator = c;
       const int blocks = (stored + p.block_products - 1) / p.block_products;
       Value result;
+      if (p.block_combination == BlockCombination::fadd && &out == &kF32) {
+        // Separate additions: every block from zero, then C + r0 + r1 + ... each rounded to nearest even.
+        ModelParameters exact = p;
+        exact.fraction_bits = 60;
+        exact.alignment = AlignmentExponent::leading_bit;
+        exact.shifted_out = ShiftedOut::truncate;
+        exact.alignment_floor_guard = -1;
+        exact.subnormal_rounding = SubnormalRounding::as_normal;
+        std::vector<Value> partials;
+        for (int block = 0; block < blocks; ++block) {
+          Block sum(p);
+          for (int s = 0; s < stored; ++s) {
+            const int owner = p.block_interleave ? (s / p.block_interleave) % blocks : s / p.block_products;
+            if (owner == block) sum.add_product(a_row[size_t(s)], b[size_t(columns[size_t(s)] * n + j)]);
+          }
+          partials.push_back(sum.finish(kF32, p.block_rounding));
+        }
+        if (c_first) partials.insert(partials.begin(), c);
+        else partials.push_back(c);
+        result = partials.front();
+        for (size_t x = 1; x < partials.size(); ++x) {
+          Block add(exact);
+          add.add(result);
+          add.add(partials[x]);
+          result = add.finish(kF32, Rounding::nearest_even);
+        }
+        d[size_t(i * n + j)] = encode_value(out, result, p.canonical_nan);
+        continue;
+      }
       for (int block = 0; block < blocks; ++block) {
         Block sum(p);
         if (accumulator) sum.add(*accumulator);
@@ -360,6 +391,7 @@ const Names<AlignmentExponent> kAlignment{{{AlignmentExponent::leading_bit, "lea
                                            {AlignmentExponent::exponent_sum, "exponent-sum"}}};
 const Names<CPlacement> kCPlacement{{{CPlacement::first_block, "first-block"},
                                      {CPlacement::after_products, "after-products"}}};
+const Names<BlockCombination> kCombination{{{BlockCombination::chained, "chained"}, {BlockCombination::fadd, "fadd"}}};
 const Names<NarrowOutput> kNarrow{{{NarrowOutput::from_sum, "from-sum"}, {NarrowOutput::via_f32, "via-f32"}}};
 const Names<Subnormals> kSubnormals{{{Subnormals::kept, "kept"}, {Subnormals::flushed, "flushed"}}};
 const Names<SumOverflow> kOverflow{{{SumOverflow::to_infinity, "infinity"}, {SumOverflow::saturate, "saturate"}}};
@@ -394,6 +426,9 @@ const std::vector<ModelParameter>& model_parameter_space() {
       {"block_interleave", {"0", "1", "2", "4", "8"},
        [](const ModelParameters& p) { return std::to_string(p.block_interleave); },
        [](ModelParameters& p, std::string_view v) { p.block_interleave = parse_int(v); }},
+      {"alignment_floor_guard", [] { auto v = numbers(0, 12); v.insert(v.begin(), "-1"); return v; }(),
+       [](const ModelParameters& p) { return std::to_string(p.alignment_floor_guard); },
+       [](ModelParameters& p, std::string_view v) { p.alignment_floor_guard = v == "-1" ? -1 : parse_int(v); }},
       {"fraction_bits", numbers(10, 30),
        [](const ModelParameters& p) { return std::to_string(p.fraction_bits); },
        [](ModelParameters& p, std::string_view v) { p.fraction_bits = parse_int(v); }},
@@ -409,6 +444,8 @@ const std::vector<ModelParameter>& model_parameter_space() {
        [](ModelParameters& p, std::string_view v) { p.narrow_output = kNarrow.from(v); }},
       {"c_placement", kCPlacement.all(), [](const ModelParameters& p) { return kCPlacement.of(p.c_placement); },
        [](ModelParameters& p, std::string_view v) { p.c_placement = kCPlacement.from(v); }},
+      {"block_combination", kCombination.all(), [](const ModelParameters& p) { return kCombination.of(p.block_combination); },
+       [](ModelParameters& p, std::string_view v) { p.block_combination = kCombination.from(v); }},
       {"subnormal_inputs", kSubnormals.all(), [](const ModelParameters& p) { return kSubnormals.of(p.subnormal_inputs); },
        [](ModelParameters& p, std::string_view v) { p.subnormal_inputs = kSubnormals.from(v); }},
       {"subnormal_results", kSubnormals.all(), [](const ModelParameters& p) { return kSubnormals.of(p.subnormal_results); },
@@ -452,7 +489,8 @@ ModelParameters with_changes(ModelParameters parameters, std::string_view change
     if (!listed && !std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; }))
       throw std::invalid_argument("model parameter " + std::string(parameter->name) + " has no value '" +
                                   std::string(value) + "'");
-    if (!listed && !std::isdigit(static_cast<unsigned char>(parameter->values.front().front())))
+    const std::string& first = parameter->values.front();
+    if (!listed && !std::isdigit(static_cast<unsigned char>(first.back())))
       throw std::invalid_argument("model parameter " + std::string(parameter->name) + " has no value '" +
                                   std::string(value) + "'");
     parameter->set(parameters, value);

@@ -50,6 +50,12 @@ enum class NarrowOutput {
   from_sum,      // the last block's exact aligned sum rounded once to D's format
   via_f32,       // the last block rounded to f32 first (block_rounding), then to D's format
 };
+// How the blocks of one element are combined.
+enum class BlockCombination {
+  chained,   // each block's rounded result is the next block's accumulator term (C in the first)
+  fadd,      // each block sums its products alone (rounded per block_rounding); C and the block results are then
+             // added in order by IEEE f32 additions rounded to nearest even (as separate FADD instructions would)
+};
 enum class Subnormals { kept, flushed };
 // How a sum below the normal range is rounded onto the subnormal grid.
 enum class SubnormalRounding {
@@ -70,9 +76,13 @@ struct ModelParameters {
   Rounding output_rounding = Rounding::nearest_even; // to an f16 D
   NarrowOutput narrow_output = NarrowOutput::from_sum;
   CPlacement c_placement = CPlacement::first_block;
+  BlockCombination block_combination = BlockCombination::chained;
   Subnormals subnormal_inputs = Subnormals::kept;    // A, B and C elements
   Subnormals subnormal_results = Subnormals::kept;   // each block's result and D
   SubnormalRounding subnormal_rounding = SubnormalRounding::as_normal;
+  // The lowest bit an aligned term keeps is never below 2^(accumulator's smallest subnormal exponent - floor_guard):
+  // an accumulator of fixed width at the bottom of the range. -1: no such floor (alignment alone decides).
+  int alignment_floor_guard = -1;
   SumOverflow overflow = SumOverflow::to_infinity;        // a finite sum beyond f32's (or D's) range
   bool signed_zero_results = true;  // IEEE: -0 from a negative sum that rounds (or flushes) to zero and from a sum of
                                     // negative zeros alone; false: every zero result is +0
