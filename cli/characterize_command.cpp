@@ -182,6 +182,9 @@ int characterize_main(const CharacterizeCommandOptions& o, int argc, char** argv
       if (evidence.consistent.size() > 1) {
         std::cout << "  (the probes cannot tell apart:";
         for (const auto& v : evidence.consistent) std::cout << " " << v;
+        std::cout << "; random cases each other value mispredicts:";
+        for (const auto& v : evidence.consistent)
+          if (v != evidence.value) std::cout << " " << v << " " << evidence.random_mismatches.at(v);
         std::cout << ")";
       }
       const std::string ruled = ruled_out_text(parameter, evidence);

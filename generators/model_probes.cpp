@@ -185,6 +185,11 @@ std::vector<ModelProbe> model_probes(const Form& form, int selector) {
   // Where C enters: C = -1 cancels +1 exactly only if it is added before the products' sum is rounded.
   b.add_scaled("c_placement", "C=-1, 1 + 2^-24", -1, {term(0, 1), term(1, std::ldexp(1.0, -24))});
   b.add_scaled("c_placement", "C=1, -1 + 2^-30", 1, {term(0, -1), term(1, std::ldexp(1.0, -30))});
+  // C added after the products by an adder that rounds to nearest (a separate FADD) or by the block adder (toward
+  // zero): 1 + (2^-24 + 2^-25) is above half an ulp of 1.
+  for (double sign : {1.0, -1.0})
+    b.add_scaled("c_placement", std::string(sign > 0 ? "" : "-") + "(C=1, 2^-24 + 2^-25)", sign,
+                 {term(0, sign * std::ldexp(1.0, -24)), term(1, sign * std::ldexp(1.0, -25))});
   // Rounding of an f16 D, and whether it is rounded from the block's sum or from an f32 result.
   if (form.d == ElemType::f16) {
     for (double sign : {1.0, -1.0}) {

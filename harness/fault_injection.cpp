@@ -209,7 +209,7 @@ std::vector<Fault> build_catalog() {
                        float_with_model, fixed("c_placement=after-products")));
   c.push_back(numerics("block-split-in-two", "the products fused in two blocks of half the size, chained", true,
                        [](const Form& f, int) { return model_applies(f) && f.shape.k / 2 >= 2; },
-                       [](const Form& f) { return "block_products=" + std::to_string(f.shape.k / 4); }));
+                       fixed("block_products=half")));
   c.push_back(numerics("truncated-f16-output", "an f16 D rounded toward zero instead of to nearest even", true,
                        [](const Form& f, int) { return model_applies(f) && f.d == ElemType::f16; },
                        fixed("output_rounding=toward-zero")));
@@ -286,7 +286,11 @@ std::vector<uint32_t> FaultyBackend::run(const Form& form, int selector, const s
       if (fault_.kind == FaultKind::numerics) {
         const auto truth = arithmetic_ ? arithmetic_(form) : std::nullopt;
         if (!truth) return clean;
-        changed = with_changes(*truth, fault_.model_change(form));
+        std::string change = fault_.model_change(form);
+        // "half": half the true value (a block split in two whatever its size).
+        if (change == "block_products=half")
+          change = "block_products=" + std::to_string(std::max(1, std::min(truth->block_products, form.shape.k / 2) / 2));
+        changed = with_changes(*truth, change);
       }
       for (size_t c = 0; c < cases; ++c) {
         uint32_t* out = faulty.data() + c * words_out;

@@ -72,6 +72,15 @@ Value operand(ElemType type, uint32_t code, Subnormals subnormals) {
   return decode_value(type, code, subnormals);
 }
 
+// The operand as the tensor core sees it: fp8 converted to f16 first where the parameters say so (the value is the
+// same; its exponent field is f16's).
+Value operand(ElemType type, uint32_t code, const ModelParameters& p) {
+  Value v = operand(type, code, p.subnormal_inputs);
+  if (p.fp8_fields_as_f16 && (type == ElemType::e4m3 || type == ElemType::e5m2) && v.cls == Value::finite)
+    v.field = std::max(bit_length(v.significand) - 1 + v.exponent, -14);
+  return v;
+}
+
 struct Format {
   int mantissa_bits, min_exponent, max_exponent;
   uint32_t sign_bit, canonical_nan, default_nan, infinity;
@@ -258,6 +267,21 @@ class Block {
   bool all_zero_negative_ = true;   // every term so far is a negative zero (IEEE: -0 + -0 = -0)
 };
 
+// a + b as an IEEE f32 addition rounded to nearest even (exact sum, one rounding), with the model's handling of
+// zeros, subnormals and specials.
+Value ieee_add(const Value& a, const Value& b, const ModelParameters& p) {
+  ModelParameters exact = p;
+  exact.fraction_bits = 60;
+  exact.alignment = AlignmentExponent::leading_bit;
+  exact.shifted_out = ShiftedOut::truncate;
+  exact.alignment_floor_guard = -1;
+  exact.subnormal_rounding = SubnormalRounding::as_normal;
+  Block add(exact);
+  add.add(a);
+  add.add(b);
+  return add.finish(kF32, Rounding::nearest_even);
+}
+
 }  // namespace
 
 bool model_applies(const Form& form) { return !form.is_integer() && !form.block_scale; }
@@ -275,7 +299,7 @@ std::vector<uint32_t> model_result(const MmaCase& test, const ModelParameters& p
       throw std::invalid_argument("model: metadata holds an undefined index value");
   const Format& out = form.d == ElemType::f16 ? kF16 : kF32;
   std::vector<Value> b(test.b.size());
-  for (size_t x = 0; x < b.size(); ++x) b[x] = operand(form.b, test.b[x], p.subnormal_inputs);
+  for (size_t x = 0; x < b.size(); ++x) b[x] = operand(form.b, test.b[x], p);
   std::vector<Value> a_row(static_cast<size_t>(stored));
   std::vector<int> columns(static_cast<size_t>(stored));
   std::vector<uint32_t> d(size_t(m * n));
@@ -283,10 +307,10 @@ std::vector<uint32_t> model_result(const MmaCase& test, const ModelParameters& p
     const uint32_t* row_nibbles = test.nibbles.data() + size_t(i * chunks);
     for (int s = 0; s < stored; ++s) {
       columns[size_t(s)] = logical_column(form, row_nibbles, s);
-      a_row[size_t(s)] = operand(form.a, test.a_compressed[size_t(i * stored + s)], p.subnormal_inputs);
+      a_row[size_t(s)] = operand(form.a, test.a_compressed[size_t(i * stored + s)], p);
     }
     for (int j = 0; j < n; ++j) {
-      const Value c = operand(form.c, test.c[size_t(i * n + j)], p.subnormal_inputs);
+      const Value c = operand(form.c, test.c[size_t(i * n + j)], p);
       const bool c_first = p.c_placement == CPlacement::first_block;
       std::optional<Value> accumulator;
       if (c_first) accumulator = c;
@@ -294,12 +318,6 @@ std::vector<uint32_t> model_result(const MmaCase& test, const ModelParameters& p
       Value result;
       if (p.block_combination == BlockCombination::fadd && &out == &kF32) {
         // Separate additions: every block from zero, then C + r0 + r1 + ... each rounded to nearest even.
-        ModelParameters exact = p;
-        exact.fraction_bits = 60;
-        exact.alignment = AlignmentExponent::leading_bit;
-        exact.shifted_out = ShiftedOut::truncate;
-        exact.alignment_floor_guard = -1;
-        exact.subnormal_rounding = SubnormalRounding::as_normal;
         std::vector<Value> partials;
         for (int block = 0; block < blocks; ++block) {
           Block sum(p);
@@ -312,12 +330,7 @@ std::vector<uint32_t> model_result(const MmaCase& test, const ModelParameters& p
         if (c_first) partials.insert(partials.begin(), c);
         else partials.push_back(c);
         result = partials.front();
-        for (size_t x = 1; x < partials.size(); ++x) {
-          Block add(exact);
-          add.add(result);
-          add.add(partials[x]);
-          result = add.finish(kF32, Rounding::nearest_even);
-        }
+        for (size_t x = 1; x < partials.size(); ++x) result = ieee_add(result, partials[x], p);
         d[size_t(i * n + j)] = encode_value(out, result, p.canonical_nan);
         continue;
       }
@@ -336,7 +349,10 @@ std::vector<uint32_t> model_result(const MmaCase& test, const ModelParameters& p
           result = *accumulator;
         }
       }
-      if (!c_first) {
+      if (p.c_placement == CPlacement::fadd_after && &out == &kF32) {
+        result = ieee_add(accumulator.value_or(Value{}), c, p);
+        accumulator = result;
+      } else if (!c_first) {
         Block sum(p);
         if (accumulator) sum.add(*accumulator);
         sum.add(c);
@@ -390,7 +406,8 @@ const Names<Rounding> kRounding{{{Rounding::toward_zero, "toward-zero"}, {Roundi
 const Names<AlignmentExponent> kAlignment{{{AlignmentExponent::leading_bit, "leading-bit"},
                                            {AlignmentExponent::exponent_sum, "exponent-sum"}}};
 const Names<CPlacement> kCPlacement{{{CPlacement::first_block, "first-block"},
-                                     {CPlacement::after_products, "after-products"}}};
+                                     {CPlacement::after_products, "after-products"},
+                                     {CPlacement::fadd_after, "fadd-after"}}};
 const Names<BlockCombination> kCombination{{{BlockCombination::chained, "chained"}, {BlockCombination::fadd, "fadd"}}};
 const Names<NarrowOutput> kNarrow{{{NarrowOutput::from_sum, "from-sum"}, {NarrowOutput::via_f32, "via-f32"}}};
 const Names<Subnormals> kSubnormals{{{Subnormals::kept, "kept"}, {Subnormals::flushed, "flushed"}}};
@@ -399,6 +416,7 @@ const Names<bool> kNan{{{true, "canonical"}, {false, "default-quiet"}}};
 const Names<SubnormalRounding> kSubnormalRounding{{{SubnormalRounding::as_normal, "as-normal"},
                                                    {SubnormalRounding::nearest_even, "nearest-even"},
                                                    {SubnormalRounding::nearest_after_truncation, "nearest-after-truncation"}}};
+const Names<bool> kFp8Fields{{{false, "own"}, {true, "f16"}}};
 const Names<bool> kZeroSign{{{true, "ieee"}, {false, "positive"}}};
 
 int parse_int(std::string_view text) {
@@ -436,6 +454,8 @@ const std::vector<ModelParameter>& model_parameter_space() {
        [](ModelParameters& p, std::string_view v) { p.shifted_out = kShiftedOut.from(v); }},
       {"alignment", kAlignment.all(), [](const ModelParameters& p) { return kAlignment.of(p.alignment); },
        [](ModelParameters& p, std::string_view v) { p.alignment = kAlignment.from(v); }},
+      {"fp8_fields", kFp8Fields.all(), [](const ModelParameters& p) { return kFp8Fields.of(p.fp8_fields_as_f16); },
+       [](ModelParameters& p, std::string_view v) { p.fp8_fields_as_f16 = kFp8Fields.from(v); }},
       {"block_rounding", kRounding.all(), [](const ModelParameters& p) { return kRounding.of(p.block_rounding); },
        [](ModelParameters& p, std::string_view v) { p.block_rounding = kRounding.from(v); }},
       {"output_rounding", kRounding.all(), [](const ModelParameters& p) { return kRounding.of(p.output_rounding); },

@@ -44,6 +44,8 @@ enum class AlignmentExponent {
 enum class CPlacement {
   first_block,      // aligned and added with the first block's products
   after_products,   // the products summed (and rounded) first, C added in a block of its own at the end
+  fadd_after,       // the products summed (and rounded) first, C added by an IEEE f32 addition rounded to nearest
+                    // even (a separate FADD instruction)
 };
 // How a D narrower than the accumulator (f16) is made.
 enum class NarrowOutput {
@@ -72,6 +74,8 @@ struct ModelParameters {
   int fraction_bits = 25;           // bits kept below the alignment exponent
   ShiftedOut shifted_out = ShiftedOut::truncate;
   AlignmentExponent alignment = AlignmentExponent::leading_bit;
+  bool fp8_fields_as_f16 = false;   // e4m3/e5m2 operands are converted to f16 first, so their exponent fields are
+                                    // f16's (an e4m3 subnormal is a normal f16)
   Rounding block_rounding = Rounding::toward_zero;   // each block's sum to f32
   Rounding output_rounding = Rounding::nearest_even; // to an f16 D
   NarrowOutput narrow_output = NarrowOutput::from_sum;
