@@ -3,6 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <fstream>
+#include <set>
+
+#include <nlohmann/json.hpp>
 #include <random>
 
 #include "generators/bulk.h"
@@ -125,6 +129,40 @@ TEST(NumericModelTable, EverySm90FloatFormHasARecordWithEvidence) {
     ASSERT_NE(record, nullptr) << form->opcode;
     EXPECT_FALSE(record->evidence.empty());
     EXPECT_GE(record->parameters.block_products, form->shape.k / 2 / 2) << form->opcode;
+  }
+}
+
+// The table is what the committed hardware characterisation found: every verified record's parameters are the ones
+// mmasp characterize reported for every pair it covers, and every such pair agreed bit for bit.
+TEST(NumericModelTable, VerifiedRecordsAreWhatTheCommittedCharacterisationFound) {
+  std::ifstream in(std::string(MMASP_SOURCE_DIR) + "/reports/characterize/h100-sm90-driver580.159.04.json");
+  ASSERT_TRUE(in.good());
+  const nlohmann::json report = nlohmann::json::parse(in);
+  ASSERT_EQ(report.value("schema", ""), "mmasp-characterize/1");
+  std::set<std::string> covered;
+  for (const auto& pair : report["pairs"]) {
+    const Form* form = find_form(pair["form"].get<std::string>());
+    ASSERT_NE(form, nullptr);
+    EXPECT_TRUE(pair["agrees"].get<bool>()) << form->opcode;
+    const ModelRecord* record = find_model_record(*form, "sm_90");
+    ASSERT_NE(record, nullptr) << form->opcode;
+    EXPECT_TRUE(record->verified) << form->opcode;
+    for (const auto& parameter : model_parameter_space()) {
+      const auto& evidence = pair["evidence"];
+      auto it = std::find_if(evidence.begin(), evidence.end(),
+                             [&](const nlohmann::json& e) { return e["parameter"] == parameter.name; });
+      ASSERT_NE(it, evidence.end()) << parameter.name;
+      // Where the probes determined the value, the table must hold it; where several values explained every probe,
+      // the table's value must be one of them.
+      const auto consistent = (*it)["consistent_with_probes"].get<std::vector<std::string>>();
+      EXPECT_NE(std::find(consistent.begin(), consistent.end(), parameter.get(record->parameters)), consistent.end())
+          << form->opcode << " " << parameter.name << " = " << parameter.get(record->parameters);
+    }
+    covered.insert(form->opcode);
+  }
+  for (const auto& form : instruction_space()) {
+    const auto verified = verified_model(form, "sm_90");
+    if (verified) EXPECT_TRUE(covered.count(form.opcode)) << form.opcode << " has a verified model but no characterisation";
   }
 }
 
