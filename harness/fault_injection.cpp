@@ -1,6 +1,8 @@
 #include "harness/fault_injection.h"
 
 #include <algorithm>
+#include <functional>
+#include <string>
 
 #include "harness/fragment_packing.h"
 #include "harness/parallel.h"
@@ -257,7 +259,9 @@ std::string FaultyBackend::description() const {
 
 std::vector<uint32_t> FaultyBackend::run(const Form& form, int selector, const std::vector<uint32_t>& input,
                                          uint32_t cases) {
-  const uint64_t salt = ++batches_;
+  // Rare faults strike by a hash of (form, selector, batch, case): different cases in every pair, as a rare hardware
+  // defect would, instead of the same batch positions everywhere.
+  const uint64_t salt = mix(std::hash<std::string>{}(form.opcode) ^ (uint64_t(selector) << 56)) + ++batches_;
   cases_ += cases;
   std::vector<uint32_t> clean = inner_.run(form, selector, input, cases);
   if (!fault_.applies(form, selector)) return clean;

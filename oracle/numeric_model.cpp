@@ -67,19 +67,70 @@ const Value& table_value(ElemType type, uint32_t code, Subnormals subnormals) {
   return table[code];
 }
 
-Value operand(ElemType type, uint32_t code, Subnormals subnormals) {
-  if (info(type).bits <= 16) return table_value(type, code, subnormals);
-  return decode_value(type, code, subnormals);
-}
-
-// The operand as the tensor core sees it: fp8 converted to f16 first where the parameters say so (the value is the
-// same; its exponent field is f16's).
-Value operand(ElemType type, uint32_t code, const ModelParameters& p) {
-  Value v = operand(type, code, p.subnormal_inputs);
-  if (p.fp8_fields_as_f16 && (type == ElemType::e4m3 || type == ElemType::e5m2) && v.cls == Value::finite)
-    v.field = std::max(bit_length(v.significand) - 1 + v.exponent, -14);
+// f32 and tf32 (a 32-bit register whose low 13 bits are ignored) straight from the bits: the model decodes every C
+// and, for tf32, every A and B element.
+// An IEEE-style binary format (sign, exponent_bits, mantissa_bits; all-ones exponent Inf/NaN) straight from its
+// bits: f16, bf16, f32, and tf32 (a 32-bit register read as f32 with the low 13 mantissa bits ignored). The model
+// decodes every element of a case; a 64 Ki-entry table for the 16-bit types would not stay in cache.
+Value ieee_operand(uint32_t code, int exponent_bits, int stored_mantissa_bits, int used_mantissa_bits,
+                   Subnormals subnormals) {
+  Value v;
+  const int bias = (1 << (exponent_bits - 1)) - 1;
+  v.negative = (code >> (exponent_bits + stored_mantissa_bits)) & 1;
+  const uint32_t exponent = (code >> stored_mantissa_bits) & ((1u << exponent_bits) - 1);
+  const uint32_t mantissa = (code & ((1u << stored_mantissa_bits) - 1)) >> (stored_mantissa_bits - used_mantissa_bits);
+  if (exponent == (1u << exponent_bits) - 1) { v.cls = mantissa ? Value::nan : Value::infinite; return v; }
+  if (exponent == 0 && (mantissa == 0 || subnormals == Subnormals::flushed)) return v;   // a (signed) zero
+  v.cls = Value::finite;
+  v.significand = exponent ? (mantissa | (1u << used_mantissa_bits)) : mantissa;
+  v.exponent = (exponent ? int(exponent) : 1) - bias - used_mantissa_bits;
+  v.field = std::max(bit_length(v.significand) - 1 + v.exponent, 1 - bias);
   return v;
 }
+Value binary32_operand(uint32_t code, int mantissa_bits, Subnormals subnormals) {
+  return ieee_operand(code, 8, 23, mantissa_bits, subnormals);
+}
+
+
+// Decodes the codes of one operand type, with the lookup resolved once per case rather than per element.
+class OperandDecoder {
+ public:
+  OperandDecoder(ElemType type, const ModelParameters& p) : type_(type), p_(p) {
+    if (type == ElemType::f16 || type == ElemType::bf16) {
+      exponent_bits_ = type == ElemType::f16 ? 5 : 8;
+      mantissa_bits_ = type == ElemType::f16 ? 10 : 7;
+    } else if (type != ElemType::f32 && type != ElemType::tf32 && info(type).bits <= 16) {
+      table_ = &table_value(type, 0, p.subnormal_inputs);
+      size_ = size_t(1) << info(type).bits;
+    }
+    fp8_as_f16_ = p.fp8_fields_as_f16 && (type == ElemType::e4m3 || type == ElemType::e5m2);
+  }
+  Value operator()(uint32_t code) const {
+    Value v;
+    if (exponent_bits_) {
+      if (code >> 16) throw std::invalid_argument("model: code wider than its type");
+      v = ieee_operand(code, exponent_bits_, mantissa_bits_, mantissa_bits_, p_.subnormal_inputs);
+    } else if (table_) {
+      if (code >= size_) throw std::invalid_argument("model: code wider than its type");
+      v = table_[code];
+    } else if (type_ == ElemType::f32 || type_ == ElemType::tf32) {
+      v = binary32_operand(code, type_ == ElemType::f32 ? 23 : 10, p_.subnormal_inputs);
+    } else {
+      v = decode_value(type_, code, p_.subnormal_inputs);
+    }
+    if (fp8_as_f16_ && v.cls == Value::finite) v.field = std::max(bit_length(v.significand) - 1 + v.exponent, -14);
+    return v;
+  }
+
+ private:
+  ElemType type_;
+  const ModelParameters& p_;
+  const Value* table_ = nullptr;
+  size_t size_ = 0;
+  int exponent_bits_ = 0, mantissa_bits_ = 0;   // f16 and bf16, decoded from their bits
+  bool fp8_as_f16_ = false;
+};
+
 
 struct Format {
   int mantissa_bits, min_exponent, max_exponent;
@@ -181,6 +232,14 @@ class Block {
   }
   void add_product(const Value& a, const Value& b) {
     const bool negative = a.negative != b.negative;
+    if (a.cls == Value::finite && b.cls == Value::finite) [[likely]] {
+      all_zero_negative_ = false;
+      const uint64_t significand = a.significand * b.significand;
+      const int exponent = a.exponent + b.exponent;
+      push({negative, significand, exponent,
+            p_.alignment == AlignmentExponent::leading_bit ? bit_length(significand) - 1 + exponent : a.field + b.field});
+      return;
+    }
     if (a.cls == Value::nan || b.cls == Value::nan) { nan_ = true; return; }
     if (a.cls == Value::infinite || b.cls == Value::infinite) {
       if (a.cls == Value::zero || b.cls == Value::zero) nan_ = true;
@@ -202,8 +261,7 @@ class Block {
     if (nan_ || (positive_inf_ && negative_inf_)) { v.cls = Value::nan; return v; }
     if (positive_inf_ || negative_inf_) { v.cls = Value::infinite; v.negative = negative_inf_; return v; }
     if (count_ == 0) { v.negative = all_zero_negative_ && p_.signed_zero_results; return v; }
-    int top = terms_[0].reference;
-    for (size_t t = 1; t < count_; ++t) top = std::max(top, terms_[t].reference);
+    const int top = top_;
     int lsb = top - p_.fraction_bits;
     if (p_.alignment_floor_guard >= 0) lsb = std::max(lsb, kF32MinSubnormalExponent - p_.alignment_floor_guard);
     // The sign of the largest term (by exact magnitude), for floor_in_largest_sign.
@@ -257,11 +315,13 @@ class Block {
  private:
   void push(const Term& term) {
     if (count_ == terms_.size()) throw std::logic_error("model: more than 64 terms in a block");
+    top_ = count_ ? std::max(top_, term.reference) : term.reference;
     terms_[count_++] = term;
   }
+  int top_ = 0;   // the largest alignment exponent pushed so far
 
   const ModelParameters& p_;
-  std::array<Term, 66> terms_;
+  std::array<Term, 40> terms_;   // at most 32 products, the accumulator and C
   size_t count_ = 0;
   bool nan_ = false, positive_inf_ = false, negative_inf_ = false;
   bool all_zero_negative_ = true;   // every term so far is a negative zero (IEEE: -0 + -0 = -0)
@@ -299,32 +359,34 @@ std::vector<uint32_t> model_result(const MmaCase& test, const ModelParameters& p
       throw std::invalid_argument("model: metadata holds an undefined index value");
   const Format& out = form.d == ElemType::f16 ? kF16 : kF32;
   std::vector<Value> b(test.b.size());
-  for (size_t x = 0; x < b.size(); ++x) b[x] = operand(form.b, test.b[x], p);
+  const OperandDecoder decode_a(form.a, p), decode_b(form.b, p), decode_c(form.c, p);
+  for (size_t x = 0; x < b.size(); ++x) b[x] = decode_b(test.b[x]);
   std::vector<Value> a_row(static_cast<size_t>(stored));
   std::vector<int> columns(static_cast<size_t>(stored));
   std::vector<uint32_t> d(size_t(m * n));
+  // Which stored products each block fuses (the same for every element).
+  const int blocks = (stored + p.block_products - 1) / p.block_products;
+  std::vector<std::vector<int>> members(static_cast<size_t>(blocks));
+  for (int s = 0; s < stored; ++s)
+    members[size_t(p.block_interleave ? (s / p.block_interleave) % blocks : s / p.block_products)].push_back(s);
   for (int i = 0; i < m; ++i) {
     const uint32_t* row_nibbles = test.nibbles.data() + size_t(i * chunks);
     for (int s = 0; s < stored; ++s) {
       columns[size_t(s)] = logical_column(form, row_nibbles, s);
-      a_row[size_t(s)] = operand(form.a, test.a_compressed[size_t(i * stored + s)], p);
+      a_row[size_t(s)] = decode_a(test.a_compressed[size_t(i * stored + s)]);
     }
     for (int j = 0; j < n; ++j) {
-      const Value c = operand(form.c, test.c[size_t(i * n + j)], p);
+      const Value c = decode_c(test.c[size_t(i * n + j)]);
       const bool c_first = p.c_placement == CPlacement::first_block;
       std::optional<Value> accumulator;
       if (c_first) accumulator = c;
-      const int blocks = (stored + p.block_products - 1) / p.block_products;
       Value result;
       if (p.block_combination == BlockCombination::fadd && &out == &kF32) {
         // Separate additions: every block from zero, then C + r0 + r1 + ... each rounded to nearest even.
         std::vector<Value> partials;
         for (int block = 0; block < blocks; ++block) {
           Block sum(p);
-          for (int s = 0; s < stored; ++s) {
-            const int owner = p.block_interleave ? (s / p.block_interleave) % blocks : s / p.block_products;
-            if (owner == block) sum.add_product(a_row[size_t(s)], b[size_t(columns[size_t(s)] * n + j)]);
-          }
+          for (int s : members[size_t(block)]) sum.add_product(a_row[size_t(s)], b[size_t(columns[size_t(s)] * n + j)]);
           partials.push_back(sum.finish(kF32, p.block_rounding));
         }
         if (c_first) partials.insert(partials.begin(), c);
@@ -337,10 +399,7 @@ std::vector<uint32_t> model_result(const MmaCase& test, const ModelParameters& p
       for (int block = 0; block < blocks; ++block) {
         Block sum(p);
         if (accumulator) sum.add(*accumulator);
-        for (int s = 0; s < stored; ++s) {
-          const int owner = p.block_interleave ? (s / p.block_interleave) % blocks : s / p.block_products;
-          if (owner == block) sum.add_product(a_row[size_t(s)], b[size_t(columns[size_t(s)] * n + j)]);
-        }
+        for (int s : members[size_t(block)]) sum.add_product(a_row[size_t(s)], b[size_t(columns[size_t(s)] * n + j)]);
         const bool last = block == blocks - 1 && c_first;
         if (last && &out == &kF16 && p.narrow_output == NarrowOutput::from_sum) {
           result = sum.finish(kF16, p.output_rounding);
