@@ -1,6 +1,8 @@
 // Compile conformance against the real ptxas, one CTest entry per target, plus checks that the machinery can fail.
 #include <gtest/gtest.h>
 
+#include "oracle/case_file.h"
+
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -143,6 +145,17 @@ TEST(Findings, FileLoadsAndEveryFindingDocumentsACase) {
     if (finding.kind == "compile") {
       for (const auto& test : cases)
         for (const auto& pattern : finding.cases) matches_a_case |= glob_match(pattern, test.id);
+    } else if (finding.kind == "numerics") {
+      // Numeric findings name their evidence: case files (with the hardware's D) and reports in the source tree.
+      matches_a_case = !finding.cases.empty();
+      for (const auto& path : finding.cases) {
+        const fs::path file = fs::path(MMASP_SOURCE_DIR) / path;
+        EXPECT_TRUE(fs::exists(file)) << finding.id << ": " << path;
+        if (file.extension() == ".json") {
+          const CaseFile loaded = load_case_file(file);
+          EXPECT_TRUE(loaded.observed_d.has_value()) << finding.id << ": " << path << " has no observed D";
+        }
+      }
     } else {
       // Execution-side findings (lowering) name forms by opcode.
       for (const auto& form : instruction_space())
