@@ -12,6 +12,10 @@
 #include "generators/reproduction.h"
 #include "harness/backend.h"
 #include "harness/characterize.h"
+#include "harness/dense_counterpart.h"
+#include "harness/execution.h"
+#include "generators/bulk.h"
+#include "generators/special_cases.h"
 #include "harness/gpu_probe.h"
 #include "oracle/numeric_model_table.h"
 #include "reports/findings.h"
@@ -94,12 +98,14 @@ void add_characterize_options(CLI::App* command, CharacterizeCommandOptions& o) 
 int characterize_main(const CharacterizeCommandOptions& o, int argc, char** argv) {
   // --- The backend: the GPU, or the emulator computing with a model. ---
   std::unique_ptr<Backend> backend;
+  std::shared_ptr<CudaDevice> gpu;
   std::string architecture = "sm_90";
   json environment;
   if (!o.emulator) {
     const GpuProbe probe = probe_gpus();
     if (!probe.available) throw UsageError("no GPU (" + probe.reason + "); use --emulator to characterise a model");
     auto device = std::make_shared<CudaDevice>(o.device);
+    gpu = device;
     const DeviceFingerprint fingerprint = device->fingerprint();
     environment = {{"backend", "gpu"}, {"emulated", false}, {"device", fingerprint_json(fingerprint)}};
     architecture = "sm_" + std::to_string(fingerprint.sm);
@@ -167,6 +173,42 @@ int characterize_main(const CharacterizeCommandOptions& o, int argc, char** argv
                                              "; model: " + c.parameters.str()));
     }
     line["deviation_repros"] = repros;
+    // mma.sp against dense mma.sync on the decompressed A, where sm_90 has a dense instruction of the same shape.
+    if (gpu && dense_counterpart(*form)) {
+      std::vector<MmaCase> cases;
+      for (auto& named : gen::special_value_cases(*form, selector)) cases.push_back(std::move(named.test));
+      gen::Options generator_options;
+      generator_options.selector = selector;
+      const gen::CaseSeeds seeds(o.seed ^ 0xde45e, *form);
+      for (uint64_t i = 0; i < o.cases; ++i) {
+        MmaCase test;
+        gen::BulkGenerator(seeds.of(i)).next(*form, test, generator_options);
+        cases.push_back(std::move(test));
+      }
+      const auto target = target_for_sm(gpu->sm());
+      uint64_t identical = 0;
+      std::string first_difference;
+      for (size_t first = 0; first < cases.size(); first += 8192) {
+        const std::vector<MmaCase> batch(cases.begin() + long(first),
+                                         cases.begin() + long(std::min(cases.size(), first + 8192)));
+        const auto sparse = execute(*backend, *form, selector, batch, o.threads);
+        const auto dense = run_dense(*gpu, *form, batch, *target);
+        for (size_t i = 0; i < batch.size(); ++i) {
+          if (sparse[i] == dense[i]) { ++identical; continue; }
+          if (!first_difference.empty()) continue;
+          setenv("MMASP_FAILURE_DIR", (fs::path(o.out) / "dense-differences").c_str(), 1);
+          first_difference = gen::save_failure(batch[i], std::span<const uint32_t>(sparse[i]),
+                                               backend->description() + "; " + form->opcode + " selector " +
+                                                   std::to_string(selector) + "; observed D is mma.sp's; dense mma.sync differs");
+        }
+      }
+      line["dense_comparison"] = {{"dense", dense_counterpart(*form)->opcode}, {"cases", cases.size()},
+                                  {"identical", identical}, {"first_difference", first_difference}};
+      std::cout << "  dense " << dense_counterpart(*form)->opcode << " on the decompressed A: " << identical << " of "
+                << cases.size() << " cases bit-identical" << (first_difference.empty() ? "" : "; " + first_difference)
+                << "\n";
+      if (identical != cases.size()) ++disagreeing;
+    }
     report["pairs"].push_back(line);
     total_cases += c.random_cases + c.special_cases;
     total_deviations += c.random_deviations + c.special_deviations;

@@ -110,8 +110,8 @@ std::string emit_module(const InstructionText& instruction, PtxVersion version, 
       << "    " << register_list("d", instruction.regs.d) << ",\n"
       << "    " << register_list("a", instruction.regs.a) << ",\n"
       << "    " << register_list("b", instruction.regs.b) << ",\n"
-      << "    " << register_list("c", instruction.regs.c) << ",\n"
-      << "    %e, " << instruction.selector;
+      << "    " << register_list("c", instruction.regs.c);
+  if (!instruction.dense) ptx << ",\n    %e, " << instruction.selector;
   if (instruction.block_scale)
     ptx << ",\n    %scale_a, {%byte_id_a, %thread_id_a}, %scale_b, {%byte_id_b, %thread_id_b}";
   ptx << ";\n\n"

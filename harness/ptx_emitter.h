@@ -18,6 +18,7 @@ struct InstructionText {
   bool d_is_f32 = false;
   int selector = 0;
   bool block_scale = false;
+  bool dense = false;      // a dense mma.sync: no metadata operand and no selector (the e word is still loaded)
 };
 InstructionText instruction_for(const Form& form, int selector);
 

@@ -1,7 +1,9 @@
 // Compile conformance against the real ptxas, one CTest entry per target, plus checks that the machinery can fail.
 #include <gtest/gtest.h>
 
+#include "harness/dense_counterpart.h"
 #include "oracle/case_file.h"
+#include "oracle/number_format.h"
 
 #include <filesystem>
 #include <fstream>
@@ -163,6 +165,44 @@ TEST(Findings, FileLoadsAndEveryFindingDocumentsACase) {
     }
     EXPECT_TRUE(matches_a_case) << finding.id << " names no case that exists (typo in its glob?)";
   }
+}
+
+}  // namespace
+}  // namespace mmasp
+
+namespace mmasp {
+namespace {
+
+// The dense mma.sync counterparts that `mmasp characterize` runs beside mma.sp on a GPU: every one assembles for
+// sm_90a, and its records hold the decompressed A where the dense A fragment layout puts it.
+TEST(DenseCounterpart, ModulesAssembleAndRecordsHoldTheDecompressedA) {
+  Ptxas ptxas(real_ptxas(), MMASP_PTXAS_CACHE, 1);
+  const Target target = *find_target("sm_90a");
+  size_t forms = 0;
+  for (const auto& form : instruction_space()) {
+    const auto text = dense_counterpart(form);
+    if (!text) continue;
+    ++forms;
+    const auto result = ptxas.assemble({emit_module(*text, form.version_for(target), target), "sm_90a"});
+    EXPECT_TRUE(result.accepted) << text->opcode << ": " << result.diagnostics;
+    // One case whose stored A elements are all distinct codes: each must land exactly once, and zeros elsewhere.
+    MmaCase test = zero_case(form);
+    for (size_t x = 0; x < test.a_compressed.size(); ++x)
+      test.a_compressed[x] = *encode(form.a, 1.0 + double(x % 64) / 64.0);
+    const auto records = dense_records(form, {test});
+    const LaneRecordLayout layout = lane_record_layout(*text);
+    ASSERT_EQ(records.size(), 32u * size_t(layout.input_words));
+    size_t nonzero = 0;
+    for (int lane = 0; lane < 32; ++lane)
+      for (int r = 0; r < text->regs.a; ++r) {
+        const uint32_t word = records[size_t(lane * layout.input_words + layout.a + r)];
+        const int per = 32 / form.a_container_bits;
+        for (int q = 0; q < per; ++q) nonzero += ((form.a_container_bits == 32 ? word : word >> (form.a_container_bits * q)) &
+                                                  (form.a_container_bits == 32 ? 0xFFFFFFFFu : (1u << form.a_container_bits) - 1)) != 0;
+      }
+    EXPECT_EQ(nonzero, test.a_compressed.size()) << form.opcode << ": every stored element once, zeros elsewhere";
+  }
+  EXPECT_EQ(forms, 8u);   // m16n8k16 f16 -> f16, f16 -> f32, bf16; m16n8k8 tf32; .sp and ::ordered_metadata each
 }
 
 }  // namespace

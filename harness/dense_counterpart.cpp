@@ -1,0 +1,69 @@
+#include "harness/dense_counterpart.h"
+
+#include <stdexcept>
+
+#include "harness/fragment_packing.h"
+#include "oracle/number_format.h"
+#include "oracle/sparse.h"
+
+namespace mmasp {
+
+std::optional<InstructionText> dense_counterpart(const Form& form) {
+  const bool half = (form.family == "f16" || form.family == "bf16") && form.shape.k == 16;
+  const bool tf32 = form.family == "tf32" && form.shape.k == 8;
+  if (!half && !tf32) return std::nullopt;
+  InstructionText text = instruction_for(form, 0);
+  text.opcode = "mma.sync.aligned." + form.shape.str() + ".row.col." + std::string(ptx_name(form.d)) + "." +
+                std::string(ptx_name(form.a)) + "." + std::string(ptx_name(form.b)) + "." + std::string(ptx_name(form.c));
+  text.regs.a = form.regs.a * 2;   // K columns instead of K/2
+  text.dense = true;
+  text.selector = 0;
+  return text;
+}
+
+std::vector<uint32_t> dense_records(const Form& form, const std::vector<MmaCase>& cases) {
+  const InstructionText text = *dense_counterpart(form);
+  const LaneRecordLayout dense = lane_record_layout(text);
+  const LaneRecordLayout sparse = lane_record_layout(instruction_for(form, 0));
+  const int m = form.shape.m, k = form.shape.k;
+  const int bits = form.a_container_bits, per_register = 32 / bits;
+  std::vector<uint32_t> records;
+  records.reserve(cases.size() * 32 * size_t(dense.input_words));
+  for (const MmaCase& test : cases) {
+    std::vector<uint32_t> packed;
+    pack_case(test, packed);   // the sparse records: B and C are laid out as the dense instruction reads them
+    const std::vector<uint32_t> a = decompress(form, SparseA{test.a_compressed, test.nibbles}, 0);
+    for (int lane = 0; lane < 32; ++lane) {
+      const int g = lane >> 2, t = lane & 3;
+      std::vector<uint32_t> record(size_t(dense.input_words), 0);
+      for (int r = 0; r < text.regs.a; ++r)
+        for (int q = 0; q < per_register; ++q) {
+          const int row = g + 8 * (r & 1), col = per_register * t + 4 * per_register * (r >> 1) + q;
+          if (row >= m || col >= k) throw std::logic_error("dense A layout out of range");
+          const uint32_t code = a[size_t(row * k + col)];
+          record[size_t(dense.a + r)] |= bits == 32 ? code : code << (bits * q);
+        }
+      const uint32_t* from = packed.data() + size_t(lane) * size_t(sparse.input_words);
+      for (int r = 0; r < text.regs.b; ++r) record[size_t(dense.b + r)] = from[sparse.b + r];
+      for (int r = 0; r < text.regs.c; ++r) record[size_t(dense.c + r)] = from[sparse.c + r];
+      records.insert(records.end(), record.begin(), record.end());
+    }
+  }
+  return records;
+}
+
+std::vector<std::vector<uint32_t>> run_dense(CudaDevice& device, const Form& form, const std::vector<MmaCase>& cases,
+                                             const Target& target) {
+  const auto text = dense_counterpart(form);
+  if (!text) throw std::invalid_argument("no dense counterpart for " + form.opcode);
+  // Dense mma.sync of these shapes needs PTX 6.4 (f16), 7.0 (bf16, tf32); the target's own version covers them.
+  const std::string ptx = emit_module(*text, form.version_for(target), target);
+  auto module = device.load_cubin(device.jit_cubin(ptx));
+  const std::vector<uint32_t> output = device.run(*module, dense_records(form, cases), form.regs.d, uint32_t(cases.size()));
+  std::vector<std::vector<uint32_t>> d(cases.size());
+  const size_t words = 32 * size_t(form.regs.d);
+  for (size_t i = 0; i < cases.size(); ++i) d[i] = unpack_d(form, output.data() + i * words);
+  return d;
+}
+
+}  // namespace mmasp
