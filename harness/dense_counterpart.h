@@ -21,6 +21,12 @@ std::optional<InstructionText> dense_counterpart(const Form& form);
 // for the sparse form.
 std::vector<uint32_t> dense_records(const Form& form, const std::vector<MmaCase>& cases);
 
+// Whether every element where the dense D differs from the sparse one is a NaN that the dense instruction makes by
+// multiplying an unstored (zero) A element by an Inf or NaN of B: mma.sp never multiplies unstored elements
+// (finding F-0011), so those differences are the sparse semantics, not an arithmetic difference.
+bool differs_only_by_unstored_specials(const MmaCase& test, const std::vector<uint32_t>& sparse_d,
+                                       const std::vector<uint32_t>& dense_d);
+
 // Runs the dense counterpart on the device; each case's D (M x N codes).
 std::vector<std::vector<uint32_t>> run_dense(CudaDevice& device, const Form& form, const std::vector<MmaCase>& cases,
                                              const Target& target);

@@ -1,6 +1,8 @@
 // Compile conformance against the real ptxas, one CTest entry per target, plus checks that the machinery can fail.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "harness/dense_counterpart.h"
 #include "oracle/case_file.h"
 #include "oracle/number_format.h"
@@ -203,6 +205,31 @@ TEST(DenseCounterpart, ModulesAssembleAndRecordsHoldTheDecompressedA) {
     EXPECT_EQ(nonzero, test.a_compressed.size()) << form.opcode << ": every stored element once, zeros elsewhere";
   }
   EXPECT_EQ(forms, 8u);   // m16n8k16 f16 -> f16, f16 -> f32, bf16; m16n8k8 tf32; .sp and ::ordered_metadata each
+}
+
+}  // namespace
+}  // namespace mmasp
+
+namespace mmasp {
+namespace {
+
+// What the dense comparison counts as the sparse semantics (F-0011): a NaN the dense instruction makes from an
+// unstored zero times an Inf of B, and nothing else.
+TEST(DenseCounterpart, OnlyNaNFromUnstoredZeroTimesSpecialIsExplained) {
+  const Form& form = *find_form("mma.sp::ordered_metadata.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32");
+  MmaCase test = zero_case(form);   // canonical metadata: element 0 of every chunk stored, element 1 not
+  const int n = form.shape.n;
+  test.a_compressed[0] = *encode(form.a, 1.0);
+  test.b[size_t(1 * n + 0)] = *encode(form.b, HUGE_VAL);   // row 1 of B: an unstored column of A's row 0
+  std::vector<uint32_t> sparse(size_t(form.shape.m * n), 0), dense = sparse;
+  EXPECT_TRUE(differs_only_by_unstored_specials(test, sparse, dense));
+  dense[0] = 0x7FFFFFFFu;   // D[0][0] NaN: explained by 0 * Inf in column 1
+  EXPECT_TRUE(differs_only_by_unstored_specials(test, sparse, dense));
+  dense[1] = 0x7FFFFFFFu;   // D[0][1] NaN: B column 1 has no special in an unstored row
+  EXPECT_FALSE(differs_only_by_unstored_specials(test, sparse, dense));
+  dense[1] = 0;
+  dense[0] = 0x3F800000u;   // a finite difference is never explained
+  EXPECT_FALSE(differs_only_by_unstored_specials(test, sparse, dense));
 }
 
 }  // namespace
