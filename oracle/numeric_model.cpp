@@ -493,51 +493,41 @@ std::vector<std::string> numbers(int from, int to) {
   return out;
 }
 
+
+// A parameter that is one of a named set of values, and one that is a whole number (-1 allowed where listed).
+template <typename E>
+ModelParameter choice(std::string_view name, const Names<E>& names, E ModelParameters::*field) {
+  return {name, names.all(), [&names, field](const ModelParameters& p) { return names.of(p.*field); },
+          [&names, field](ModelParameters& p, std::string_view v) { p.*field = names.from(v); }};
+}
+ModelParameter number(std::string_view name, std::vector<std::string> values, int ModelParameters::*field) {
+  return {name, std::move(values), [field](const ModelParameters& p) { return std::to_string(p.*field); },
+          [field](ModelParameters& p, std::string_view v) { p.*field = v == "-1" ? -1 : parse_int(v); }};
+}
+
 }  // namespace
 
 const std::vector<ModelParameter>& model_parameter_space() {
   static const std::vector<ModelParameter> space = {
-      {"block_products", {"1", "2", "4", "8", "16", "32"},
-       [](const ModelParameters& p) { return std::to_string(p.block_products); },
-       [](ModelParameters& p, std::string_view v) { p.block_products = parse_int(v); }},
-      {"block_interleave", {"0", "1", "2", "4", "8"},
-       [](const ModelParameters& p) { return std::to_string(p.block_interleave); },
-       [](ModelParameters& p, std::string_view v) { p.block_interleave = parse_int(v); }},
-      {"alignment_floor_guard", [] { auto v = numbers(0, 12); v.insert(v.begin(), "-1"); return v; }(),
-       [](const ModelParameters& p) { return std::to_string(p.alignment_floor_guard); },
-       [](ModelParameters& p, std::string_view v) { p.alignment_floor_guard = v == "-1" ? -1 : parse_int(v); }},
-      {"fraction_bits", numbers(10, 30),
-       [](const ModelParameters& p) { return std::to_string(p.fraction_bits); },
-       [](ModelParameters& p, std::string_view v) { p.fraction_bits = parse_int(v); }},
-      {"shifted_out", kShiftedOut.all(), [](const ModelParameters& p) { return kShiftedOut.of(p.shifted_out); },
-       [](ModelParameters& p, std::string_view v) { p.shifted_out = kShiftedOut.from(v); }},
-      {"alignment", kAlignment.all(), [](const ModelParameters& p) { return kAlignment.of(p.alignment); },
-       [](ModelParameters& p, std::string_view v) { p.alignment = kAlignment.from(v); }},
-      {"fp8_fields", kFp8Fields.all(), [](const ModelParameters& p) { return kFp8Fields.of(p.fp8_fields_as_f16); },
-       [](ModelParameters& p, std::string_view v) { p.fp8_fields_as_f16 = kFp8Fields.from(v); }},
-      {"block_rounding", kRounding.all(), [](const ModelParameters& p) { return kRounding.of(p.block_rounding); },
-       [](ModelParameters& p, std::string_view v) { p.block_rounding = kRounding.from(v); }},
-      {"output_rounding", kRounding.all(), [](const ModelParameters& p) { return kRounding.of(p.output_rounding); },
-       [](ModelParameters& p, std::string_view v) { p.output_rounding = kRounding.from(v); }},
-      {"narrow_output", kNarrow.all(), [](const ModelParameters& p) { return kNarrow.of(p.narrow_output); },
-       [](ModelParameters& p, std::string_view v) { p.narrow_output = kNarrow.from(v); }},
-      {"c_placement", kCPlacement.all(), [](const ModelParameters& p) { return kCPlacement.of(p.c_placement); },
-       [](ModelParameters& p, std::string_view v) { p.c_placement = kCPlacement.from(v); }},
-      {"block_combination", kCombination.all(), [](const ModelParameters& p) { return kCombination.of(p.block_combination); },
-       [](ModelParameters& p, std::string_view v) { p.block_combination = kCombination.from(v); }},
-      {"subnormal_inputs", kSubnormals.all(), [](const ModelParameters& p) { return kSubnormals.of(p.subnormal_inputs); },
-       [](ModelParameters& p, std::string_view v) { p.subnormal_inputs = kSubnormals.from(v); }},
-      {"subnormal_results", kSubnormals.all(), [](const ModelParameters& p) { return kSubnormals.of(p.subnormal_results); },
-       [](ModelParameters& p, std::string_view v) { p.subnormal_results = kSubnormals.from(v); }},
-      {"subnormal_rounding", kSubnormalRounding.all(),
-       [](const ModelParameters& p) { return kSubnormalRounding.of(p.subnormal_rounding); },
-       [](ModelParameters& p, std::string_view v) { p.subnormal_rounding = kSubnormalRounding.from(v); }},
-      {"overflow", kOverflow.all(), [](const ModelParameters& p) { return kOverflow.of(p.overflow); },
-       [](ModelParameters& p, std::string_view v) { p.overflow = kOverflow.from(v); }},
-      {"zero_sign", kZeroSign.all(), [](const ModelParameters& p) { return kZeroSign.of(p.signed_zero_results); },
-       [](ModelParameters& p, std::string_view v) { p.signed_zero_results = kZeroSign.from(v); }},
-      {"nan", kNan.all(), [](const ModelParameters& p) { return kNan.of(p.canonical_nan); },
-       [](ModelParameters& p, std::string_view v) { p.canonical_nan = kNan.from(v); }},
+      number("block_products", {"1", "2", "4", "8", "16", "32"}, &ModelParameters::block_products),
+      number("block_interleave", {"0", "1", "2", "4", "8"}, &ModelParameters::block_interleave),
+      number("alignment_floor_guard", [] { auto v = numbers(0, 12); v.insert(v.begin(), "-1"); return v; }(),
+             &ModelParameters::alignment_floor_guard),
+      number("fraction_bits", numbers(10, 30), &ModelParameters::fraction_bits),
+      choice("shifted_out", kShiftedOut, &ModelParameters::shifted_out),
+      choice("alignment", kAlignment, &ModelParameters::alignment),
+      choice("fp8_fields", kFp8Fields, &ModelParameters::fp8_fields_as_f16),
+      choice("block_rounding", kRounding, &ModelParameters::block_rounding),
+      choice("output_rounding", kRounding, &ModelParameters::output_rounding),
+      choice("narrow_output", kNarrow, &ModelParameters::narrow_output),
+      choice("c_placement", kCPlacement, &ModelParameters::c_placement),
+      choice("block_combination", kCombination, &ModelParameters::block_combination),
+      choice("subnormal_inputs", kSubnormals, &ModelParameters::subnormal_inputs),
+      choice("subnormal_results", kSubnormals, &ModelParameters::subnormal_results),
+      choice("subnormal_rounding", kSubnormalRounding, &ModelParameters::subnormal_rounding),
+      choice("overflow", kOverflow, &ModelParameters::overflow),
+      choice("zero_sign", kZeroSign, &ModelParameters::signed_zero_results),
+      choice("nan", kNan, &ModelParameters::canonical_nan),
   };
   return space;
 }

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -101,8 +102,8 @@ struct ModelParameters {
 struct ModelParameter {
   std::string_view name;                               // "fraction_bits"
   std::vector<std::string> values;                     // each value as text
-  std::string (*get)(const ModelParameters&);
-  void (*set)(ModelParameters&, std::string_view value);
+  std::function<std::string(const ModelParameters&)> get;
+  std::function<void(ModelParameters&, std::string_view value)> set;
 };
 const std::vector<ModelParameter>& model_parameter_space();
 const ModelParameter* find_model_parameter(std::string_view name);
