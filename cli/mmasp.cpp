@@ -3,6 +3,7 @@
 
 #include <CLI/CLI.hpp>
 #include <filesystem>
+#include <cctype>
 #include <fstream>
 #include <iostream>
 #include <thread>
@@ -17,6 +18,7 @@
 #include "harness/ptxas.h"
 #include "oracle/case_file.h"
 #include "oracle/instruction_space.h"
+#include "oracle/numeric_model_table.h"
 #include "reports/catalog_json.h"
 #include "reports/compile_report.h"
 #include "reports/diff.h"
@@ -77,6 +79,11 @@ int main(int argc, char** argv) {
   auto* eval = app.add_subcommand("eval", "print the expected D and its bounds for a case file, and judge its observed D");
   std::vector<std::string> eval_files;
   eval->add_option("case", eval_files, "case files (schema mmasp-case/1, docs/case-files.md)")->required();
+  std::string eval_model = "auto";
+  eval->add_option("--model", eval_model,
+                   "also compare the observed D with a verified bit-exact model: auto (the architecture the case file "
+                   "says it was observed on), off, or an architecture such as sm_90")
+      ->capture_default_str();
 
   // ub-probe (internal, used by run)
   auto* ub_probe = app.add_subcommand("ub-probe", "internal: undefined-behaviour probes in a process of their own");
@@ -196,7 +203,25 @@ int main(int argc, char** argv) {
         }
         std::optional<std::span<const uint32_t>> observed;
         if (file.observed_d) observed = std::span<const uint32_t>(*file.observed_d);
-        Evaluation evaluation = evaluate(file.test, observed);
+        // Which architecture's model: the one named in the file's origin ("... (sm_90, sm_90a) ..."), or as given.
+        std::string architecture = eval_model;
+        if (eval_model == "auto") {
+          const std::string origin = file.provenance.is_object() ? file.provenance.value("origin", "") : "";
+          const size_t at = origin.find("(sm_");
+          architecture = "off";
+          if (at != std::string::npos) {
+            architecture = "sm_";
+            for (size_t i = at + 4; i < origin.size() && std::isdigit(static_cast<unsigned char>(origin[i])); ++i)
+              architecture += origin[i];
+          }
+        }
+        std::optional<ModelParameters> model;
+        if (architecture != "off") {
+          model = verified_model(*file.test.form, architecture);
+          if (!model && eval_model != "auto")
+            throw UsageError("no verified bit-exact model of " + file.test.form->opcode + " on " + architecture);
+        }
+        Evaluation evaluation = evaluate(file.test, observed, model, architecture + " bit-exact model");
         if (eval_files.size() > 1) std::cout << "== " << path << "\n";
         for (const auto& line : file.comment) std::cout << "# " << line << "\n";
         std::cout << format_evaluation(file.test, evaluation, observed);

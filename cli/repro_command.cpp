@@ -8,6 +8,7 @@
 #include "harness/execution.h"
 #include "harness/gpu_probe.h"
 #include "oracle/case_file.h"
+#include "oracle/numeric_model_table.h"
 #include "reports/evaluation.h"
 
 namespace mmasp::cli {
@@ -21,11 +22,16 @@ int repro_main(const std::string& case_file, int device, bool force_emulator) {
   }
   const Form& form = *file.test.form;
   std::unique_ptr<Backend> backend;
+  std::optional<ModelParameters> model;   // the device's verified bit-exact model, where it has one
+  std::string model_name;
   std::string why_emulated = "--emulator given";
   if (!force_emulator) {
     GpuProbe probe = probe_gpus();
     if (probe.available) {
-      auto gpu = std::make_unique<GpuBackend>(std::make_shared<CudaDevice>(device), CompilePath::driver_jit, nullptr);
+      auto cuda = std::make_shared<CudaDevice>(device);
+      model_name = "sm_" + std::to_string(cuda->sm()) + " bit-exact model";
+      model = verified_model(form, "sm_" + std::to_string(cuda->sm()));
+      auto gpu = std::make_unique<GpuBackend>(cuda, CompilePath::driver_jit, nullptr);
       if (gpu->supports(form, &why_emulated)) backend = std::move(gpu);
     } else {
       why_emulated = "no GPU (" + probe.reason + ")";
@@ -34,7 +40,8 @@ int repro_main(const std::string& case_file, int device, bool force_emulator) {
   if (!backend) backend = std::make_unique<EmulatorBackend>();
   std::cout << "backend   " << backend->description() << (backend->is_hardware() ? "" : " — " + why_emulated) << "\n";
   const std::vector<uint32_t> observed = execute(*backend, form, file.test.selector, {file.test})[0];
-  Evaluation evaluation = evaluate(file.test, std::span<const uint32_t>(observed));
+  if (!backend->is_hardware()) model.reset();
+  Evaluation evaluation = evaluate(file.test, std::span<const uint32_t>(observed), model, model_name);
   std::cout << format_evaluation(file.test, evaluation, std::span<const uint32_t>(observed));
   if (evaluation.verdict && evaluation.verdict->status != Status::ub_not_judged) {
     std::cout << "elements that differ from D* rounded once:\n";

@@ -28,7 +28,8 @@ std::string describe_value(ElemType type, uint32_t code) {
   return nine_digits(value->to_double()) + " [" + hex_code(code) + "]";
 }
 
-Evaluation evaluate(const MmaCase& test, std::optional<std::span<const uint32_t>> observed_d) {
+Evaluation evaluate(const MmaCase& test, std::optional<std::span<const uint32_t>> observed_d,
+                    const std::optional<ModelParameters>& model, const std::string& model_name) {
   Evaluation evaluation;
   evaluation.undefined_reasons = undefined_behaviour(test);
   try {
@@ -44,6 +45,16 @@ Evaluation evaluate(const MmaCase& test, std::optional<std::span<const uint32_t>
       evaluation.verdict = verdict;
     } else {
       evaluation.verdict = classify(test, *evaluation.expected, *observed_d);
+    }
+  }
+  if (model && evaluation.undefined_reasons.empty() && model_applies(*test.form)) {
+    evaluation.model = model_name;
+    evaluation.model_d = model_result(test, *model);
+    if (observed_d) {
+      for (size_t e = 0; e < evaluation.model_d->size(); ++e)
+        if ((*evaluation.model_d)[e] != (*observed_d)[e]) evaluation.deviating_elements.push_back(e);
+      if (!evaluation.deviating_elements.empty() && evaluation.verdict && !is_failure(evaluation.verdict->status))
+        evaluation.verdict->status = Status::deviation;
     }
   }
   return evaluation;
@@ -91,6 +102,20 @@ std::string format_evaluation(const MmaCase& test, const Evaluation& evaluation,
   if (observed_d) {
     out << "observed D:\n";
     print_matrix(out, form, *observed_d);
+  }
+  if (evaluation.model_d) {
+    out << "model D (" << evaluation.model << "):\n";
+    print_matrix(out, form, *evaluation.model_d);
+    if (observed_d && evaluation.deviating_elements.empty()) out << "model tier: every element is what the model computes\n";
+    for (size_t shown = 0; shown < evaluation.deviating_elements.size() && shown < 8; ++shown) {
+      const size_t e = evaluation.deviating_elements[shown];
+      const uint32_t o = (*observed_d)[e], m = (*evaluation.model_d)[e];
+      out << "model tier: [" << e / size_t(form.shape.n) << "][" << e % size_t(form.shape.n) << "] observed "
+          << describe_value(form.d, o) << ", model " << describe_value(form.d, m) << ", differing bits "
+          << hex_code(o ^ m) << "\n";
+    }
+    if (evaluation.deviating_elements.size() > 8)
+      out << "model tier: ... " << evaluation.deviating_elements.size() << " elements differ in all\n";
   }
   if (evaluation.verdict) {
     const CaseVerdict& v = *evaluation.verdict;

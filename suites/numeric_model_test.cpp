@@ -18,6 +18,7 @@
 #include "oracle/number_format.h"
 #include "oracle/numeric_model_table.h"
 #include "oracle/reference.h"
+#include "reports/evaluation.h"
 
 namespace mmasp {
 namespace {
@@ -270,6 +271,27 @@ TEST(ModelTier, JudgesByTheModelAndSamplesTheReference) {
   const SuiteResult warned = run_suite(with_fault, form, 1, Suite::random, limits);
   EXPECT_EQ(warned.status, Status::quality_warning);
   EXPECT_EQ(warned.deviations, deviating.deviations);
+}
+
+// mmasp eval and repro with a model: a D inside the spec bound that differs from the model in one bit is a Deviation.
+TEST(ModelTier, EvaluationReportsADeviationWithTheDifferingBits) {
+  const Form& form = *find_form("mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.f32.bf16.bf16.f32");
+  const ModelParameters model = *verified_model(form, "sm_90");
+  MmaCase test;
+  gen::BulkGenerator(gen::case_seed(11, form, 3)).next(form, test);
+  std::vector<uint32_t> observed = model_result(test, model);
+  Evaluation agreeing = evaluate(test, std::span<const uint32_t>(observed), model, "sm_90 bit-exact model");
+  EXPECT_TRUE(agreeing.deviating_elements.empty());
+  EXPECT_NE(agreeing.verdict->status, Status::deviation);
+  size_t element = 0;
+  while (element < observed.size() && (observed[element] & 0x7F800000u) == 0x7F800000u) ++element;   // a finite one
+  observed[element] ^= 1;   // one ulp: inside the spec bound
+  Evaluation deviating = evaluate(test, std::span<const uint32_t>(observed), model, "sm_90 bit-exact model");
+  ASSERT_EQ(deviating.deviating_elements.size(), 1u);
+  EXPECT_EQ(deviating.deviating_elements[0], element);
+  EXPECT_EQ(deviating.verdict->status, Status::deviation);
+  EXPECT_NE(format_evaluation(test, deviating, std::span<const uint32_t>(observed)).find("differing bits 0x1"),
+            std::string::npos);
 }
 
 TEST(FaultCatalog, HasAtLeastThirtyFaultsAndEightInBoundNumericsChanges) {
