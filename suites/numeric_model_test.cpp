@@ -75,6 +75,42 @@ MmaCase case_of(const Form& form, double c, const std::vector<std::pair<double, 
   return test;
 }
 
+// A digest of what the model computes for random cases of every profile, on every sm_90 float form, with the
+// verified parameters and with one-parameter changes of them: any change to the model's arithmetic (a refactoring, an
+// optimisation) that changes one bit of one result changes this digest. Pinned; change it only with a change of the
+// model that is meant to change results, and say why.
+uint64_t model_digest() {
+  uint64_t digest = 0xcbf29ce484222325ull;
+  auto mix = [&](uint64_t x) { digest = (digest ^ x) * 0x100000001b3ull; };
+  const Target sm90 = *find_target("sm_90a");
+  for (const auto& form : instruction_space()) {
+    if (!model_applies(form) || !form.legal_on(sm90, form.version_for(sm90))) continue;
+    const ModelParameters verified = *verified_model(form, "sm_90");
+    std::vector<ModelParameters> variants = {verified};
+    for (const char* change : {"fraction_bits=24", "block_rounding=nearest-even", "shifted_out=floor",
+                               "shifted_out=floor-in-largest-sign", "c_placement=after-products",
+                               "block_combination=fadd", "zero_sign=ieee", "subnormal_rounding=nearest-after-truncation",
+                               "alignment=leading-bit", "block_products=4"})
+      variants.push_back(with_changes(verified, change));
+    gen::Options options;
+    for (int profile = 0; profile < int(gen::Profile::count); ++profile) {
+      if (gen::Profile(profile) == gen::Profile::int_extremes) continue;
+      options.profile = gen::Profile(profile);
+      for (uint64_t i = 0; i < 6; ++i) {
+        MmaCase test;
+        gen::BulkGenerator(gen::case_seed(99, form, i + 100 * uint64_t(profile))).next(form, test, options);
+        for (const auto& p : variants)
+          for (uint32_t code : model_result(test, p)) mix(code);
+      }
+    }
+  }
+  return digest;
+}
+
+TEST(NumericModel, ResultsAreStable) {
+  EXPECT_EQ(model_digest(), 0xd2b03cb5fe7591a1ull) << std::hex << "model digest 0x" << model_digest();
+}
+
 TEST(NumericModel, HandWorkedExamples) {
   const Form& form = *find_form("mma.sp::ordered_metadata.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32");
   const double tiny = std::ldexp(1.0, -14);   // smallest normal f16
