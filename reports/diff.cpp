@@ -135,6 +135,12 @@ DiffReport diff_runs(const json& baseline, const json& run, const std::vector<Wa
       if (failing(status) && !failing(old_status)) {
         std::string detail = now->contains("failure") ? (*now)["failure"].value("reason", "") + " " + (*now)["failure"].value("repro", "")
                                                       : now->value("note", "");
+        // A Deviation: inside the spec bound, not the verified model's bits.
+        if (!now->contains("failure") && now->contains("model") && (*now)["model"].contains("deviation")) {
+          const json& d = (*now)["model"]["deviation"];
+          detail = "differs from the bit-exact model: D" + d.value("element", json::array()).dump() + " observed " +
+                   hex_code(d.value("observed", 0u)) + ", model " + hex_code(d.value("model", 0u)) + " " + d.value("repro", "");
+        }
         add({"new failure", id, old_status, status, detail, true});
       } else if (failing(old_status) && !failing(status)) {
         add({"fixed", id, old_status, status, "", false});

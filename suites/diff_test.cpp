@@ -49,6 +49,21 @@ TEST(Diff, AnInjectedFailureIsARegression) {
   EXPECT_EQ(report.regressions, 1);
 }
 
+TEST(Diff, ANewDeviationIsARegression) {
+  json run = baseline();
+  json& r = result_with(run, kBf16);
+  ASSERT_NE(r["status"], "Deviation");
+  r["status"] = "Deviation";
+  r["model"] = {{"tier", "sm_90 bit-exact model (strict)"}, {"deviations", 1},
+                {"deviation", {{"element", {3, 1}}, {"observed", 0x3f800001u}, {"model", 0x3f800000u},
+                               {"repro", "repro: mmasp eval d.json"}}}};
+  DiffReport report = diff_runs(baseline(), run, {});
+  ASSERT_EQ(report.entries.size(), 1u);
+  EXPECT_EQ(report.entries[0].kind, "new failure");
+  EXPECT_NE(report.entries[0].detail.find("bit-exact model"), std::string::npos) << report.entries[0].detail;
+  EXPECT_EQ(report.regressions, 1);
+}
+
 TEST(Diff, AWaivedRegressionIsListedButNotCounted) {
   json run = baseline();
   result_with(run, kInt8)["status"] = "Fail";
