@@ -166,11 +166,10 @@ int characterize_main(const CharacterizeCommandOptions& o, int argc, char** argv
     json line = characterization_json(c);
     json repros = json::array();
     for (const auto& deviation : c.deviations) {
-      setenv("MMASP_FAILURE_DIR", (fs::path(o.out) / "deviations").c_str(), 1);
       repros.push_back(gen::save_failure(deviation.test, std::span<const uint32_t>(deviation.observed),
                                          backend->description() + "; " + form->opcode + " selector " +
-                                             std::to_string(selector) + "; " + deviation.origin +
-                                             "; model: " + c.parameters.str()));
+                                             std::to_string(selector) + "; " + deviation.origin,
+                                         {"model: " + c.parameters.str()}, fs::path(o.out) / "deviations"));
     }
     line["deviation_repros"] = repros;
     // mma.sp against dense mma.sync on the decompressed A, where sm_90 has a dense instruction of the same shape.

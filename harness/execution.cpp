@@ -77,9 +77,8 @@ void shrink_and_keep(SuiteContext& context, SuiteResult& result, const Form& for
     failure.verdict = verdict;
   }
   if (!context.failure_dir.empty()) {
-    setenv("MMASP_FAILURE_DIR", context.failure_dir.c_str(), 1);
     std::string line = gen::save_failure(failure.test, std::span<const uint32_t>(failure.observed),
-                                         describe_origin(context, form, selector, name));
+                                         describe_origin(context, form, selector, name), {}, context.failure_dir);
     failure.saved_to = line;
     if (context.log) context.log(line);
   }
@@ -370,10 +369,10 @@ SuiteResult run_suite(SuiteContext& context, const Form& form, int selector, Sui
     result.note = error.what();
   }
   if (result.closest_to_bound && !context.failure_dir.empty()) {
-    setenv("MMASP_FAILURE_DIR", (context.failure_dir + "/../closest-to-bound").c_str(), 1);
     result.closest_to_bound->saved_to =
         gen::save_failure(result.closest_to_bound->test, std::span<const uint32_t>(result.closest_to_bound->observed),
-                          describe_origin(context, form, selector, "closest to the spec bound (QualityWarning)"));
+                          describe_origin(context, form, selector, "closest to the spec bound (QualityWarning)"), {},
+                          std::filesystem::path(context.failure_dir) / ".." / "closest-to-bound");
   }
   result.seconds = seconds_since(start);
   return result;
