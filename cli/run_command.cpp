@@ -4,7 +4,10 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <cstdlib>
 #include <ctime>
 #include <fstream>
 #include <functional>
@@ -48,8 +51,11 @@ std::string hostname() {
 
 std::pair<int, int> parse_shard(const std::string& text) {
   const auto slash = text.find('/');
+  const auto digits = [](const std::string& part) {
+    return !part.empty() && part.size() <= 6 && std::all_of(part.begin(), part.end(), [](char c) { return c >= '0' && c <= '9'; });
+  };
   try {
-    if (slash != std::string::npos) {
+    if (slash != std::string::npos && digits(text.substr(0, slash)) && digits(text.substr(slash + 1))) {
       const int i = std::stoi(text.substr(0, slash)), n = std::stoi(text.substr(slash + 1));
       if (n >= 1 && i >= 1 && i <= n) return {i, n};
     }
@@ -188,15 +194,42 @@ int ub_probe_main(const UbProbeOptions& o) {
   return kExitPass;
 }
 
+// Whole numbers written as digits only: CLI11 would otherwise read "-5" into an unsigned option as 2^64 - 5.
+const CLI::Validator kCount = CLI::Validator(
+    [](std::string& text) -> std::string {
+      if (text.empty() || !std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; }))
+        return "a whole number of one or more digits is expected, not '" + text + "'";
+      if (text.find_first_not_of('0') == std::string::npos) return "must be at least 1, not " + text;
+      return "";
+    },
+    "POSITIVE INTEGER");
+const CLI::Validator kSeed = CLI::Validator(
+    [](std::string& text) -> std::string {
+      if (text.empty() || text.size() > 20 || !std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; }))
+        return "a whole number from 0 to 2^64-1 is expected, not '" + text + "'";
+      return "";
+    },
+    "UINT64");
+const CLI::Validator kSeconds = CLI::Validator(
+    [](std::string& text) -> std::string {
+      char* end = nullptr;
+      const double value = std::strtod(text.c_str(), &end);
+      if (text.empty() || *end != '\0' || !std::isfinite(value) || value <= 0)
+        return "a number of seconds greater than 0 is expected, not '" + text + "'";
+      return "";
+    },
+    "SECONDS");
+
 void add_run_options(CLI::App* command, RunOptions& o) {
   add_compile_options(command, o.compile, false);
   command->add_option("--device", o.device, "GPU ordinal")->capture_default_str();
   command->add_flag("--emulator", o.emulator, "run on the CPU emulator even when a GPU is present");
   command->add_option("--filter", o.filter, "only forms whose opcode matches this glob");
   command->add_option("--exclude", o.exclude, "leave out forms whose opcode matches this glob");
-  command->add_option("--budget", o.budget, "seconds for the whole run, spread fairly over forms");
-  command->add_option("--cases", o.cases, "random cases per form and selector (default 10000 on a GPU, 64 emulated)");
-  command->add_option("--seed", o.seed, "seed of every generated case")->capture_default_str();
+  command->add_option("--budget", o.budget, "seconds for the whole run, spread fairly over forms")->check(kSeconds);
+  command->add_option("--cases", o.cases, "random cases per form and selector (default 10000 on a GPU, 64 emulated)")
+      ->check(kCount);
+  command->add_option("--seed", o.seed, "seed of every generated case")->capture_default_str()->check(kSeed);
   command->add_option("--shard", o.shard, "run shard i of n (a deterministic split of forms), e.g. 2/4")->capture_default_str();
   command->add_flag("--ub", o.ub, "also run undefined-behaviour cases (in isolation, never judged)");
   command->add_option("--out", o.out, "directory for reports")->capture_default_str();
@@ -207,7 +240,7 @@ void add_run_options(CLI::App* command, RunOptions& o) {
       ->check(CLI::IsMember({"auto", "on", "off"}))->capture_default_str();
   command->add_option("--paths", o.paths, "compile paths on a GPU: toolkit, driver-jit or both")->capture_default_str();
   command->add_option("--modules", o.modules, "toolkit module store (default: <cache>/modules; see mmasp prepare)");
-  command->add_option("--threads", o.threads, "host threads for generation and judging")->capture_default_str();
+  command->add_option("--threads", o.threads, "host threads for generation and judging")->capture_default_str()->check(kCount);
   command->add_option("--special-generated", o.special_generated, "generated special-value cases per pair")->capture_default_str();
   command->add_option("--model", o.model,
                       "bit-exact model tier: strict (a deviation fails the run), warn (reported like a QualityWarning), "

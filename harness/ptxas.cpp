@@ -56,6 +56,7 @@ CommandResult run_command(const std::vector<std::string>& argv) {
   int status = 0;
   waitpid(pid, &status, 0);
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  result.completed = WIFEXITED(status);
   return result;
 }
 
@@ -169,6 +170,7 @@ AssembleResult Ptxas::run_ptxas(const AssembleJob& job) const {
   AssembleResult result;
   result.exit_code = run.exit_code;
   result.accepted = run.exit_code == 0;
+  result.completed = run.completed;
   result.diagnostics = replace_all(run.output, name, "input.ptx");
   return result;
 }
@@ -207,8 +209,9 @@ AssembleResult Ptxas::assemble(const AssembleJob& job) const {
     }
   }
   AssembleResult result = run_ptxas(job);
-  // A ptxas that could not start says nothing about the PTX, so it is never cached.
-  if (!entry.empty() && result.exit_code != 127) {
+  // A ptxas that could not start, or was killed (by a signal: out of memory, a timeout, ^C), says nothing about the
+  // PTX, so its result is never cached: only a verdict ptxas reached by itself is.
+  if (!entry.empty() && result.completed && result.exit_code != 127) {
     fs::create_directories(entry.parent_path());
     fs::path temporary = entry;
     temporary += ".tmp" + std::to_string(getpid()) + "-" +

@@ -31,6 +31,7 @@ struct AssembleResult {
   int exit_code = 0;
   std::string diagnostics;                  // ptxas's output, with the temporary file name replaced by "input.ptx"
   bool from_cache = false;
+  bool completed = true;                    // ptxas ran to its own exit: only such a verdict is worth caching
 };
 
 class Ptxas {
@@ -61,6 +62,7 @@ class Ptxas {
 struct CommandResult {
   int exit_code = -1;
   std::string output;
+  bool completed = false;   // the process ran and exited by itself (not killed by a signal, not failed to start)
 };
 CommandResult run_command(const std::vector<std::string>& argv);
 

@@ -234,3 +234,39 @@ TEST(DenseCounterpart, OnlyNaNFromUnstoredZeroTimesSpecialIsExplained) {
 
 }  // namespace
 }  // namespace mmasp
+
+namespace mmasp {
+namespace {
+
+// A ptxas killed by a signal (out of memory, a timeout, ^C) reached no verdict: it must not be cached as a rejection.
+TEST(CompileConformanceMachinery, AKilledPtxasIsNotCached) {
+  const fs::path dir = fs::temp_directory_path() / ("mmasp-killed-ptxas-" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const fs::path script = dir / "ptxas";
+  {
+    std::ofstream out(script);
+    out << "#!/bin/sh\nkill -9 $$\n";
+  }
+  fs::permissions(script, fs::perms::owner_all);
+  PtxasInfo info = real_ptxas();
+  info.path = script;
+  const fs::path cache = dir / "cache";
+  Ptxas ptxas(info, cache, 1);
+  const Form& form = *find_form("mma.sp.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16");
+  const AssembleJob job{emit_module(instruction_for(form, 0), {7, 1}, *find_target("sm_80")), "sm_80"};
+  const AssembleResult first = ptxas.assemble(job);
+  EXPECT_FALSE(first.accepted);
+  EXPECT_FALSE(first.completed);
+  EXPECT_EQ(first.exit_code, 128 + 9);
+  const AssembleResult second = ptxas.assemble(job);
+  EXPECT_FALSE(second.from_cache) << "a killed ptxas was served from the cache";
+  size_t entries = 0;
+  if (fs::exists(cache))
+    for (const auto& entry : fs::recursive_directory_iterator(cache)) entries += entry.is_regular_file();
+  EXPECT_EQ(entries, 0u);
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace mmasp
