@@ -21,6 +21,9 @@ uint32_t parse_raw(const std::string& text, const std::string& where) {
   try {
     const bool binary = text.rfind("0b", 0) == 0;
     const std::string digits = text.substr(text.rfind("0x", 0) == 0 || binary ? 2 : 0);
+    // Digits only: stoull would also take leading blanks and signs ("0x 3c00", "0x-1").
+    const auto is_digit = [binary](char c) { return binary ? (c == '0' || c == '1') : std::isxdigit(static_cast<unsigned char>(c)) != 0; };
+    if (digits.empty() || !std::all_of(digits.begin(), digits.end(), is_digit)) fail(where, "cannot read code \"" + text + "\"");
     size_t used = 0;
     unsigned long long value = std::stoull(digits, &used, binary ? 2 : 16);
     if (used != digits.size()) fail(where, "cannot read code \"" + text + "\"");
@@ -128,7 +131,14 @@ uint32_t parse_element(ElemType type, const json& value, const std::string& wher
   const bool is_float = info(type).is_float;
   if (value.is_string()) {
     const std::string text = value.get<std::string>();
-    if (text.rfind("0x", 0) == 0 || text.rfind("0b", 0) == 0) return parse_raw(text, where);
+    if (text.rfind("0x", 0) == 0 || text.rfind("0b", 0) == 0) {
+      const uint32_t code = parse_raw(text, where);
+      // A code is the type's own bits (tf32: its whole 32-bit register); wider codes would be silently masked.
+      const int width = type == ElemType::tf32 ? 32 : info(type).bits;
+      if (width < 32 && (code >> width) != 0)
+        fail(where, "code " + text + " is wider than " + std::string(ptx_name(type)) + "'s " + std::to_string(width) + " bits");
+      return code;
+    }
     if (!is_float) fail(where, "\"" + text + "\" is not an integer or a code");
     double special = text == "nan" ? std::nan("") : text == "inf" ? HUGE_VAL : text == "-inf" ? -HUGE_VAL
                                     : text == "-0" ? -0.0 : 1.0;

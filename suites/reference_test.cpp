@@ -509,6 +509,18 @@ TEST(CaseFile, ErrorsNameTheField) {
   bad = good;
   bad["a"] = {{"fill", 0}, {"set", {{0, 0, 1}, {0, 1, 1}, {0, 2, 1}}}};
   EXPECT_NE(message(bad).find("more non-zero"), std::string::npos);
+  // Codes wider than their type, or with blanks or signs inside, are errors, never masked or skipped (issue #16).
+  for (const char* code : {"0xffffffff", "0x10000", "0x 3c00", "0x-1", "0x", "0b2"}) {
+    bad = good;
+    bad["b"] = {{"fill", code}};
+    const std::string text = message(bad);
+    EXPECT_NE(text.find("b"), std::string::npos) << code;
+    EXPECT_TRUE(text.find("wider than f16") != std::string::npos || text.find("cannot read code") != std::string::npos)
+        << code << ": " << text;
+  }
+  bad = good;
+  bad["b"] = {{"fill", "0x3c00"}};
+  EXPECT_EQ(message(bad), "no error");
 }
 
 // Every hand-written case in suites/cases/: the reference gives the hand-derived expected_d, and classification the
