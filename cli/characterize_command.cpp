@@ -115,11 +115,7 @@ int characterize_main(const CharacterizeCommandOptions& o, int argc, char** argv
     ModelLookup arithmetic;
     std::string described;
     if (o.emulate == "table") {
-      arithmetic = [](const Form& form) -> std::optional<ModelParameters> {
-        const ModelRecord* record = find_model_record(form, "sm_90");
-        if (!record) return std::nullopt;
-        return record->parameters;
-      };
+      arithmetic = [](const Form& form) { return verified_model(form, "sm_90", true); };
       described = "sm_90 (table)";
     } else {
       const std::string changes = o.emulate == "hypothesis" ? "" : o.emulate;
@@ -137,13 +133,8 @@ int characterize_main(const CharacterizeCommandOptions& o, int argc, char** argv
     environment = {{"backend", "emulator"}, {"emulated", true}, {"arithmetic", described}};
   }
 
-  std::vector<std::pair<const Form*, int>> pairs;
-  for (const auto& form : instruction_space()) {
-    if (!model_applies(form) || !glob_match(o.filter, form.opcode)) continue;
-    if (!o.exclude.empty() && glob_match(o.exclude, form.opcode)) continue;
-    if (!backend->supports(form, nullptr)) continue;
-    for (int selector : form.selectors) pairs.push_back({&form, selector});
-  }
+  const auto pairs = selected_pairs(
+      o.filter, o.exclude, [&](const Form& form) { return backend->supports(form, nullptr); }, model_applies);
   if (pairs.empty()) throw UsageError("no float form that this backend runs matches --filter/--exclude");
 
   std::string command;

@@ -96,4 +96,16 @@ int compile_conformance(const CompileOptions& options, const fs::path& out_json)
 }
 
 
+std::vector<std::pair<const Form*, int>> selected_pairs(const std::string& filter, const std::string& exclude,
+                                                        const std::function<bool(const Form&)>& runs,
+                                                        const std::function<bool(const Form&)>& keep) {
+  std::vector<std::pair<const Form*, int>> pairs;
+  for (const auto& form : instruction_space()) {
+    if (!glob_match(filter, form.opcode) || (!exclude.empty() && glob_match(exclude, form.opcode))) continue;
+    if ((keep && !keep(form)) || !runs(form)) continue;
+    for (int selector : form.selectors) pairs.push_back({&form, selector});
+  }
+  return pairs;
+}
+
 }  // namespace mmasp::cli

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -27,6 +28,11 @@ struct UsageError : std::runtime_error {
 
 std::vector<Target> parse_targets(const std::string& list);
 std::vector<const Form*> filter_forms(const std::string& glob, const std::optional<Target>& target);
+// The (form, selector) pairs a backend runs whose opcode matches `filter` and not `exclude` (empty: nothing excluded)
+// and that `keep` accepts (empty: all).
+std::vector<std::pair<const Form*, int>> selected_pairs(const std::string& filter, const std::string& exclude,
+                                                        const std::function<bool(const Form&)>& runs,
+                                                        const std::function<bool(const Form&)>& keep = {});
 
 struct CompileOptions {
   std::string filter;

@@ -76,7 +76,7 @@ int main(int argc, char** argv) {
   add_selftest_options(selftest, selftest_options);
 
   // eval
-  auto* eval = app.add_subcommand("eval", "print the expected D and its bounds for a case file, and judge its observed D");
+  auto* eval = app.add_subcommand("eval", "print the expected D and its bounds for a case file, and judge its observed D (spec tier, and the verified bit-exact model of the device it came from)");
   std::vector<std::string> eval_files;
   eval->add_option("case", eval_files, "case files (schema mmasp-case/1, docs/case-files.md)")->required();
   std::string eval_model = "auto";

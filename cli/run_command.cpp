@@ -49,11 +49,14 @@ std::string hostname() {
   return name;
 }
 
+// Digits only (no sign, blank or point): what every whole-number option and --shard accept.
+bool all_digits(std::string_view text) {
+  return !text.empty() && std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
 std::pair<int, int> parse_shard(const std::string& text) {
   const auto slash = text.find('/');
-  const auto digits = [](const std::string& part) {
-    return !part.empty() && part.size() <= 6 && std::all_of(part.begin(), part.end(), [](char c) { return c >= '0' && c <= '9'; });
-  };
+  const auto digits = [](const std::string& part) { return part.size() <= 6 && all_digits(part); };
   try {
     if (slash != std::string::npos && digits(text.substr(0, slash)) && digits(text.substr(slash + 1))) {
       const int i = std::stoi(text.substr(0, slash)), n = std::stoi(text.substr(slash + 1));
@@ -197,15 +200,14 @@ int ub_probe_main(const UbProbeOptions& o) {
 // Whole numbers written as digits only: CLI11 would otherwise read "-5" into an unsigned option as 2^64 - 5.
 const CLI::Validator kCount = CLI::Validator(
     [](std::string& text) -> std::string {
-      if (text.empty() || !std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; }))
-        return "a whole number of one or more digits is expected, not '" + text + "'";
+      if (!all_digits(text)) return "a whole number of one or more digits is expected, not '" + text + "'";
       if (text.find_first_not_of('0') == std::string::npos) return "must be at least 1, not " + text;
       return "";
     },
     "POSITIVE INTEGER");
 const CLI::Validator kSeed = CLI::Validator(
     [](std::string& text) -> std::string {
-      if (text.empty() || text.size() > 20 || !std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; }))
+      if (text.size() > 20 || !all_digits(text))
         return "a whole number from 0 to 2^64-1 is expected, not '" + text + "'";
       return "";
     },

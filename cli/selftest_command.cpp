@@ -41,11 +41,7 @@ int selftest_main(const SelftestCommandOptions& o, int argc, char** argv) {
   if (o.emulator) {
     // The emulator computes with the table's sm_90 parameters (verified or not), and the model tier judges with the
     // same parameters: without a fault the two agree bit for bit, as they do on a GPU whose model is verified.
-    arithmetic = [](const Form& form) -> std::optional<ModelParameters> {
-      const ModelRecord* record = find_model_record(form, "sm_90");
-      if (!record || !model_applies(form)) return std::nullopt;
-      return record->parameters;
-    };
+    arithmetic = [](const Form& form) { return verified_model(form, "sm_90", true); };
     backend = std::make_unique<EmulatorBackend>(o.threads, arithmetic, "sm_90 (model table)");
     tier.description = "sm_90 model table (emulated)";
     environment = {{"backend", "emulator"}, {"emulated", true}};
@@ -62,13 +58,8 @@ int selftest_main(const SelftestCommandOptions& o, int argc, char** argv) {
   }
   tier.parameters = arithmetic;
 
-  std::vector<std::pair<const Form*, int>> pairs;
-  for (const auto& form : instruction_space()) {
-    if (!glob_match(o.filter, form.opcode)) continue;
-    if (!o.exclude.empty() && glob_match(o.exclude, form.opcode)) continue;
-    if (!backend->supports(form, nullptr)) continue;
-    for (int selector : form.selectors) pairs.push_back({&form, selector});
-  }
+  const auto pairs =
+      selected_pairs(o.filter, o.exclude, [&](const Form& form) { return backend->supports(form, nullptr); });
   if (pairs.empty()) throw UsageError("no form that this backend runs matches --filter/--exclude");
   std::vector<const Fault*> faults;
   for (const auto& fault : fault_catalog())

@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "harness/fragment_packing.h"
+#include "oracle/layout.h"
 #include "oracle/number_format.h"
 #include "oracle/sparse.h"
 
@@ -34,15 +35,15 @@ std::vector<uint32_t> dense_records(const Form& form, const std::vector<MmaCase>
     pack_case(test, packed);   // the sparse records: B and C are laid out as the dense instruction reads them
     const std::vector<uint32_t> a = decompress(form, SparseA{test.a_compressed, test.nibbles}, 0);
     for (int lane = 0; lane < 32; ++lane) {
-      const int g = lane >> 2, t = lane & 3;
       std::vector<uint32_t> record(size_t(dense.input_words), 0);
-      for (int r = 0; r < text.regs.a; ++r)
-        for (int q = 0; q < per_register; ++q) {
-          const int row = g + 8 * (r & 1), col = per_register * t + 4 * per_register * (r >> 1) + q;
-          if (row >= m || col >= k) throw std::logic_error("dense A layout out of range");
-          const uint32_t code = a[size_t(row * k + col)];
-          record[size_t(dense.a + r)] |= bits == 32 ? code : code << (bits * q);
-        }
+      // The compressed-A map of oracle/layout.h does not depend on K: over twice the registers it is the dense A.
+      for (int index = 0; index < text.regs.a * per_register; ++index) {
+        const MatrixCoord at = coord_of(form, Operand::a_compressed, lane, index);
+        if (at.row >= m || at.col >= k) throw std::logic_error("dense A layout out of range");
+        const uint32_t code = a[size_t(at.row * k + at.col)];
+        const int q = index % per_register;
+        record[size_t(dense.a + index / per_register)] |= bits == 32 ? code : code << (bits * q);
+      }
       const uint32_t* from = packed.data() + size_t(lane) * size_t(sparse.input_words);
       for (int r = 0; r < text.regs.b; ++r) record[size_t(dense.b + r)] = from[sparse.b + r];
       for (int r = 0; r < text.regs.c; ++r) record[size_t(dense.c + r)] = from[sparse.c + r];

@@ -18,6 +18,7 @@
 #include "oracle/numeric_model.h"
 #include "oracle/reference.h"
 #include "oracle/sparse.h"
+#include "oracle/text.h"
 
 namespace mmasp {
 namespace {
@@ -94,12 +95,6 @@ std::optional<std::vector<uint32_t>> model_prediction(const MmaCase& test, const
   }
 }
 
-std::string hex_word(uint32_t value) {
-  char text[16];
-  std::snprintf(text, sizeof text, "0x%08x", value);
-  return text;
-}
-
 // Shrinks a case whose D differs from the model's (while the difference stays) and keeps the first such case.
 void shrink_and_keep_deviation(SuiteContext& context, SuiteResult& result, const Form& form, int selector,
                                const ModelParameters& parameters, const MmaCase& test, const std::vector<uint32_t>& observed,
@@ -137,8 +132,8 @@ void shrink_and_keep_deviation(SuiteContext& context, SuiteResult& result, const
     const size_t e = size_t(report.row * form.shape.n + report.col);
     const std::vector<std::string> comments = {
         "model deviation: D[" + std::to_string(report.row) + "][" + std::to_string(report.col) + "] observed " +
-            hex_word(report.observed[e]) + ", model " + hex_word(report.predicted[e]) + ", differing bits " +
-            hex_word(report.observed[e] ^ report.predicted[e]) + " (" + std::to_string(report.deviating_elements) +
+            hex_code(report.observed[e]) + ", model " + hex_code(report.predicted[e]) + ", differing bits " +
+            hex_code(report.observed[e] ^ report.predicted[e]) + " (" + std::to_string(report.deviating_elements) +
             " elements differ; spec tier: " + std::string(mmasp::name(spec_status)) + ")",
         "model: " + context.model.description + ": " + parameters.str()};
     report.saved_to = gen::save_failure(report.test, std::span<const uint32_t>(report.observed),

@@ -1,6 +1,7 @@
 #include "harness/fault_injection.h"
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <string>
 
@@ -8,6 +9,7 @@
 #include "harness/parallel.h"
 #include "harness/ptx_emitter.h"
 #include "oracle/fragments.h"
+#include "oracle/number_format.h"
 #include "oracle/sparse.h"
 
 namespace mmasp {
@@ -25,15 +27,16 @@ uint64_t mix(uint64_t x) {
 }
 
 int elements_per_register(const Form& form) { return 32 / form.a_container_bits; }
-uint32_t sign_bit(const Form& form) { return form.d == ElemType::f16 ? 0x8000u : 0x80000000u; }
-bool is_nan_code(const Form& form, uint32_t code) {
-  if (form.is_integer()) return false;
-  return form.d == ElemType::f16 ? (code & 0x7C00u) == 0x7C00u && (code & 0x3FFu) : (code & 0x7F800000u) == 0x7F800000u && (code & 0x7FFFFFu);
+int d_bits(const Form& form) { return info(form.d).bits; }   // 16 for f16, 32 for f32 and s32
+uint32_t sign_bit(const Form& form) { return 1u << (d_bits(form) - 1); }
+FloatClass class_of(const Form& form, uint32_t code) {
+  if (form.is_integer()) return FloatClass::normal;
+  const auto value = decode(form.d, code);
+  return value ? value->cls : FloatClass::nan;
 }
-bool is_inf_code(const Form& form, uint32_t code) {
-  if (form.is_integer()) return false;
-  return form.d == ElemType::f16 ? (code & 0x7FFFu) == 0x7C00u : (code & 0x7FFFFFFFu) == 0x7F800000u;
-}
+uint32_t infinity_code(const Form& form) { return *encode(form.d, HUGE_VAL); }
+uint32_t canonical_nan_code(const Form& form) { return sign_bit(form) - 1; }   // 0x7FFF / 0x7FFFFFFF
+uint32_t quiet_nan_code(const Form& form) { return *encode(form.d, std::nan("")); }   // 0x7E00 / 0x7FC00000
 
 // The next legal metadata nibble after `nibble` (a different, still defined choice of positions).
 uint32_t other_nibble(Sparsity sparsity, uint32_t nibble) {
@@ -43,34 +46,30 @@ uint32_t other_nibble(Sparsity sparsity, uint32_t nibble) {
   return nibble;
 }
 
-Fault registers(std::string id, std::string description, std::function<bool(const Form&, int)> applies,
-                std::function<void(const Form&, WarpRegisters&)> change) {
+Fault fault(std::string id, std::string description, FaultKind kind, std::function<bool(const Form&, int)> applies) {
   Fault f;
   f.id = std::move(id);
   f.description = std::move(description);
-  f.kind = FaultKind::registers;
+  f.kind = kind;
   f.applies = std::move(applies);
+  return f;
+}
+Fault registers(std::string id, std::string description, std::function<bool(const Form&, int)> applies,
+                std::function<void(const Form&, WarpRegisters&)> change) {
+  Fault f = fault(std::move(id), std::move(description), FaultKind::registers, std::move(applies));
   f.on_registers = std::move(change);
   return f;
 }
 Fault output(std::string id, std::string description, std::function<bool(const Form&, int)> applies,
              std::function<void(const Form&, std::vector<uint32_t>&, uint64_t, uint64_t)> change) {
-  Fault f;
-  f.id = std::move(id);
-  f.description = std::move(description);
-  f.kind = FaultKind::output;
-  f.applies = std::move(applies);
+  Fault f = fault(std::move(id), std::move(description), FaultKind::output, std::move(applies));
   f.on_output = std::move(change);
   return f;
 }
 Fault numerics(std::string id, std::string description, bool in_bound, std::function<bool(const Form&, int)> applies,
                std::function<std::string(const Form&)> change) {
-  Fault f;
-  f.id = std::move(id);
-  f.description = std::move(description);
-  f.kind = FaultKind::numerics;
+  Fault f = fault(std::move(id), std::move(description), FaultKind::numerics, std::move(applies));
   f.in_bound = in_bound;
-  f.applies = std::move(applies);
   f.model_change = std::move(change);
   return f;
 }
@@ -82,8 +81,7 @@ std::function<std::string(const Form&)> fixed(std::string change) {
 std::function<void(const Form&, std::vector<uint32_t>&, uint64_t, uint64_t)> flip(int element, int bit, uint64_t one_in) {
   return [=](const Form& form, std::vector<uint32_t>& d, uint64_t index, uint64_t salt) {
     if (one_in > 1 && mix(index ^ (salt << 20)) % one_in != 0) return;
-    const int width = form.d == ElemType::f16 ? 16 : 32;
-    d[size_t(element) % d.size()] ^= 1u << (bit % width);
+    d[size_t(element) % d.size()] ^= 1u << (bit % d_bits(form));
   };
 }
 
@@ -172,20 +170,19 @@ std::vector<Fault> build_catalog() {
                      any_form, [](const Form& f, std::vector<uint32_t>& d, uint64_t index, uint64_t salt) {
                        const uint64_t h = mix(index ^ (salt << 20) ^ 0xf11b);
                        if (h % 10000 != 0) return;
-                       const int width = f.d == ElemType::f16 || f.is_integer() ? (f.d == ElemType::f16 ? 16 : 32) : 32;
-                       d[(h >> 20) % d.size()] ^= 1u << ((h >> 40) % uint64_t(width));
+                       d[(h >> 20) % d.size()] ^= 1u << ((h >> 40) % uint64_t(d_bits(f)));
                      }));
   c.push_back(output("nan-replaced-by-inf", "every NaN in D replaced by +Inf", float_with_model,
                      [](const Form& f, std::vector<uint32_t>& d, uint64_t, uint64_t) {
-                       for (auto& x : d) if (is_nan_code(f, x)) x = f.d == ElemType::f16 ? 0x7C00u : 0x7F800000u;
+                       for (auto& x : d) if (class_of(f, x) == FloatClass::nan) x = infinity_code(f);
                      }));
   c.push_back(output("inf-replaced-by-nan", "every Inf in D replaced by the canonical NaN", float_with_model,
                      [](const Form& f, std::vector<uint32_t>& d, uint64_t, uint64_t) {
-                       for (auto& x : d) if (is_inf_code(f, x)) x = f.d == ElemType::f16 ? 0x7FFFu : 0x7FFFFFFFu;
+                       for (auto& x : d) if (class_of(f, x) == FloatClass::infinite) x = canonical_nan_code(f);
                      }));
   c.push_back(output("nan-payload-changed", "every NaN in D given another payload (0x7fc00000 / 0x7e00)", float_with_model,
                      [](const Form& f, std::vector<uint32_t>& d, uint64_t, uint64_t) {
-                       for (auto& x : d) if (is_nan_code(f, x)) x = f.d == ElemType::f16 ? 0x7E00u : 0x7FC00000u;
+                       for (auto& x : d) if (class_of(f, x) == FloatClass::nan) x = quiet_nan_code(f);
                      }));
   c.push_back(output("integer-off-by-one-rare", "an s32 result one too large in 1 of 1000 cases",
                      [](const Form& f, int) { return f.is_integer(); },

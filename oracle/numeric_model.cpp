@@ -48,14 +48,14 @@ Value decode_value(ElemType type, uint32_t code, Subnormals subnormals) {
   return v;
 }
 
-// Operands of 16 bits or fewer decode through a table built once per (type, subnormal handling).
+// Operands of 8 bits or fewer decode through a table built once per (type, subnormal handling).
 const Value& table_value(ElemType type, uint32_t code, Subnormals subnormals) {
   constexpr size_t kTypes = size_t(ElemType::ue4m3) + 1;
   static const auto tables = [] {
     std::array<std::array<std::vector<Value>, 2>, kTypes> built;
     for (size_t t = 0; t < kTypes; ++t) {
       const auto type = ElemType(t);
-      if (!info(type).is_float || info(type).bits > 16 || type == ElemType::ue8m0 || type == ElemType::ue4m3) continue;
+      if (!info(type).is_float || info(type).bits > 8 || type == ElemType::ue8m0 || type == ElemType::ue4m3) continue;
       for (int s = 0; s < 2; ++s)
         for (uint32_t c = 0; c < (1u << info(type).bits); ++c)
           built[t][size_t(s)].push_back(decode_value(type, c, Subnormals(s)));
@@ -67,78 +67,70 @@ const Value& table_value(ElemType type, uint32_t code, Subnormals subnormals) {
   return table[code];
 }
 
-// f32 and tf32 (a 32-bit register whose low 13 bits are ignored) straight from the bits: the model decodes every C
-// and, for tf32, every A and B element.
-// An IEEE-style binary format (sign, exponent_bits, mantissa_bits; all-ones exponent Inf/NaN) straight from its
-// bits: f16, bf16, f32, and tf32 (a 32-bit register read as f32 with the low 13 mantissa bits ignored). The model
-// decodes every element of a case; a 64 Ki-entry table for the 16-bit types would not stay in cache.
-Value ieee_operand(uint32_t code, int exponent_bits, int stored_mantissa_bits, int used_mantissa_bits,
-                   Subnormals subnormals) {
+// An IEEE-style format (all-ones exponent is Inf/NaN: f16, bf16, tf32, f32, e5m2) straight from its bits, with its
+// parameters from number_format's table (tf32: its low 13 register bits ignored). The model decodes every element
+// of a case; a 64 Ki-entry table for the 16-bit types would not stay in cache.
+Value ieee_operand(uint32_t code, const FloatFormat& f, Subnormals subnormals) {
   Value v;
-  const int bias = (1 << (exponent_bits - 1)) - 1;
-  v.negative = (code >> (exponent_bits + stored_mantissa_bits)) & 1;
-  const uint32_t exponent = (code >> stored_mantissa_bits) & ((1u << exponent_bits) - 1);
-  const uint32_t mantissa = (code & ((1u << stored_mantissa_bits) - 1)) >> (stored_mantissa_bits - used_mantissa_bits);
-  if (exponent == (1u << exponent_bits) - 1) { v.cls = mantissa ? Value::nan : Value::infinite; return v; }
+  const uint32_t mantissa_mask = (1u << f.mantissa_bits) - 1, exponent_mask = (1u << f.exponent_bits) - 1;
+  v.negative = (code >> (f.low_pad_bits + f.mantissa_bits + f.exponent_bits)) & 1;
+  const uint32_t exponent = (code >> (f.low_pad_bits + f.mantissa_bits)) & exponent_mask;
+  const uint32_t mantissa = (code >> f.low_pad_bits) & mantissa_mask;
+  if (exponent == exponent_mask) { v.cls = mantissa ? Value::nan : Value::infinite; return v; }
   if (exponent == 0 && (mantissa == 0 || subnormals == Subnormals::flushed)) return v;   // a (signed) zero
   v.cls = Value::finite;
-  v.significand = exponent ? (mantissa | (1u << used_mantissa_bits)) : mantissa;
-  v.exponent = (exponent ? int(exponent) : 1) - bias - used_mantissa_bits;
-  v.field = std::max(bit_length(v.significand) - 1 + v.exponent, 1 - bias);
+  v.significand = exponent ? (mantissa | (1u << f.mantissa_bits)) : mantissa;
+  v.exponent = (exponent ? int(exponent) : 1) - f.bias - f.mantissa_bits;
+  v.field = std::max(bit_length(v.significand) - 1 + v.exponent, 1 - f.bias);
   return v;
 }
-Value binary32_operand(uint32_t code, int mantissa_bits, Subnormals subnormals) {
-  return ieee_operand(code, 8, 23, mantissa_bits, subnormals);
-}
-
 
 // Decodes the codes of one operand type, with the lookup resolved once per case rather than per element.
 class OperandDecoder {
  public:
-  OperandDecoder(ElemType type, const ModelParameters& p) : type_(type), p_(p) {
-    if (type == ElemType::f16 || type == ElemType::bf16) {
-      exponent_bits_ = type == ElemType::f16 ? 5 : 8;
-      mantissa_bits_ = type == ElemType::f16 ? 10 : 7;
-    } else if (type != ElemType::f32 && type != ElemType::tf32 && info(type).bits <= 16) {
+  OperandDecoder(ElemType type, const ModelParameters& p) : p_(p) {
+    const FloatFormat* f = float_format(type);
+    if (f && f->specials == Specials::ieee) {
+      ieee_ = f;
+      width_ = f->code_bits + f->low_pad_bits;
+    } else {
       table_ = &table_value(type, 0, p.subnormal_inputs);
-      size_ = size_t(1) << info(type).bits;
+      width_ = info(type).bits;
     }
     fp8_as_f16_ = p.fp8_fields_as_f16 && (type == ElemType::e4m3 || type == ElemType::e5m2);
   }
   Value operator()(uint32_t code) const {
-    Value v;
-    if (exponent_bits_) {
-      if (code >> 16) throw std::invalid_argument("model: code wider than its type");
-      v = ieee_operand(code, exponent_bits_, mantissa_bits_, mantissa_bits_, p_.subnormal_inputs);
-    } else if (table_) {
-      if (code >= size_) throw std::invalid_argument("model: code wider than its type");
-      v = table_[code];
-    } else if (type_ == ElemType::f32 || type_ == ElemType::tf32) {
-      v = binary32_operand(code, type_ == ElemType::f32 ? 23 : 10, p_.subnormal_inputs);
-    } else {
-      v = decode_value(type_, code, p_.subnormal_inputs);
-    }
-    if (fp8_as_f16_ && v.cls == Value::finite) v.field = std::max(bit_length(v.significand) - 1 + v.exponent, -14);
+    if (width_ < 32 && (code >> width_)) throw std::invalid_argument("model: code wider than its type");
+    Value v = ieee_ ? ieee_operand(code, *ieee_, p_.subnormal_inputs) : table_[code];
+    if (fp8_as_f16_ && v.cls == Value::finite)
+      v.field = std::max(bit_length(v.significand) - 1 + v.exponent, 1 - float_format(ElemType::f16)->bias);
     return v;
   }
 
  private:
-  ElemType type_;
   const ModelParameters& p_;
-  const Value* table_ = nullptr;
-  size_t size_ = 0;
-  int exponent_bits_ = 0, mantissa_bits_ = 0;   // f16 and bf16, decoded from their bits
+  const FloatFormat* ieee_ = nullptr;   // decoded from the bits
+  const Value* table_ = nullptr;        // otherwise (8 bits or fewer) from a table
+  int width_ = 0;
   bool fp8_as_f16_ = false;
 };
 
-
+// A result format, from number_format's table: the accumulator's f32 and an f16 D. The canonical NaN (every bit but
+// the sign) is what the hardware returns; the default quiet NaN is IEEE's (the top mantissa bit).
 struct Format {
   int mantissa_bits, min_exponent, max_exponent;
   uint32_t sign_bit, canonical_nan, default_nan, infinity;
 };
-constexpr int kF32MinSubnormalExponent = -149;
-constexpr Format kF32{23, -126, 127, 0x80000000u, 0x7FFFFFFFu, 0x7FC00000u, 0x7F800000u};
-constexpr Format kF16{10, -14, 15, 0x8000u, 0x7FFFu, 0x7E00u, 0x7C00u};
+Format result_format(ElemType type) {
+  const FloatFormat& f = *float_format(type);
+  const uint32_t sign = 1u << (f.exponent_bits + f.mantissa_bits);
+  const uint32_t infinity = ((1u << f.exponent_bits) - 1) << f.mantissa_bits;
+  return {f.mantissa_bits, 1 - f.bias, (1 << f.exponent_bits) - 2 - f.bias, sign, sign - 1,
+          infinity | (1u << (f.mantissa_bits - 1)), infinity};
+}
+const Format kF32 = result_format(ElemType::f32);
+const Format kF16 = result_format(ElemType::f16);
+const int kF32MinSubnormalExponent = kF32.min_exponent - kF32.mantissa_bits;   // -149
 
 // Rounds (-1)^negative * magnitude * 2^exponent (magnitude != 0) to `format`.
 Value round_to(const Format& format, bool negative, uint64_t magnitude, int exponent, Rounding rounding,

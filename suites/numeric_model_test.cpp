@@ -261,11 +261,7 @@ TEST(Characterize, ReportsProbesThatNoParameterSetExplains) {
 }
 
 ModelLookup table_arithmetic() {
-  return [](const Form& form) -> std::optional<ModelParameters> {
-    const ModelRecord* record = find_model_record(form, "sm_90");
-    if (!record || !model_applies(form)) return std::nullopt;
-    return record->parameters;
-  };
+  return [](const Form& form) { return verified_model(form, "sm_90", true); };
 }
 
 TEST(ModelTier, JudgesByTheModelAndSamplesTheReference) {
