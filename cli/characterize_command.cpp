@@ -19,7 +19,8 @@
 #include "harness/gpu_probe.h"
 #include "oracle/numeric_model_table.h"
 #include "reports/findings.h"
-#include "reports/run_report.h"
+#include "generators/stream_salts.h"
+#include "reports/run_record.h"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -169,7 +170,7 @@ int characterize_main(const CharacterizeCommandOptions& o, int argc, char** argv
       for (auto& named : gen::special_value_cases(*form, selector)) cases.push_back(std::move(named.test));
       gen::Options generator_options;
       generator_options.selector = selector;
-      const gen::CaseSeeds seeds(o.seed ^ 0xde45e, *form);
+      const gen::CaseSeeds seeds(o.seed ^ gen::salt::kCharacterizeDense, *form);
       for (uint64_t i = 0; i < o.cases; ++i) {
         MmaCase test;
         gen::BulkGenerator(seeds.of(i)).next(*form, test, generator_options);

@@ -14,21 +14,6 @@
 namespace fs = std::filesystem;
 
 namespace mmasp::cli {
-std::vector<Target> parse_targets(const std::string& list) {
-  std::vector<Target> targets;
-  std::stringstream items(list);
-  for (std::string item; std::getline(items, item, ',');) {
-    auto target = find_target(item);
-    if (!target) {
-      std::string known;
-      for (const auto& t : known_targets()) known += " " + t.name;
-      throw UsageError("unknown target '" + item + "'; known:" + known);
-    }
-    targets.push_back(*target);
-  }
-  return targets;
-}
-
 std::vector<const Form*> filter_forms(const std::string& glob, const std::optional<Target>& target) {
   std::vector<const Form*> forms;
   for (const auto& form : instruction_space()) {
@@ -63,36 +48,18 @@ void Progress::operator()(size_t done, size_t total) {
 }
 
 
-// Runs compile conformance and writes its reports; returns the exit code.
 int compile_conformance(const CompileOptions& options, const fs::path& out_json) {
-  auto targets = parse_targets(options.targets);
-  PtxasInfo info = locate_ptxas(options.ptxas.empty() ? std::nullopt : std::optional<fs::path>(options.ptxas));
-  fs::path cache = options.no_cache ? fs::path() : options.cache_dir.empty() ? default_ptxas_cache_dir()
-                                                                              : fs::path(options.cache_dir);
-  Ptxas ptxas(info, cache, options.jobs);
-  FindingsFile findings = load_findings(options.findings.empty() ? default_findings_path() : fs::path(options.findings));
-
-  auto cases = catalog_cases(instruction_space(), targets);
-  if (!options.no_negative) {
-    auto negatives = negative_cases(instruction_space(), targets);
-    cases.insert(cases.end(), negatives.begin(), negatives.end());
-  }
-  if (!options.filter.empty())
-    std::erase_if(cases, [&](const CompileCase& test) { return !glob_match(options.filter, test.id); });
-  if (cases.empty()) throw UsageError("the filter '" + options.filter + "' matches no case");
-
   Progress progress("compile conformance:");
-  CompileRun run = run_compile_conformance(ptxas, cases, std::ref(progress));
-  CompileJudgement judgement = judge(run, findings);
-  std::cout << compile_summary(run, judgement, targets);
+  const auto step = run::run_compile_step(options, std::ref(progress));
+  std::cout << compile_summary(step->run, step->judgement, step->targets);
   if (!out_json.empty()) {
     if (out_json.has_parent_path()) fs::create_directories(out_json.parent_path());
     std::ofstream out(out_json);
-    out << compile_json(run, judgement, targets).dump(2) << "\n";
+    out << compile_json(step->run, step->judgement, step->targets).dump(2) << "\n";
     if (!out) throw std::runtime_error("cannot write " + out_json.string());
     std::cout << "wrote " << out_json.string() << "\n";
   }
-  return judgement.undocumented.empty() ? kExitPass : kExitFail;
+  return step->passed() ? kExitPass : kExitFail;
 }
 
 

@@ -13,6 +13,8 @@
 
 #include "oracle/instruction_space.h"
 #include "oracle/target.h"
+#include "run/compile_step.h"
+#include "run/usage_error.h"
 
 namespace mmasp::cli {
 
@@ -22,11 +24,10 @@ constexpr int kExitPass = 0;
 constexpr int kExitFail = 1;
 constexpr int kExitUsage = 2;
 
-struct UsageError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
+using mmasp::UsageError;
+using run::parse_targets;
+using run::CompileOptions;
 
-std::vector<Target> parse_targets(const std::string& list);
 std::vector<const Form*> filter_forms(const std::string& glob, const std::optional<Target>& target);
 // The (form, selector) pairs a backend runs whose opcode matches `filter` and not `exclude` (empty: nothing excluded)
 // and that `keep` accepts (empty: all).
@@ -34,17 +35,6 @@ std::vector<std::pair<const Form*, int>> selected_pairs(const std::string& filte
                                                         const std::function<bool(const Form&)>& runs,
                                                         const std::function<bool(const Form&)>& keep = {});
 
-struct CompileOptions {
-  std::string filter;
-  std::string targets = "sm_80,sm_86,sm_89,sm_90a,sm_100a,sm_120a";
-  std::string json_path;
-  std::string cache_dir;
-  bool no_cache = false;
-  bool no_negative = false;
-  std::string ptxas;
-  std::string findings;
-  unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
-};
 // with_filter false: the command has its own --filter (mmasp run filters forms).
 void add_compile_options(CLI::App* command, CompileOptions& options, bool with_filter = true);
 
@@ -59,7 +49,7 @@ class Progress {
   bool tty_;
 };
 
-// Runs compile conformance and writes its reports; returns the exit code.
+// `mmasp compile`: runs compile conformance, prints its summary and writes its JSON; returns the exit code.
 int compile_conformance(const CompileOptions& options, const std::filesystem::path& out_json);
 
 }  // namespace mmasp::cli

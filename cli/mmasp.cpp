@@ -148,15 +148,7 @@ int main(int argc, char** argv) {
     }
     if (*compile) return compile_conformance(compile_options, compile_json_path);
     if (*diff) {
-      auto read = [](const std::string& path) {
-        std::ifstream in(path);
-        if (!in) throw UsageError("cannot open " + path);
-        auto json = nlohmann::json::parse(in, nullptr, false);
-        if (json.is_discarded() || json.value("schema", "") != "mmasp-run/1")
-          throw UsageError(path + " is not an mmasp run (schema mmasp-run/1)");
-        return json;
-      };
-      const auto baseline = read(diff_baseline), current = read(diff_run);
+      const RunRecord baseline = load_run_record(diff_baseline), current = load_run_record(diff_run);
       std::vector<Waiver> waivers;
       if (!diff_waivers.empty()) {
         try {

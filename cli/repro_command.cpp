@@ -6,7 +6,7 @@
 #include "cli/common.h"
 #include "harness/backend.h"
 #include "harness/execution.h"
-#include "harness/gpu_probe.h"
+#include "run/backends.h"
 #include "oracle/case_file.h"
 #include "oracle/numeric_model_table.h"
 #include "reports/evaluation.h"
@@ -21,26 +21,23 @@ int repro_main(const std::string& case_file, int device, bool force_emulator) {
     throw UsageError(error.what());
   }
   const Form& form = *file.test.form;
-  std::unique_ptr<Backend> backend;
-  std::optional<ModelParameters> model;   // the device's verified bit-exact model, where it has one
-  std::string model_name;
-  std::string why_emulated = "--emulator given";
-  if (!force_emulator) {
-    GpuProbe probe = probe_gpus();
-    if (probe.available) {
-      auto cuda = std::make_shared<CudaDevice>(device);
-      model_name = "sm_" + std::to_string(cuda->sm()) + " bit-exact model";
-      model = verified_model(form, "sm_" + std::to_string(cuda->sm()));
-      auto gpu = std::make_unique<GpuBackend>(cuda, CompilePath::driver_jit, nullptr);
-      if (gpu->supports(form, &why_emulated)) backend = std::move(gpu);
-    } else {
-      why_emulated = "no GPU (" + probe.reason + ")";
-    }
+  run::BackendRequest request;
+  request.emulator = force_emulator;
+  request.device = device;
+  request.paths = "driver-jit";   // needs no toolkit on the GPU runner
+  const run::Backends backends = run::make_backends(request);
+  Backend* backend = &backends.primary();
+  std::string why_emulated = backends.why_emulated;
+  std::unique_ptr<Backend> fallback;   // a form this GPU cannot run (sm_120a) is emulated, and said so
+  if (backends.hardware() && !backend->supports(form, &why_emulated)) {
+    fallback = std::make_unique<EmulatorBackend>();
+    backend = fallback.get();
   }
-  if (!backend) backend = std::make_unique<EmulatorBackend>();
+  std::optional<ModelParameters> model;   // the device's verified bit-exact model, where it has one
+  const std::string model_name = "sm_" + std::to_string(backends.sm()) + " bit-exact model";
+  if (backend->is_hardware()) model = verified_model(form, "sm_" + std::to_string(backends.sm()));
   std::cout << "backend   " << backend->description() << (backend->is_hardware() ? "" : " — " + why_emulated) << "\n";
   const std::vector<uint32_t> observed = execute(*backend, form, file.test.selector, {file.test})[0];
-  if (!backend->is_hardware()) model.reset();
   Evaluation evaluation = evaluate(file.test, std::span<const uint32_t>(observed), model, model_name);
   std::cout << format_evaluation(file.test, evaluation, std::span<const uint32_t>(observed));
   if (evaluation.verdict && evaluation.verdict->status != Status::ub_not_judged) {

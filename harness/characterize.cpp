@@ -1,5 +1,7 @@
 #include "harness/characterize.h"
 
+#include "generators/stream_salts.h"
+
 #include <atomic>
 #include <chrono>
 #include <mutex>
@@ -123,7 +125,7 @@ Characterization characterize(Backend& backend, const Form& form, int selector, 
   const size_t special = cases.size();
   gen::Options generator_options;
   generator_options.selector = selector;
-  const gen::CaseSeeds seeds(options.seed ^ 0x6d6f64656cull, form);   // "model": a stream apart from mmasp run's
+  const gen::CaseSeeds seeds(options.seed ^ gen::salt::kCharacterizeProbes, form);   // "model": a stream apart from mmasp run's
   cases.resize(special + options.random_cases);
   parallel_for(options.random_cases, options.threads,
                [&](size_t i) { gen::BulkGenerator(seeds.of(i)).next(form, cases[special + i], generator_options); });

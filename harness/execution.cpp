@@ -17,6 +17,7 @@
 #include "oracle/case_file.h"
 #include "oracle/numeric_model.h"
 #include "oracle/reference.h"
+#include "generators/stream_salts.h"
 #include "oracle/sparse.h"
 #include "oracle/text.h"
 
@@ -29,7 +30,6 @@ using Clock = std::chrono::steady_clock;
 uint64_t suite_seed(uint64_t seed, uint64_t salt, int selector) {
   return (seed ^ salt) + uint64_t(selector) * 0x9E3779B97F4A7C15ull;
 }
-constexpr uint64_t kRandomSalt = 0, kSpecialSalt = 0x5bec1a1, kUndefinedSalt = 0xdefec7;
 
 double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
@@ -236,7 +236,7 @@ std::string probe_out_of_range_selector(Backend& backend, const Form& form, int 
   gen::Options in_range;
   in_range.selector = value % count;
   for (uint64_t i = 0; i < 64; ++i) {
-    gen::BulkGenerator generator(gen::case_seed((seed ^ 0x5e1ec7) + uint64_t(value), form, i));
+    gen::BulkGenerator generator(gen::case_seed((seed ^ gen::salt::kOutOfRangeSelector) + uint64_t(value), form, i));
     MmaCase test;
     generator.next(form, test, in_range);
     probes.push_back(std::move(test));
@@ -302,7 +302,7 @@ SuiteResult run_suite(SuiteContext& context, const Form& form, int selector, Sui
       options.profile = gen::Profile::special_values;
       options.selector = selector;
       for (uint64_t i = 0; i < limits.special_generated; ++i) {
-        gen::BulkGenerator generator(gen::case_seed(suite_seed(context.seed, kSpecialSalt, selector), form, i));
+        gen::BulkGenerator generator(gen::case_seed(suite_seed(context.seed, gen::salt::kSpecialSuite, selector), form, i));
         MmaCase test;
         generator.next(form, test, options);
         cases.push_back(std::move(test));
@@ -317,7 +317,7 @@ SuiteResult run_suite(SuiteContext& context, const Form& form, int selector, Sui
         const uint64_t count = std::min<uint64_t>(limits.batch, std::max(limits.min_cases, limits.max_cases) - index);
         if (count == 0) break;
         std::vector<MmaCase> cases(count);
-        const gen::CaseSeeds seeds(suite_seed(context.seed, kRandomSalt, selector), form);
+        const gen::CaseSeeds seeds(suite_seed(context.seed, gen::salt::kRandomSuite, selector), form);
         parallel_for(count, context.threads, [&](size_t i) { gen::BulkGenerator(seeds.of(index + i)).next(form, cases[i], options); });
         judge_batch(context, result, form, selector, cases, {}, limits, index);
         index += count;
@@ -330,7 +330,7 @@ SuiteResult run_suite(SuiteContext& context, const Form& form, int selector, Sui
       options.selector = selector;
       std::vector<MmaCase> cases;
       for (uint64_t i = 0; cases.size() < limits.special_generated && i < 100000; ++i) {
-        gen::BulkGenerator generator(gen::case_seed(suite_seed(context.seed, kUndefinedSalt, selector), form, i));
+        gen::BulkGenerator generator(gen::case_seed(suite_seed(context.seed, gen::salt::kUndefinedSuite, selector), form, i));
         MmaCase test;
         generator.next(form, test, options);
         if (!undefined_behaviour(test).empty()) cases.push_back(std::move(test));

@@ -10,6 +10,8 @@
 namespace mmasp {
 namespace {
 
+}  // namespace
+
 int severity(Status status) {
   switch (status) {
     case Status::pass: return 0;
@@ -24,6 +26,8 @@ int severity(Status status) {
   }
   return 0;
 }
+
+namespace {
 
 // One unit in the last place of D's type at |x|.
 double ulp_at(const FloatTolerance& t, double x) {
@@ -116,20 +120,17 @@ std::string_view name(Status status) {
 }
 
 std::optional<Status> status_named(std::string_view text) {
-  for (Status status : {Status::pass, Status::quality_warning, Status::deviation, Status::fail, Status::ub_not_judged, Status::not_supported,
-                        Status::crash, Status::timeout, Status::waived})
+  for (Status status : kAllStatuses)
     if (name(status) == text) return status;
   return std::nullopt;
 }
 
-bool is_failure(std::string_view status_name) {
-  const auto status = status_named(status_name);
-  return status && is_failure(*status);
-}
 
 bool is_failure(Status status) {
   return status == Status::fail || status == Status::deviation || status == Status::crash || status == Status::timeout;
 }
+
+bool is_skipped(Status status) { return status == Status::not_supported || status == Status::ub_not_judged; }
 
 Status worse(Status a, Status b) { return severity(a) >= severity(b) ? a : b; }
 

@@ -1,6 +1,7 @@
 // The one result taxonomy of mmasp (after dEQP's), and the judgement of an observed D against the reference.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -25,10 +26,18 @@ enum class Status {
   waived,            // a failure excused by a waiver
 };
 
-std::string_view name(Status status);  // "Pass", "QualityWarning", "Fail", "UB-not-judged", ...
+inline constexpr std::array<Status, 9> kAllStatuses = {
+    Status::pass,          Status::quality_warning, Status::deviation, Status::fail,   Status::ub_not_judged,
+    Status::not_supported, Status::crash,           Status::timeout,   Status::waived};
+
+// The one spelling of each status, in every report and in run.json: "Pass", "QualityWarning", "Fail", ...
+std::string_view name(Status status);
 std::optional<Status> status_named(std::string_view name);   // the inverse of name(); nullopt for anything else
-bool is_failure(std::string_view status_name);              // is_failure of status_named; false for unknown names
-bool is_failure(Status status);        // Fail, Deviation, Crash, Timeout
+bool is_failure(Status status);        // Fail, Deviation, Crash, Timeout: the run fails (exit 1)
+bool is_skipped(Status status);        // NotSupported, UB-not-judged: never judged, so never passed
+// How bad a status is: Pass < NotSupported < UB-not-judged < Waived < QualityWarning < Deviation < Fail < Timeout
+// < Crash. worse() combines the cases of one result with it; `mmasp diff` ranks status changes with it.
+int severity(Status status);
 // The more severe of two statuses, for combining cases into a form's result.
 Status worse(Status a, Status b);
 

@@ -1,4 +1,4 @@
-// The few ways mmasp writes numbers as text, in one place so that every report and file spells them alike.
+// The few ways mmasp writes numbers (and escapes text) as text, in one place so that every report and file spells them alike.
 #pragma once
 
 #include <cstdint>
@@ -28,6 +28,25 @@ inline std::string significant(double value, int digits = 4) {
   out.precision(digits);
   out << value;
   return out.str();
+}
+
+// Text for XML and HTML attributes and content: the five special characters escaped, and the control characters XML
+// 1.0 forbids even escaped replaced by blanks.
+inline std::string xml_escape(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&apos;"; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t' && c != '\r') out += ' ';
+        else out += c;
+    }
+  }
+  return out;
 }
 
 }  // namespace mmasp

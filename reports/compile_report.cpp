@@ -123,6 +123,33 @@ nlohmann::json compile_json(const CompileRun& run, const CompileJudgement& judge
   };
 }
 
+CompileRecord compile_record(const CompileRun& run, const CompileJudgement& judgement, const std::vector<Target>& targets) {
+  CompileRecord record;
+  record.cases = run.outcomes.size();
+  record.agree = judgement.agree;
+  record.documented_disagreements = judgement.documented.size();
+  record.new_disagreements = judgement.undocumented.size();
+  record.not_run = judgement.not_run;
+  record.cache_hits = run.cache_hits;
+  record.seconds = run.seconds;
+  record.ptxas_path = run.ptxas.path.string();
+  record.ptxas_version = run.ptxas.version;
+  if (run.ptxas.max_ptx) record.ptxas_max_ptx = run.ptxas.max_ptx->str();
+  record.exit = judgement.undocumented.empty() ? 0 : 1;
+  for (const auto& target : targets) record.targets.push_back(target.name);
+  std::map<std::string, size_t> row_of;
+  for (const auto& outcome : run.outcomes) {
+    const auto& test = outcome.test;
+    if (test.rule != "catalog") continue;
+    auto [it, inserted] = row_of.try_emplace(test.form + "/" + std::to_string(test.instruction.selector), record.matrix.size());
+    if (inserted) record.matrix.push_back({test.form, test.instruction.selector, {}});
+    record.matrix[it->second].cells[test.target.name] = {std::string(name(test.expected)),
+                                                         outcome.verdict == Verdict::not_run ? "not_run" : observed_of(outcome),
+                                                         test.version.str()};
+  }
+  return record;
+}
+
 std::string compile_summary(const CompileRun& run, const CompileJudgement& judgement,
                             const std::vector<Target>& targets) {
   struct Tally { int accepted = 0, rejected = 0, expected_accept = 0, negative = 0, disagree = 0, not_run = 0; };

@@ -8,6 +8,7 @@
 
 #include "harness/compile_conformance.h"
 #include "reports/findings.h"
+#include "reports/run_record.h"
 
 namespace mmasp {
 
@@ -28,6 +29,8 @@ CompileJudgement judge(const CompileRun& run, const FindingsFile& findings);
 // Schema "mmasp-compile/1"; documented in docs/compile-report.md.
 nlohmann::json compile_json(const CompileRun& run, const CompileJudgement& judgement,
                             const std::vector<Target>& targets);
+// What run.json keeps of it: the counts and the catalog matrix (the negative set stays in compile.json).
+CompileRecord compile_record(const CompileRun& run, const CompileJudgement& judgement, const std::vector<Target>& targets);
 std::string compile_summary(const CompileRun& run, const CompileJudgement& judgement,
                             const std::vector<Target>& targets);
 

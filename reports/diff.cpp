@@ -2,7 +2,10 @@
 
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
+
+#include <nlohmann/json.hpp>
 
 #include "oracle/classification.h"
 #include "oracle/text.h"
@@ -13,31 +16,24 @@ namespace {
 
 using nlohmann::json;
 
-// How much worse a result got, for status changes between two runs. Unlike oracle's worse() (which combines the
-// cases of one result), NotSupported, UB-not-judged and Waived rank alike here: moving between them says nothing
-// about conformance.
-int severity(const std::string& status) {
-  if (status == "Pass") return 0;
-  if (status == "NotSupported" || status == "UB-not-judged" || status == "Waived") return 1;
-  if (status == "QualityWarning") return 2;
-  if (status == "Deviation") return 3;
-  if (status == "Fail") return 4;
-  if (status == "Timeout") return 5;
-  if (status == "Crash") return 6;
-  return 4;
+// A change between two statuses is worse when its severity grew, except between the statuses that judge nothing
+// (NotSupported, UB-not-judged, Waived): moving among them says nothing about conformance.
+bool got_worse(Status before, Status after) {
+  auto unjudged = [](Status s) { return is_skipped(s) || s == Status::waived; };
+  if (unjudged(before) && unjudged(after)) return false;
+  return severity(after) > severity(before);
 }
 
-bool failing(const std::string& status) { return is_failure(std::string_view(status)); }
-
-std::string device_of(const json& run) {
-  const json env = run.value("environment", json::object());
-  if (env.value("emulated", true)) return "emulator";
-  return env.value("device", json::object()).value("name", "?");
+std::string device_of(const RunRecord& run) {
+  if (run.environment.emulated || !run.environment.device) return "emulator";
+  return run.environment.device->name;
 }
 
-std::string driver_of(const json& run) {
-  return run.value("environment", json::object()).value("device", json::object()).value("driver_version", "none");
+std::string driver_of(const RunRecord& run) {
+  return run.environment.device ? run.environment.device->driver_version : "none";
 }
+
+std::string element_text(ElementAt e) { return "[" + std::to_string(e.row) + "," + std::to_string(e.col) + "]"; }
 
 }  // namespace
 
@@ -46,16 +42,32 @@ std::vector<Waiver> load_waivers(const std::filesystem::path& path) {
   if (!in) throw std::runtime_error(path.string() + ": cannot open");
   json root = json::parse(in, nullptr, false);
   if (root.is_discarded()) throw std::runtime_error(path.string() + ": not valid JSON");
-  if (root.value("schema", "") != "mmasp-waivers/1") throw std::runtime_error(path.string() + ": schema must be \"mmasp-waivers/1\"");
+  if (!root.is_object() || root.value("schema", json()) != "mmasp-waivers/1")
+    throw std::runtime_error(path.string() + ": /schema must be \"mmasp-waivers/1\"");
+  for (const auto& [key, value] : root.items())
+    if (key != "schema" && key != "waivers")
+      throw std::runtime_error(path.string() + ": /" + key + ": unknown key (known: schema, waivers)");
+  if (root.contains("waivers") && !root["waivers"].is_array())
+    throw std::runtime_error(path.string() + ": /waivers: an array is expected");
   std::vector<Waiver> waivers;
-  for (const auto& entry : root.value("waivers", json::array())) {
+  const json list = root.value("waivers", json::array());
+  for (size_t i = 0; i < list.size(); ++i) {
+    const std::string at = path.string() + ": /waivers/" + std::to_string(i);
+    const json& entry = list[i];
+    if (!entry.is_object()) throw std::runtime_error(at + ": an object is expected");
     Waiver w;
-    w.device = entry.value("device", "*");
-    w.driver = entry.value("driver", "*");
-    w.form = entry.value("form", "*");
-    w.reason = entry.value("reason", "");
-    w.link = entry.value("link", "");
-    if (w.reason.empty()) throw std::runtime_error(path.string() + ": every waiver needs a reason");
+    const std::map<std::string, std::string*> fields = {{"device", &w.device}, {"driver", &w.driver}, {"form", &w.form},
+                                                        {"reason", &w.reason}, {"link", &w.link}};
+    for (const auto& [key, value] : entry.items()) {
+      auto field = fields.find(key);
+      if (field == fields.end())
+        throw std::runtime_error(at + "/" + key + ": unknown key (known: device, driver, form, reason, link)");
+      if (!value.is_string()) throw std::runtime_error(at + "/" + key + ": a string is expected, not " + value.type_name());
+      *field->second = value.get<std::string>();
+    }
+    for (const std::string* glob : {&w.device, &w.driver, &w.form})
+      if (const std::string problem = glob_problem(*glob); !problem.empty()) throw std::runtime_error(at + ": " + problem);
+    if (w.reason.empty()) throw std::runtime_error(at + ": every waiver needs a reason");
     waivers.push_back(w);
   }
   return waivers;
@@ -63,10 +75,10 @@ std::vector<Waiver> load_waivers(const std::filesystem::path& path) {
 
 namespace {
 
-void compare_cases(const json& baseline, const json& run, DiffReport& report) {
-  const json then = baseline.value("run", json::object()), now = run.value("run", json::object());
-  const uint64_t seed_then = then.value("seed", uint64_t(0)), seed_now = now.value("seed", uint64_t(0));
-  const std::string streams_then = then.value("case_streams", ""), streams_now = now.value("case_streams", "");
+void compare_cases(const RunRecord& baseline, const RunRecord& run, DiffReport& report) {
+  const uint64_t seed_then = baseline.run.seed, seed_now = run.run.seed;
+  const std::string& streams_then = baseline.run.case_streams;
+  const std::string& streams_now = run.run.case_streams;
   if (seed_then != seed_now) {
     report.same_cases = SameCases::no;
     report.cases_detail = "different cases: seed " + std::to_string(seed_then) + " vs " + std::to_string(seed_now);
@@ -89,12 +101,79 @@ void compare_cases(const json& baseline, const json& run, DiffReport& report) {
                            "regressions, new failures and crashes are";
 }
 
+std::string failure_detail(const ResultRecord& now) {
+  if (now.failure) return now.failure->reason + " " + now.failure->repro;
+  // A Deviation: inside the spec bound, not the verified model's bits.
+  if (now.model && now.model->deviation) {
+    const DeviationRecord& d = *now.model->deviation;
+    return "differs from the bit-exact model: D" + element_text(d.element) + " observed " + hex_code(d.observed) +
+           ", model " + hex_code(d.model) + " " + d.repro;
+  }
+  return now.note;
+}
+
+std::string joined(const std::string& a, const std::string& b) { return a.empty() ? b : b.empty() ? a : a + " " + b; }
+
+template <typename Add>
+void compare_results(const RunRecord& baseline, const RunRecord& run, bool different_cases, Add&& add) {
+  std::map<std::string, const ResultRecord*> before, after;
+  for (const auto& r : baseline.results) before[r.id] = &r;
+  for (const auto& r : run.results) after[r.id] = &r;
+  for (const auto& [id, now] : after) {
+    auto it = before.find(id);
+    if (it == before.end()) {
+      add({"new", id, "", std::string(name(now->status)), "not in the baseline", is_failure(now->status)});
+      continue;
+    }
+    const ResultRecord& then = *it->second;
+    const std::string old_status(name(then.status)), status(name(now->status));
+    // Same streams but another number of cases (a --budget run, or another --cases) is a prefix or an extension of
+    // the other run's cases: also sampling.
+    const bool sampling = different_cases || then.cases != now->cases;
+    const std::string why_sampling =
+        different_cases ? "(different cases)" : "(" + std::to_string(then.cases) + " vs " + std::to_string(now->cases) + " cases)";
+    if (then.status != now->status) {
+      if (is_failure(now->status) && !is_failure(then.status)) {
+        add({"new failure", id, old_status, status, failure_detail(*now), true});
+      } else if (is_failure(then.status) && !is_failure(now->status)) {
+        add({"fixed", id, old_status, status, "", false});
+      } else {
+        // Between two statuses that are not failures (Pass, QualityWarning, NotSupported, ...), or two failures: a
+        // regression only when the cases were the same.
+        const bool worse = got_worse(then.status, now->status);
+        add({"status change", id, old_status, status, joined(now->note, sampling && worse ? why_sampling : ""), worse && !sampling});
+      }
+    }
+    // Numeric drift: the worst error grew beyond twice the baseline's and beyond one ulp.
+    const double old_error = then.max_error_ulps, new_error = now->max_error_ulps;
+    if (new_error > 1 && new_error > 2 * old_error)
+      add({"numeric drift", id, significant(old_error) + " ulp", significant(new_error) + " ulp",
+           joined("max error grew", sampling ? why_sampling : ""), !sampling});
+    else if (old_error > 1 && old_error > 2 * new_error)
+      add({"numeric drift", id, significant(old_error) + " ulp", significant(new_error) + " ulp", "max error shrank", false});
+    // The same against the spec bound: a float result that moved much closer to failing.
+    const double old_bound = then.max_error_vs_bound, new_bound = now->max_error_vs_bound;
+    if (new_bound > 0.1 && new_bound > 2 * old_bound)
+      add({"numeric drift", id, significant(old_bound) + " of the bound", significant(new_bound) + " of the bound",
+           joined("max error relative to the spec bound grew", sampling ? why_sampling : ""), !sampling});
+  }
+  for (const auto& [id, then] : before)
+    if (!after.count(id)) add({"missing", id, std::string(name(then->status)), "", "in the baseline, not in this run", false});
+}
+
+std::string compile_key(const CompileMatrixRow& row, const std::string& target) {
+  return row.form + " sel=" + std::to_string(row.selector) + " compile " + target;
+}
+
+std::string sass_key(const SassRecord& s) { return s.form + " sel=" + std::to_string(s.selector) + " sass " + s.path; }
+
+std::string list_text(const std::vector<std::string>& items) { return json(items).dump(); }
+
 }  // namespace
 
-DiffReport diff_runs(const json& baseline, const json& run, const std::vector<Waiver>& waivers) {
+DiffReport diff_runs(const RunRecord& baseline, const RunRecord& run, const std::vector<Waiver>& waivers) {
   DiffReport report;
   compare_cases(baseline, run, report);
-  const bool different_cases = report.same_cases == SameCases::no;
   const std::string device = device_of(run), driver = driver_of(run);
   auto add = [&](DiffEntry entry) {
     if (entry.regression)
@@ -106,119 +185,51 @@ DiffReport diff_runs(const json& baseline, const json& run, const std::vector<Wa
     if (entry.regression) (entry.waived_by ? report.waived : report.regressions)++;
     report.entries.push_back(std::move(entry));
   };
-
-  // value() returns copies; keep them alive while pointers into them are used.
-  const json baseline_results = baseline.value("results", json::array());
-  const json run_results = run.value("results", json::array());
-  std::map<std::string, const json*> before, after;
-  for (const auto& r : baseline_results) before[r.value("id", "")] = &r;
-  for (const auto& r : run_results) after[r.value("id", "")] = &r;
-
-  for (const auto& [id, now] : after) {
-    const std::string status = now->value("status", "");
-    auto it = before.find(id);
-    if (it == before.end()) {
-      add({"new", id, "", status, "not in the baseline", failing(status)});
-      continue;
-    }
-    const json& then = *it->second;
-    const std::string old_status = then.value("status", "");
-    // Same streams but another number of cases (a --budget run, or another --cases) is a prefix or an extension of
-    // the other run's cases: also sampling.
-    const uint64_t cases_then = then.value("cases", uint64_t(0)), cases_now = now->value("cases", uint64_t(0));
-    const bool sampling = different_cases || cases_then != cases_now;
-    const std::string why_sampling =
-        different_cases ? "(different cases)"
-                        : "(" + std::to_string(cases_then) + " vs " + std::to_string(cases_now) + " cases)";
-    auto joined = [](const std::string& a, const std::string& b) { return a.empty() ? b : b.empty() ? a : a + " " + b; };
-    if (old_status != status) {
-      if (failing(status) && !failing(old_status)) {
-        std::string detail = now->contains("failure") ? (*now)["failure"].value("reason", "") + " " + (*now)["failure"].value("repro", "")
-                                                      : now->value("note", "");
-        // A Deviation: inside the spec bound, not the verified model's bits.
-        if (!now->contains("failure") && now->contains("model") && (*now)["model"].contains("deviation")) {
-          const json& d = (*now)["model"]["deviation"];
-          detail = "differs from the bit-exact model: D" + d.value("element", json::array()).dump() + " observed " +
-                   hex_code(d.value("observed", 0u)) + ", model " + hex_code(d.value("model", 0u)) + " " + d.value("repro", "");
-        }
-        add({"new failure", id, old_status, status, detail, true});
-      } else if (failing(old_status) && !failing(status)) {
-        add({"fixed", id, old_status, status, "", false});
-      } else {
-        // Between two statuses that are not failures (Pass, QualityWarning, NotSupported, ...): a regression only
-        // when the cases were the same.
-        const bool worse = severity(status) > severity(old_status);
-        add({"status change", id, old_status, status, joined(now->value("note", ""), sampling && worse ? why_sampling : ""),
-             worse && !sampling});
-      }
-    }
-    // Numeric drift: the worst error grew beyond twice the baseline's and beyond one ulp.
-    const double old_error = then.value("max_error_ulps", 0.0), new_error = now->value("max_error_ulps", 0.0);
-    if (new_error > 1 && new_error > 2 * old_error)
-      add({"numeric drift", id, significant(old_error) + " ulp", significant(new_error) + " ulp",
-           joined("max error grew", sampling ? why_sampling : ""), !sampling});
-    else if (old_error > 1 && old_error > 2 * new_error)
-      add({"numeric drift", id, significant(old_error) + " ulp", significant(new_error) + " ulp", "max error shrank", false});
-    // The same against the spec bound: a float result that moved much closer to failing.
-    const double old_bound = then.value("max_error_vs_bound", 0.0), new_bound = now->value("max_error_vs_bound", 0.0);
-    if (new_bound > 0.1 && new_bound > 2 * old_bound)
-      add({"numeric drift", id, significant(old_bound) + " of the bound", significant(new_bound) + " of the bound",
-           joined("max error relative to the spec bound grew", sampling ? why_sampling : ""), !sampling});
-  }
-  for (const auto& [id, then] : before)
-    if (!after.count(id)) add({"missing", id, then->value("status", ""), "", "in the baseline, not in this run", false});
+  // A run that judged nothing cannot be clean, whatever the baseline held.
+  if (run.results.empty())
+    add({"no results", "run", std::to_string(baseline.results.size()) + " results", "0 results",
+         "the run has no results at all (interrupted, or a filter that matched nothing?)", true});
+  compare_results(baseline, run, report.same_cases == SameCases::no, add);
 
   // Compile matrix: accept/reject per form, selector and target.
-  std::map<std::string, std::pair<std::string, std::string>> compile_before;  // key -> (observed, expected)
-  const json matrix_before = baseline.value("compile_matrix", json::object()).value("matrix", json::array());
-  const json matrix_after = run.value("compile_matrix", json::object()).value("matrix", json::array());
-  for (const auto& row : matrix_before) {
-    const json cells = row.value("cells", json::object());
-    for (const auto& [target, cell] : cells.items())
-      compile_before[row.value("form", "") + " sel=" + std::to_string(row.value("selector", 0)) + " compile " + target] =
-          {cell.value("observed", ""), cell.value("expected", "")};
-  }
-  for (const auto& row : matrix_after) {
-    const json cells = row.value("cells", json::object());
-    for (const auto& [target, cell] : cells.items()) {
-      const std::string key = row.value("form", "") + " sel=" + std::to_string(row.value("selector", 0)) + " compile " + target;
-      auto it = compile_before.find(key);
-      if (it == compile_before.end() || it->second.first == cell.value("observed", "")) continue;
-      const bool now_disagrees = cell.value("observed", "") != cell.value("expected", "") && cell.value("observed", "") != "not_run";
-      add({"compile change", key, it->second.first, cell.value("observed", ""),
-           now_disagrees ? "now disagrees with the catalog" : "now agrees with the catalog", now_disagrees});
-    }
-  }
+  std::map<std::string, std::string> observed_before;
+  if (baseline.compile)
+    for (const auto& row : baseline.compile->matrix)
+      for (const auto& [target, cell] : row.cells) observed_before[compile_key(row, target)] = cell.observed;
+  if (run.compile)
+    for (const auto& row : run.compile->matrix)
+      for (const auto& [target, cell] : row.cells) {
+        const std::string key = compile_key(row, target);
+        auto it = observed_before.find(key);
+        if (it == observed_before.end() || it->second == cell.observed) continue;
+        const bool now_disagrees = !cell.agrees() && cell.observed != "not_run";
+        add({"compile change", key, it->second, cell.observed,
+             now_disagrees ? "now disagrees with the catalog" : "now agrees with the catalog", now_disagrees});
+      }
 
   // SASS lowering per form, selector and compile path.
-  std::map<std::string, json> sass_before;
-  const json sass_then = baseline.value("sass", json::array()), sass_now = run.value("sass", json::array());
-  for (const auto& s : sass_then)
-    sass_before[s.value("form", "") + " sel=" + std::to_string(s.value("selector", 0)) + " sass " + s.value("path", "")] = s.value("mma", json::array());
-  for (const auto& s : sass_now) {
-    const std::string key = s.value("form", "") + " sel=" + std::to_string(s.value("selector", 0)) + " sass " + s.value("path", "");
-    auto it = sass_before.find(key);
-    if (it != sass_before.end() && s.contains("mma") && it->second != s["mma"])
-      add({"sass change", key, it->second.dump(), s["mma"].dump(), "lowering changed", false});
+  std::map<std::string, const SassRecord*> sass_before;
+  for (const auto& s : baseline.sass) sass_before[sass_key(s)] = &s;
+  for (const auto& s : run.sass) {
+    auto it = sass_before.find(sass_key(s));
+    if (it != sass_before.end() && !s.error && !it->second->error && it->second->mma != s.mma)
+      add({"sass change", sass_key(s), list_text(it->second->mma), list_text(s.mma), "lowering changed", false});
   }
   return report;
 }
 
-std::string format_diff(const DiffReport& report, const json& baseline, const json& run) {
+std::string format_diff(const DiffReport& report, const RunRecord& baseline, const RunRecord& run) {
   std::ostringstream out;
-  auto describe = [](const json& r) {
-    const json env = r.value("environment", json::object());
-    if (env.value("emulated", true)) return std::string("emulator");
-    const json d = env.value("device", json::object());
-    return d.value("name", "?") + ", driver " + d.value("driver_version", "?") + ", " + env.value("toolkit", "?");
+  auto describe = [](const RunRecord& r) {
+    if (r.environment.emulated || !r.environment.device) return std::string("emulator");
+    return r.environment.device->name + ", driver " + r.environment.device->driver_version + ", " + r.environment.toolkit;
   };
-  out << "baseline: " << baseline["run"].value("started", "?") << " (" << describe(baseline) << ")\n";
-  out << "run:      " << run["run"].value("started", "?") << " (" << describe(run) << ")\n";
-  auto commit_of = [](const json& r) { return r["run"].value("mmasp", json::object()).value("commit", "unknown"); };
+  auto commit_of = [](const RunRecord& r) { return r.run.mmasp_commit.empty() ? std::string("unknown") : r.run.mmasp_commit; };
+  out << "baseline: " << baseline.run.started << " (" << describe(baseline) << ")\n";
+  out << "run:      " << run.run.started << " (" << describe(run) << ")\n";
   out << "cases:    " << report.cases_detail << "\n";
   if (commit_of(baseline) != commit_of(run))
-    out << "note: the runs were made by different mmasp commits (" << commit_of(baseline) << " vs " << commit_of(run)
-        << ")\n";
+    out << "note: the runs were made by different mmasp commits (" << commit_of(baseline) << " vs " << commit_of(run) << ")\n";
   if (report.entries.empty()) out << "no changes\n";
   for (const auto& e : report.entries) {
     out << (e.regression ? (e.waived_by ? "WAIVED     " : "REGRESSION ") : "           ") << e.kind << ": " << e.id;

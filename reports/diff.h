@@ -1,4 +1,4 @@
-// `mmasp diff BASELINE.json RUN.json`: what changed between two runs (schema mmasp-run/1) — new and fixed failures,
+// `mmasp diff BASELINE.json RUN.json`: what changed between two runs (RunRecord, run.json) — new and fixed failures,
 // status changes, numeric drift, compile accept/reject changes and SASS lowering changes — with waivers for known
 // regressions (schema mmasp-waivers/1, docs/run-report.md).
 #pragma once
@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include "reports/run_record.h"
 
 namespace mmasp {
 
@@ -19,11 +19,13 @@ struct Waiver {
   std::string link;
 };
 
-std::vector<Waiver> load_waivers(const std::filesystem::path& path);  // throws std::runtime_error naming the problem
+// Throws std::runtime_error naming the file, the JSON pointer and the problem: unknown keys (a misspelled "devcie"
+// would otherwise waive every device), values that are not strings, malformed globs, a missing reason.
+std::vector<Waiver> load_waivers(const std::filesystem::path& path);
 
 struct DiffEntry {
   std::string kind;           // "new failure", "fixed", "status change", "numeric drift", "compile change",
-                              // "sass change", "missing", "new"
+                              // "sass change", "missing", "new", "no results"
   std::string id;
   std::string before, after;
   std::string detail;
@@ -45,7 +47,7 @@ struct DiffReport {
   int waived = 0;
 };
 
-DiffReport diff_runs(const nlohmann::json& baseline, const nlohmann::json& run, const std::vector<Waiver>& waivers);
-std::string format_diff(const DiffReport& report, const nlohmann::json& baseline, const nlohmann::json& run);
+DiffReport diff_runs(const RunRecord& baseline, const RunRecord& run, const std::vector<Waiver>& waivers);
+std::string format_diff(const DiffReport& report, const RunRecord& baseline, const RunRecord& run);
 
 }  // namespace mmasp

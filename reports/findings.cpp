@@ -12,6 +12,23 @@ bool glob_match(const std::string& pattern, const std::string& text) {
   return fnmatch(pattern.c_str(), text.c_str(), 0) == 0;
 }
 
+std::string glob_problem(const std::string& pattern) {
+  for (size_t i = 0; i < pattern.size(); ++i) {
+    if (pattern[i] == '\\') {
+      ++i;
+    } else if (pattern[i] == '[') {
+      size_t j = i + 1;
+      if (j < pattern.size() && (pattern[j] == '!' || pattern[j] == '^')) ++j;
+      if (j < pattern.size() && pattern[j] == ']') ++j;   // a "]" first is part of the set
+      while (j < pattern.size() && pattern[j] != ']') ++j;
+      if (j >= pattern.size())
+        return "the glob '" + pattern + "' has a '[' without its ']' (write '[[]' for a literal '[')";
+      i = j;
+    }
+  }
+  return "";
+}
+
 std::filesystem::path default_findings_path() {
   return std::filesystem::path(MMASP_SOURCE_DIR) / "findings" / "findings.json";
 }

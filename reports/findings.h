@@ -30,6 +30,8 @@ FindingsFile load_findings(const std::filesystem::path& path);
 std::filesystem::path default_findings_path();   // <source>/findings/findings.json
 
 bool glob_match(const std::string& pattern, const std::string& text);
+// Why a glob cannot mean what it says (an unterminated "[" would match nothing, silently); empty when it is fine.
+std::string glob_problem(const std::string& pattern);
 
 // The first finding of `kind` that documents this outcome, or nullptr.
 const Finding* match_finding(const FindingsFile& file, const std::string& kind, const std::string& case_id,

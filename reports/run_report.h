@@ -1,5 +1,6 @@
-// The reports of `mmasp run`, all rendered from one JSON document (schema "mmasp-run/1", docs/run-report.md):
-// JSON, JSONL as results arrive, JUnit XML, a Markdown summary and a self-contained HTML conformance matrix.
+// The reports of `mmasp run`, each a function of the typed RunRecord (run_record.h): run.json (its JSON mapping),
+// JUnit XML (junit_report.cpp), a Markdown summary and the console summary (markdown_report.cpp), and a
+// self-contained HTML report for people (html_report.cpp). results.jsonl streams results as they arrive.
 #pragma once
 
 #include <filesystem>
@@ -8,41 +9,29 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
-#include "harness/cuda_driver.h"
-#include "harness/execution.h"
-#include "harness/layout_discovery.h"
-#include "harness/sass.h"
+#include "reports/diff.h"
+#include "reports/run_record.h"
 
 namespace mmasp {
 
-nlohmann::json fingerprint_json(const DeviceFingerprint& fingerprint);
-// One result: its id is "<opcode> sel=<n> <suite>".
-nlohmann::json suite_json(const SuiteResult& result);
-std::string result_id(const std::string& opcode, int selector, std::string_view suite);
-nlohmann::json layout_json(const LayoutDiscovery& discovery);
-nlohmann::json sass_json(const Form& form, int selector, std::string_view path, const std::optional<SassSummary>& sass,
-                         const std::string& why);
-
-// Counts per status over "results", and the exit code they imply (0 / 1).
-nlohmann::json status_counts(const nlohmann::json& run);
-int exit_code_for(const nlohmann::json& run);
-
-std::string junit_xml(const nlohmann::json& run);
-std::string markdown_summary(const nlohmann::json& run);
+std::string junit_xml(const RunRecord& run);
+std::string markdown_summary(const RunRecord& run);
+// What a person at the terminal reads at the end of a run: environment, counts, compile conformance, the model tier
+// and, when the run failed, the failures with their repro lines.
+std::string console_summary(const RunRecord& run);
 // What the model tier did in a run, one line per family (empty when it was off everywhere).
-std::vector<std::string> model_tier_lines(const nlohmann::json& run);
-std::string html_report(const nlohmann::json& run);
+std::vector<std::string> model_tier_lines(const RunRecord& run);
+// With a baseline's diff, regressions are listed right after the failures.
+std::string html_report(const RunRecord& run, const DiffReport* against_baseline = nullptr);
 
 // Writes run.json, junit.xml, summary.md and report.html into `dir`.
-void write_reports(const nlohmann::json& run, const std::filesystem::path& dir);
+void write_reports(const RunRecord& run, const std::filesystem::path& dir, const DiffReport* against_baseline = nullptr);
 
 // Streams results as JSON lines, flushed per line, so a run that dies leaves what it had.
 class JsonLines {
  public:
   explicit JsonLines(const std::filesystem::path& path);
-  void write(const nlohmann::json& line);
+  void write(const ResultRecord& result);
 
  private:
   std::ofstream out_;

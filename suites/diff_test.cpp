@@ -10,19 +10,15 @@
 namespace mmasp {
 namespace {
 
-using nlohmann::json;
-
-const json& baseline() {
-  static const json run = [] {
-    std::ifstream in(std::filesystem::path(MMASP_SOURCE_DIR) / "reports/baselines/h100-sm90-driver580.159.04-cases10000/run.json");
-    return json::parse(in);
-  }();
+const RunRecord& baseline() {
+  static const RunRecord run = load_run_record(std::filesystem::path(MMASP_SOURCE_DIR) /
+                                               "reports/baselines/h100-sm90-driver580.159.04-cases10000/run.json");
   return run;
 }
 
-json& result_with(json& run, const std::string& id) {
-  for (auto& r : run["results"])
-    if (r["id"] == id) return r;
+ResultRecord& result_with(RunRecord& run, const std::string& id) {
+  for (auto& r : run.results)
+    if (r.id == id) return r;
   throw std::logic_error("no result " + id);
 }
 
@@ -36,11 +32,11 @@ TEST(Diff, ABaselineAgainstItselfHasNoChanges) {
 }
 
 TEST(Diff, AnInjectedFailureIsARegression) {
-  json run = baseline();
-  json& r = result_with(run, kInt8);
-  ASSERT_EQ(r["status"], "Pass");
-  r["status"] = "Fail";
-  r["failure"] = {{"reason", "s32 mismatch: expected 7, observed 8"}, {"repro", "repro: mmasp eval case.json"}};
+  RunRecord run = baseline();
+  ResultRecord& r = result_with(run, kInt8);
+  ASSERT_EQ(r.status, Status::pass);
+  r.status = Status::fail;
+  r.failure = FailureRecord{"random #3", "repro: mmasp eval case.json", "s32 mismatch: expected 7, observed 8", {0, 1}, 7, 8, 0};
   DiffReport report = diff_runs(baseline(), run, {});
   ASSERT_EQ(report.entries.size(), 1u);
   EXPECT_EQ(report.entries[0].kind, "new failure");
@@ -50,13 +46,16 @@ TEST(Diff, AnInjectedFailureIsARegression) {
 }
 
 TEST(Diff, ANewDeviationIsARegression) {
-  json run = baseline();
-  json& r = result_with(run, kBf16);
-  ASSERT_NE(r["status"], "Deviation");
-  r["status"] = "Deviation";
-  r["model"] = {{"tier", "sm_90 bit-exact model (strict)"}, {"deviations", 1},
-                {"deviation", {{"element", {3, 1}}, {"observed", 0x3f800001u}, {"model", 0x3f800000u},
-                               {"repro", "repro: mmasp eval d.json"}}}};
+  RunRecord run = baseline();
+  ResultRecord& r = result_with(run, kBf16);
+  ASSERT_NE(r.status, Status::deviation);
+  r.status = Status::deviation;
+  DeviationRecord deviation;
+  deviation.element = {3, 1};
+  deviation.observed = 0x3f800001u;
+  deviation.model = 0x3f800000u;
+  deviation.repro = "repro: mmasp eval d.json";
+  r.model = ModelTierRecord{"sm_90 bit-exact model (strict)", 10, 10, 1, 1, deviation};
   DiffReport report = diff_runs(baseline(), run, {});
   ASSERT_EQ(report.entries.size(), 1u);
   EXPECT_EQ(report.entries[0].kind, "new failure");
@@ -65,8 +64,8 @@ TEST(Diff, ANewDeviationIsARegression) {
 }
 
 TEST(Diff, AWaivedRegressionIsListedButNotCounted) {
-  json run = baseline();
-  result_with(run, kInt8)["status"] = "Fail";
+  RunRecord run = baseline();
+  result_with(run, kInt8).status = Status::fail;
   std::vector<Waiver> waivers = {{"NVIDIA H100*", "580.*", "*.s32.s8.s8.s32 sel=0 random", "known driver bug", "https://example.invalid/1"}};
   DiffReport report = diff_runs(baseline(), run, waivers);
   ASSERT_EQ(report.entries.size(), 1u);
@@ -79,41 +78,51 @@ TEST(Diff, AWaivedRegressionIsListedButNotCounted) {
 }
 
 TEST(Diff, FixesStatusChangesAndDriftAreTold) {
-  json before = baseline();
-  result_with(before, kInt8)["status"] = "Fail";
+  RunRecord before = baseline();
+  result_with(before, kInt8).status = Status::fail;
   DiffReport fixed = diff_runs(before, baseline(), {});
   ASSERT_EQ(fixed.entries.size(), 1u);
   EXPECT_EQ(fixed.entries[0].kind, "fixed");
   EXPECT_EQ(fixed.regressions, 0);
 
-  json run = baseline();
-  json& r = result_with(run, kBf16);
-  const std::string old_status = r["status"];
-  r["status"] = "QualityWarning";
-  r["max_error_vs_bound"] = 0.95;
-  r["max_error_ulps"] = r["max_error_ulps"].get<double>() * 10 + 10;
+  RunRecord run = baseline();
+  ResultRecord& r = result_with(run, kBf16);
+  const Status old_status = r.status;
+  r.status = Status::quality_warning;
+  r.max_error_vs_bound = 0.95;
+  r.max_error_ulps = r.max_error_ulps * 10 + 10;
   DiffReport report = diff_runs(baseline(), run, {});
   int status_changes = 0, drifts = 0;
   for (const auto& e : report.entries) {
     status_changes += e.kind == "status change";
     drifts += e.kind == "numeric drift";
   }
-  EXPECT_EQ(status_changes, old_status == "QualityWarning" ? 0 : 1);
+  EXPECT_EQ(status_changes, old_status == Status::quality_warning ? 0 : 1);
   EXPECT_GE(drifts, 1);
   EXPECT_GE(report.regressions, 1);
+}
+
+// Moving among the statuses that judge nothing is no regression; from Pass to any of them is one (same cases).
+TEST(Diff, StatusChangesAreRankedBySeverity) {
+  RunRecord then = baseline(), now = baseline();
+  result_with(then, kInt8).status = Status::not_supported;
+  result_with(now, kInt8).status = Status::ub_not_judged;
+  EXPECT_EQ(diff_runs(then, now, {}).regressions, 0);
+  EXPECT_EQ(diff_runs(baseline(), now, {}).regressions, 1);
+  EXPECT_EQ(diff_runs(now, baseline(), {}).regressions, 0);
 }
 
 // With different cases (another seed, or generators that changed), Pass/QualityWarning flips and drift are sampling;
 // a failure is a failure on any valid case.
 TEST(Diff, DifferentCasesDoNotMakeSamplingARegression) {
-  json before = baseline(), run = baseline();
-  before["run"]["case_streams"] = "00000000000000aa";
-  run["run"]["case_streams"] = "00000000000000bb";
-  json& r = result_with(run, kBf16);
-  r["status"] = "QualityWarning";
-  r["max_error_vs_bound"] = 0.95;
-  r["max_error_ulps"] = r["max_error_ulps"].get<double>() * 10 + 10;
-  result_with(run, kInt8)["status"] = "Fail";
+  RunRecord before = baseline(), run = baseline();
+  before.run.case_streams = "00000000000000aa";
+  run.run.case_streams = "00000000000000bb";
+  ResultRecord& r = result_with(run, kBf16);
+  r.status = Status::quality_warning;
+  r.max_error_vs_bound = 0.95;
+  r.max_error_ulps = r.max_error_ulps * 10 + 10;
+  result_with(run, kInt8).status = Status::fail;
   DiffReport report = diff_runs(before, run, {});
   EXPECT_EQ(report.same_cases, SameCases::no);
   EXPECT_NE(report.cases_detail.find("generators changed"), std::string::npos);
@@ -129,18 +138,18 @@ TEST(Diff, DifferentCasesDoNotMakeSamplingARegression) {
   EXPECT_EQ(report.regressions, 1) << "the new Fail still counts";
 
   // The same identity and seed: the same drift is a regression again.
-  before["run"]["case_streams"] = "00000000000000bb";
+  before.run.case_streams = "00000000000000bb";
   DiffReport same = diff_runs(before, run, {});
   EXPECT_EQ(same.same_cases, SameCases::yes);
   EXPECT_GE(same.regressions, 2);
 
   // Another seed: different cases even without identities.
-  json other_seed = baseline();
-  other_seed["run"]["seed"] = 99;
+  RunRecord other_seed = baseline();
+  other_seed.run.seed = 99;
   EXPECT_EQ(diff_runs(baseline(), other_seed, {}).same_cases, SameCases::no);
   // A baseline from before the identity was recorded: assumed the same, and said so.
-  json old = baseline();
-  old["run"].erase("case_streams");
+  RunRecord old = baseline();
+  old.run.case_streams.clear();
   EXPECT_EQ(diff_runs(old, run, {}).same_cases, SameCases::unknown);
   EXPECT_NE(format_diff(diff_runs(old, run, {}), old, run).find("does not record its case streams"), std::string::npos);
 }
@@ -148,27 +157,28 @@ TEST(Diff, DifferentCasesDoNotMakeSamplingARegression) {
 // A budget run judges a prefix (or an extension) of another run's cases: its QualityWarnings beyond the baseline's
 // cases are sampling too.
 TEST(Diff, ADifferentNumberOfCasesIsSampling) {
-  json run = baseline();
-  json& r = result_with(run, kBf16);
-  r["status"] = "QualityWarning";
-  r["max_error_vs_bound"] = 0.95;
-  r["cases"] = r["cases"].get<uint64_t>() * 5;
+  RunRecord run = baseline();
+  ResultRecord& r = result_with(run, kBf16);
+  r.status = Status::quality_warning;
+  r.max_error_vs_bound = 0.95;
+  r.cases *= 5;
   DiffReport report = diff_runs(baseline(), run, {});
   EXPECT_EQ(report.regressions, 0);
   bool told = false;
   for (const auto& e : report.entries) told |= e.detail.find(" cases)") != std::string::npos;
   EXPECT_TRUE(told);
-  json base = baseline();
-  r["cases"] = result_with(base, kBf16)["cases"];   // the baseline's count again: then it is a regression
+  RunRecord base = baseline();
+  r.cases = result_with(base, kBf16).cases;   // the baseline's count again: then it is a regression
   EXPECT_GE(diff_runs(baseline(), run, {}).regressions, 1);
 }
 
 TEST(Diff, CompileAndLoweringChanges) {
-  json run = baseline();
-  json& cell = run["compile_matrix"]["matrix"][0]["cells"]["sm_90a"];
-  ASSERT_EQ(cell["expected"], "accept");
-  cell["observed"] = "reject";
-  run["sass"][0]["mma"] = json::array({"HMMA.16816.F32"});
+  RunRecord run = baseline();
+  ASSERT_TRUE(run.compile.has_value());
+  CompileCell& cell = run.compile->matrix[0].cells["sm_90a"];
+  ASSERT_EQ(cell.expected, "accept");
+  cell.observed = "reject";
+  run.sass[0].mma = {"HMMA.16816.F32"};
   DiffReport report = diff_runs(baseline(), run, {});
   int compile = 0, sass = 0;
   for (const auto& e : report.entries) {
@@ -186,18 +196,40 @@ TEST(Diff, CompileAndLoweringChanges) {
 }
 
 TEST(Diff, MissingResultsAreListed) {
-  json run = baseline();
-  run["results"].erase(run["results"].begin());
+  RunRecord run = baseline();
+  run.results.erase(run.results.begin());
   DiffReport report = diff_runs(baseline(), run, {});
   ASSERT_EQ(report.entries.size(), 1u);
   EXPECT_EQ(report.entries[0].kind, "missing");
   EXPECT_FALSE(report.entries[0].regression);
 }
 
+// Issue #16: a run that judged nothing used to diff clean.
+TEST(Diff, ARunWithNoResultsIsARegression) {
+  RunRecord run = baseline();
+  run.results.clear();
+  DiffReport report = diff_runs(baseline(), run, {});
+  EXPECT_GE(report.regressions, 1);
+  EXPECT_EQ(report.entries.front().kind, "no results");
+}
+
 TEST(Diff, WaiverFilesAreChecked) {
   const auto path = std::filesystem::temp_directory_path() / "mmasp-waivers-test.json";
-  std::ofstream(path) << R"({"schema": "mmasp-waivers/1", "waivers": [{"form": "*", "link": "x"}]})";
-  EXPECT_THROW(load_waivers(path), std::runtime_error) << "a waiver without a reason";
+  auto rejects = [&](const std::string& text, const std::string& message_part) {
+    std::ofstream(path) << text;
+    try {
+      load_waivers(path);
+      ADD_FAILURE() << "accepted: " << text;
+    } catch (const std::runtime_error& error) {
+      EXPECT_NE(std::string(error.what()).find(message_part), std::string::npos) << error.what();
+    }
+  };
+  rejects(R"({"schema": "mmasp-waivers/1", "waivers": [{"form": "*", "link": "x"}]})", "needs a reason");
+  // A misspelled key would otherwise leave "device" at "*" and waive every device.
+  rejects(R"({"schema": "mmasp-waivers/1", "waivers": [{"devcie": "A100*", "reason": "r"}]})", "/waivers/0/devcie: unknown key");
+  rejects(R"({"schema": "mmasp-waivers/1", "waivers": [{"form": "*[", "reason": "r"}]})", "without its ']'");
+  rejects(R"({"schema": "mmasp-waivers/1", "waivers": [{"driver": 580, "reason": "r"}]})", "/waivers/0/driver: a string");
+  rejects(R"({"schema": "mmasp-waivers/1", "waiver": []})", "/waiver: unknown key");
   std::ofstream(path) << R"({"schema": "mmasp-waivers/1", "waivers": [{"device": "NVIDIA*", "form": "*tf32*", "reason": "r", "link": "l"}]})";
   auto waivers = load_waivers(path);
   ASSERT_EQ(waivers.size(), 1u);

@@ -1,0 +1,191 @@
+// summary.md and the console summary of `mmasp run`, both from the same sections.
+#include <array>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "oracle/text.h"
+#include "reports/run_report.h"
+
+namespace mmasp {
+namespace {
+
+std::string device_line(const RunRecord& run) {
+  const EnvironmentRecord& env = run.environment;
+  if (env.emulated || !env.device) return "- backend: **CPU emulator — results are emulated, not hardware conformance**\n";
+  const DeviceFingerprint& d = *env.device;
+  std::ostringstream out;
+  out << "- GPU: " << d.name << " (sm_" << d.sm << "), driver " << d.driver_version << ", CUDA driver API "
+      << d.driver_api_version << ", ECC " << (d.ecc ? "on" : "off") << ", SM clock " << d.sm_clock_khz / 1000 << " MHz\n";
+  return out.str();
+}
+
+// Environment, time, notes, status counts and compile conformance.
+std::string head_section(const RunRecord& run) {
+  std::ostringstream out;
+  out << "# mmasp run\n\n";
+  out << "- started: " << run.run.started << ", " << significant(run.run.seconds) << " s, seed " << run.run.seed << "\n";
+  out << device_line(run);
+  out << "- toolkit: " << (run.environment.toolkit.empty() ? "none" : run.environment.toolkit) << "\n";
+  if (!run.run.phase_seconds.empty()) {
+    out << "- time by phase:";
+    bool first = true;
+    for (const auto& [phase, seconds] : run.run.phase_seconds) {
+      out << (first ? " " : ", ") << phase << " " << significant(seconds) << " s";
+      first = false;
+    }
+    out << "\n";
+  }
+  for (const auto& line : run.run.notes) out << "- " << line << "\n";
+  out << "\n| status | results" << (run.environment.emulated ? " (all emulated, none on hardware)" : "") << " |\n|---|---|\n";
+  for (const auto& [status, count] : status_counts(run)) out << "| " << name(status) << " | " << count << " |\n";
+  if (run.compile) {
+    const CompileRecord& c = *run.compile;
+    out << "\nCompile conformance: " << c.cases << " cases, " << c.agree << " agree, " << c.documented_disagreements
+        << " documented, " << c.new_disagreements << " new, " << c.not_run << " not run.\n";
+  }
+  return out.str();
+}
+
+std::string forms_section(const RunRecord& run) {
+  std::map<std::string, std::map<std::string, const ResultRecord*>> table;   // "form sel=n" -> suite -> result
+  for (const auto& r : run.results) table[r.form + " sel=" + std::to_string(r.selector)][r.suite] = &r;
+  std::ostringstream out;
+  out << "\n| form | selector | random | special | ub | cases | max error (ulp) |\n|---|---|---|---|---|---|---|\n";
+  for (const auto& entry : table) {
+    const auto& suites = entry.second;
+    const ResultRecord& any = *suites.begin()->second;
+    uint64_t cases = 0;
+    double max_ulps = 0;
+    for (const auto& [suite, r] : suites) {
+      cases += r->cases;
+      max_ulps = std::max(max_ulps, r->max_error_ulps);
+    }
+    auto cell = [&](const char* suite) {
+      auto it = suites.find(suite);
+      if (it == suites.end()) return std::string("—");
+      return std::string(name(it->second->status)) + (it->second->emulated ? " (emulated)" : "");
+    };
+    out << "| `" << any.form << "` | " << any.selector << " | " << cell("random") << " | " << cell("special") << " | "
+        << cell("ub") << " | " << cases << " | " << significant(max_ulps) << " |\n";
+  }
+  return out.str();
+}
+
+std::string failures_section(const RunRecord& run) {
+  std::ostringstream out;
+  bool any = false;
+  for (const auto& r : run.results) {
+    if (!is_failure(r.status)) continue;
+    if (!any) out << "\n## Failures\n\n";
+    any = true;
+    out << "- **" << name(r.status) << "** `" << r.id << "`: ";
+    if (r.failure) {
+      out << r.failure->reason << " — " << r.failure->repro;
+    } else if (r.model && r.model->deviation) {
+      const DeviationRecord& d = *r.model->deviation;
+      out << "D[" << d.element.row << "," << d.element.col << "] observed " << hex_code(d.observed) << ", model "
+          << hex_code(d.model) << " (spec tier: " << name(d.spec_status) << "), " << r.model->deviations
+          << " deviating cases — " << d.repro;
+    } else {
+      out << r.note;
+    }
+    out << "\n";
+  }
+  return out.str();
+}
+
+std::string model_section(const RunRecord& run) {
+  const std::vector<std::string> lines = model_tier_lines(run);
+  if (lines.empty()) return "";
+  std::string out = "\n## Model tier\n\n";
+  for (const auto& line : lines) out += "- " + line + "\n";
+  return out;
+}
+
+std::string layouts_section(const RunRecord& run) {
+  if (run.layouts.empty()) return "";
+  std::ostringstream out;
+  int verified = 0;
+  for (const auto& l : run.layouts) verified += l.verified;
+  out << "\n## Layouts\n\n" << verified << " of " << run.layouts.size()
+      << " form × selector pairs: every one-hot probe agreed with the oracle's layout model.\n";
+  for (const auto& l : run.layouts) {
+    if (l.verified) continue;
+    out << "- `" << l.form << "` sel=" << l.selector << ":";
+    for (const auto& o : l.operands)
+      if (o.matched != o.probes)
+        out << " " << o.operand << " " << o.matched << "/" << o.probes << (o.mismatches.empty() ? "" : " (e.g. " + o.mismatches[0] + ")");
+    if (!l.error.empty()) out << " " << l.error;
+    out << "\n";
+  }
+  return out.str();
+}
+
+std::string compile_paths_section(const RunRecord& run) {
+  if (run.compile_paths.empty()) return "";
+  std::ostringstream out;
+  int identical = 0;
+  for (const auto& p : run.compile_paths) identical += p.identical;
+  out << "\n## Compile paths\n\n" << identical << " of " << run.compile_paths.size()
+      << " form × selector pairs gave bit-identical D from the toolkit's cubin and the driver's JIT.\n";
+  for (const auto& p : run.compile_paths)
+    if (!p.identical) out << "- `" << p.form << "` sel=" << p.selector << ": " << p.note << "\n";
+  return out.str();
+}
+
+std::string sass_section(const RunRecord& run) {
+  if (run.sass.empty()) return "";
+  std::ostringstream out;
+  std::map<std::string, std::set<std::string>> lowering;   // instruction (path) -> forms
+  for (const auto& s : run.sass)
+    for (const auto& m : s.mma) lowering[m + " (" + s.path + ")"].insert(s.form);
+  out << "\n## SASS\n\n| instruction (path) | forms |\n|---|---|\n";
+  for (const auto& [instruction, forms] : lowering) out << "| `" << instruction << "` | " << forms.size() << " |\n";
+  for (const auto& s : run.sass)
+    if (s.error) {
+      out << "\nSASS not recorded: " << *s.error << "\n";
+      break;
+    }
+  std::map<std::string, int> emulated;   // note (path) -> pairs
+  for (const auto& s : run.sass)
+    if (!s.error && !s.native) ++emulated[s.note + " (" + s.path + ")"];
+  if (!emulated.empty()) out << "\nForms that are not native sparse MMA instructions on this device:\n\n";
+  for (const auto& [text, count] : emulated) out << "- " << count << " × " << text << "\n";
+  return out.str();
+}
+
+}  // namespace
+
+std::vector<std::string> model_tier_lines(const RunRecord& run) {
+  std::map<std::string, std::array<uint64_t, 4>> families;   // judged by model, by reference, deviations, results
+  std::string tier;
+  for (const auto& r : run.results) {
+    if (!r.model) continue;
+    auto& f = families[r.family];
+    f[0] += r.model->model_judged;
+    f[1] += r.model->reference_judged;
+    f[2] += r.model->deviations;
+    f[3] += 1;
+    tier = r.model->tier;
+  }
+  std::vector<std::string> lines;
+  if (families.empty()) return lines;
+  lines.push_back("bit-exact model: " + tier);
+  for (const auto& [family, f] : families)
+    lines.push_back(family + ": " + std::to_string(f[0]) + " cases judged by the model, " + std::to_string(f[1]) +
+                    " also by the exact reference (spec tier), " + std::to_string(f[2]) + " deviating, in " +
+                    std::to_string(f[3]) + " results");
+  return lines;
+}
+
+std::string markdown_summary(const RunRecord& run) {
+  return head_section(run) + forms_section(run) + failures_section(run) + model_section(run) + layouts_section(run) +
+         compile_paths_section(run) + sass_section(run);
+}
+
+std::string console_summary(const RunRecord& run) {
+  return head_section(run) + model_section(run) + (exit_code_for(run) != 0 ? failures_section(run) : "");
+}
+
+}  // namespace mmasp

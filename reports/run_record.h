@@ -1,0 +1,200 @@
+// The record of one `mmasp run`, typed: what run.json holds (schema "mmasp-run/1", docs/run-report.md). `mmasp run`
+// builds one, every report (JSON, JUnit, Markdown, HTML) and `mmasp diff` are functions of it, and run.json is its
+// one JSON mapping (run_record.cpp), read back with errors that name the JSON pointer of the bad value.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "harness/cuda_driver.h"
+#include "oracle/classification.h"
+
+namespace mmasp {
+
+struct CaseFailure;
+struct SuiteResult;
+struct LayoutDiscovery;
+struct SassSummary;
+struct Form;
+
+inline constexpr const char* kRunSchema = "mmasp-run/1";
+
+// run.json could not be read: the message names the file (when known) and the JSON pointer of the value.
+struct RunRecordError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct RunInfo {
+  std::string started, finished, host, command;
+  uint64_t seed = 1;
+  std::string mmasp_version, mmasp_commit;
+  std::string case_streams;                 // gen::case_streams_identity(); empty in runs older than it
+  std::string shard = "1/1";
+  double budget_seconds = 0;
+  bool ub = false;
+  std::vector<std::string> notes;
+  std::optional<std::string> model_tier;    // "off", "warn", "strict"; absent in runs older than the model tier
+  double seconds = 0;
+  std::map<std::string, double> phase_seconds;
+};
+
+struct EnvironmentRecord {
+  std::string backend = "emulator";         // "gpu" or "emulator"
+  bool emulated = true;
+  std::optional<DeviceFingerprint> device;
+  std::string toolkit;
+  std::optional<std::string> compile_paths;  // GPU runs: "toolkit,driver-jit"
+};
+
+struct CompileCell {
+  std::string expected, observed, ptx_version;   // expected/observed: "accept", "reject", "not_run"
+  bool agrees() const { return expected == observed; }
+};
+struct CompileMatrixRow {
+  std::string form;
+  int selector = 0;
+  std::map<std::string, CompileCell> cells;      // by target name
+};
+struct CompileRecord {
+  uint64_t cases = 0, agree = 0, documented_disagreements = 0, new_disagreements = 0, not_run = 0, cache_hits = 0;
+  double seconds = 0;
+  std::string ptxas_path, ptxas_version;
+  std::optional<std::string> ptxas_max_ptx;
+  int exit = 0;
+  std::vector<std::string> targets;
+  std::vector<CompileMatrixRow> matrix;
+};
+
+struct ElementAt {
+  int row = 0, col = 0;
+};
+
+struct FailureRecord {          // the first failing case of a result, shrunk
+  std::string case_name, repro, reason;
+  ElementAt element;
+  uint32_t expected = 0, observed = 0;
+  int shrink_attempts = 0;
+};
+struct ClosestToBound {         // the passing case closest to its spec bound
+  std::string repro, reason;
+  ElementAt element;
+  double error_ulps = 0;
+};
+struct DeviationRecord {        // the first case whose D differs from the verified model's, shrunk
+  std::string case_name, repro;
+  ElementAt element;
+  uint32_t observed = 0, model = 0, differing_bits = 0;
+  int deviating_elements = 0, shrink_attempts = 0;
+  Status spec_status = Status::pass;
+};
+struct ModelTierRecord {
+  std::string tier;
+  uint64_t model_judged = 0, reference_judged = 0, deviations = 0, model_mismatches = 0;
+  std::optional<DeviationRecord> deviation;
+};
+struct UbObservation {          // UB suite: unordered-metadata cases, and how many computed what .sp computes
+  uint64_t cases = 0, like_sp = 0;
+};
+
+// One result: a form x selector x suite. Its id is result_id(form, selector, suite).
+struct ResultRecord {
+  std::string id, form, family;
+  int selector = 0;
+  std::string suite;                         // "random", "special", "ub"
+  Status status = Status::pass;
+  std::string backend;
+  bool emulated = false;
+  uint64_t cases = 0, passed = 0, quality_warnings = 0, failed = 0, not_judged = 0;
+  double max_error_ulps = 0, max_error_vs_bound = 0;
+  std::vector<uint64_t> error_histogram_ulps;
+  double seconds = 0;
+  uint64_t seed = 0;
+  std::string note;
+  std::vector<std::string> failing_special_cases;
+  std::map<std::string, Status> special_cases;
+  std::optional<UbObservation> ub_unordered_like_sp;
+  std::map<std::string, std::string> out_of_range_selectors;   // selector value -> what it did
+  std::optional<ClosestToBound> closest_to_bound;
+  std::optional<ModelTierRecord> model;
+  std::optional<FailureRecord> failure;
+};
+
+struct LayoutOperandRecord {
+  std::string operand;
+  uint64_t probes = 0, matched = 0;
+  std::vector<std::string> mismatches;
+};
+struct LayoutRecord {
+  std::string form;
+  int selector = 0;
+  bool verified = false;
+  std::vector<LayoutOperandRecord> operands;
+  std::string error;
+};
+
+struct SassRecord {
+  std::string form, path;
+  int selector = 0;
+  std::optional<std::string> error;          // set when the SASS could not be read; nothing below then
+  std::vector<std::string> mma;
+  bool sparse_mma = false;
+  uint64_t instructions = 0;
+  bool native = true;
+  std::string note;
+};
+
+struct CompilePathComparison {   // toolkit cubin vs driver JIT on the same cases
+  std::string form;
+  int selector = 0;
+  std::optional<uint64_t> cases, differing_cases;
+  bool identical = false;
+  std::string note;
+};
+
+struct FindingRef {
+  std::string id, kind, title;
+};
+
+struct RunRecord {
+  RunInfo run;
+  EnvironmentRecord environment;
+  std::optional<CompileRecord> compile;
+  std::vector<FindingRef> findings;
+  std::vector<ResultRecord> results;
+  std::vector<LayoutRecord> layouts;
+  std::vector<SassRecord> sass;
+  std::vector<CompilePathComparison> compile_paths;
+};
+
+std::string result_id(const std::string& opcode, int selector, std::string_view suite);
+
+// Counts per status over the results, every status present (zero or not), in kAllStatuses order.
+std::vector<std::pair<Status, uint64_t>> status_counts(const RunRecord& run);
+uint64_t count_of(const RunRecord& run, Status status);
+// 1 when a result failed (is_failure), compile conformance found a new disagreement, or a layout probe disagreed.
+int exit_code_for(const RunRecord& run);
+
+// The one JSON mapping. to_json writes schema mmasp-run/1 (and "summary", the status counts, for other tools);
+// from_json reads it, throwing RunRecordError with the JSON pointer of what is missing or malformed.
+nlohmann::json to_json(const RunRecord& run);
+RunRecord run_record_from_json(const nlohmann::json& document);
+nlohmann::json to_json(const ResultRecord& result);
+ResultRecord result_record_from_json(const nlohmann::json& document);
+// Reads run.json: errors name the file; a truncated file says so instead of "not an mmasp run".
+RunRecord load_run_record(const std::filesystem::path& path);
+
+// From what the harness produced.
+ResultRecord record_of(const SuiteResult& result);
+LayoutRecord record_of(const LayoutDiscovery& discovery);
+SassRecord sass_record(const Form& form, int selector, std::string_view path, const std::optional<SassSummary>& sass,
+                       const std::string& why_not);
+nlohmann::json fingerprint_json(const DeviceFingerprint& fingerprint);
+
+}  // namespace mmasp

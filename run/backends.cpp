@@ -1,0 +1,70 @@
+#include "run/backends.h"
+
+#include <sstream>
+
+#include "harness/gpu_probe.h"
+#include "run/usage_error.h"
+
+namespace fs = std::filesystem;
+
+namespace mmasp::run {
+
+int Backends::sm() const { return device ? device->sm() : 0; }
+
+EnvironmentRecord Backends::environment() const {
+  EnvironmentRecord environment;
+  environment.toolkit = store->toolkit_version();
+  environment.emulated = !hardware();
+  environment.backend = hardware() ? "gpu" : "emulator";
+  if (hardware()) environment.device = device->fingerprint();
+  if (hardware()) {
+    std::string paths;
+    for (const GpuBackend* backend : gpu) paths += (paths.empty() ? "" : ",") + std::string(name(backend->path()));
+    environment.compile_paths = paths;
+  }
+  return environment;
+}
+
+Backends make_backends(const BackendRequest& request) {
+  Backends out;
+  if (!request.emulator) {
+    const GpuProbe probe = probe_gpus();
+    if (probe.available) {
+      try {
+        out.device = std::make_shared<CudaDevice>(request.device);
+      } catch (const std::exception& error) {
+        throw UsageError("GPU " + std::to_string(request.device) + ": " + error.what());
+      }
+    } else {
+      out.why_emulated = "no GPU (" + probe.reason + ")";
+    }
+  } else {
+    out.why_emulated = "--emulator given";
+  }
+  try {
+    out.ptxas_info = locate_ptxas(request.ptxas.empty() ? std::nullopt : std::optional<fs::path>(request.ptxas));
+  } catch (const std::exception&) {
+    // No toolkit here: GPU runners may run from a prepared module store (mmasp prepare) and the driver's JIT.
+  }
+  const fs::path cache = request.cache_dir.empty() ? default_ptxas_cache_dir() : fs::path(request.cache_dir);
+  if (out.ptxas_info) out.ptxas = std::make_unique<Ptxas>(*out.ptxas_info, cache, request.jobs);
+  out.module_dir = request.modules.empty() ? cache / "modules" : fs::path(request.modules);
+  out.store = std::make_unique<ModuleStore>(out.module_dir, out.ptxas.get());
+  if (!out.device) {
+    out.all.push_back(std::make_unique<EmulatorBackend>(request.threads));
+    return out;
+  }
+  std::stringstream paths(request.paths);
+  for (std::string path; std::getline(paths, path, ',');) {
+    std::unique_ptr<GpuBackend> backend;
+    if (path == "toolkit") backend = std::make_unique<GpuBackend>(out.device, CompilePath::toolkit, out.store.get());
+    else if (path == "driver-jit") backend = std::make_unique<GpuBackend>(out.device, CompilePath::driver_jit, nullptr);
+    else throw UsageError("--paths takes toolkit and/or driver-jit, not '" + path + "'");
+    out.gpu.push_back(backend.get());
+    out.all.push_back(std::move(backend));
+  }
+  if (out.all.empty()) throw UsageError("--paths names no compile path");
+  return out;
+}
+
+}  // namespace mmasp::run

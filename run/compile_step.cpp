@@ -1,0 +1,53 @@
+#include "run/compile_step.h"
+
+#include <sstream>
+
+#include "harness/ptxas.h"
+#include "run/usage_error.h"
+
+namespace fs = std::filesystem;
+
+namespace mmasp::run {
+
+std::vector<Target> parse_targets(const std::string& list) {
+  std::vector<Target> targets;
+  std::stringstream items(list);
+  for (std::string item; std::getline(items, item, ',');) {
+    auto target = find_target(item);
+    if (!target) {
+      std::string known;
+      for (const auto& t : known_targets()) known += " " + t.name;
+      throw UsageError("unknown target '" + item + "'; known:" + known);
+    }
+    targets.push_back(*target);
+  }
+  if (targets.empty()) throw UsageError("--targets names no target ('" + list + "')");
+  return targets;
+}
+
+std::unique_ptr<CompileStep> run_compile_step(const CompileOptions& options,
+                                              const std::function<void(size_t, size_t)>& progress) {
+  auto step = std::make_unique<CompileStep>();
+  step->targets = parse_targets(options.targets);
+  if (const std::string problem = glob_problem(options.filter); !problem.empty()) throw UsageError("--filter: " + problem);
+  const PtxasInfo info = locate_ptxas(options.ptxas.empty() ? std::nullopt : std::optional<fs::path>(options.ptxas));
+  const fs::path cache = options.no_cache ? fs::path()
+                         : options.cache_dir.empty() ? default_ptxas_cache_dir()
+                                                     : fs::path(options.cache_dir);
+  const Ptxas ptxas(info, cache, options.jobs);
+  step->findings = load_findings(options.findings.empty() ? default_findings_path() : fs::path(options.findings));
+
+  auto cases = catalog_cases(instruction_space(), step->targets);
+  if (!options.no_negative) {
+    auto negatives = negative_cases(instruction_space(), step->targets);
+    cases.insert(cases.end(), negatives.begin(), negatives.end());
+  }
+  if (!options.filter.empty())
+    std::erase_if(cases, [&](const CompileCase& test) { return !glob_match(options.filter, test.id); });
+  if (cases.empty()) throw UsageError("the filter '" + options.filter + "' matches no compile case");
+  step->run = run_compile_conformance(ptxas, cases, progress);
+  step->judgement = judge(step->run, step->findings);
+  return step;
+}
+
+}  // namespace mmasp::run

@@ -1,0 +1,58 @@
+// `mmasp run`, the nightly job, as a function from options to a RunRecord: environment, compile conformance, the
+// execution suites of every selected form x selector pair (the budget spread fairly over them), undefined behaviour
+// in isolation, and on a GPU the extras (layout discovery, SASS, the compile-path comparison). Results stream to
+// <out>/results.jsonl as they arrive; the reports are written by the caller from the record.
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include "reports/run_record.h"
+#include "run/compile_step.h"
+
+namespace mmasp::run {
+
+struct NightlyOptions {
+  CompileOptions compile;
+  int device = 0;
+  bool emulator = false;        // use the emulator even with a GPU present
+  std::string filter, exclude;
+  double budget = 0;            // seconds for the whole run, spread over form x selector pairs
+  uint64_t cases = 0;           // random cases per form x selector (instead of a budget)
+  uint64_t seed = 1;
+  std::string shard = "1/1";
+  bool ub = false;
+  std::string out = "mmasp-out";
+  bool no_compile = false;
+  bool layouts = true;          // layout discovery on a GPU (on the emulator only when asked: --layouts)
+  bool layouts_given = false;
+  // Per-pair extras on a GPU — layout discovery, SASS, the second compile path. "auto": on with --cases, off with
+  // --budget (they cost about a second per pair, which a short budget cannot spare).
+  std::string extras = "auto";
+  std::string paths = "toolkit,driver-jit";
+  std::string modules;
+  unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+  uint32_t special_generated = 512;
+  // The model tier: "auto" is strict on a GPU whose architecture has verified bit-exact models, off elsewhere.
+  std::string model = "auto";
+  bool model_candidates = false;   // also judge by unverified table records (to verify them on hardware)
+};
+
+struct Shard {
+  int index = 1, count = 1;
+};
+Shard parse_shard(const std::string& text);   // "i/n", 1 <= i <= n; UsageError otherwise
+
+// What the console shows while a run goes on; every member may be empty.
+struct NightlyHooks {
+  std::function<void(const std::string&)> say;                 // a line for the person at the terminal
+  std::function<void(size_t done, size_t total)> compile_progress;
+  std::function<void(size_t pairs)> pairs_selected;
+  std::function<void(const std::string& what, uint64_t cases, uint64_t failures)> pair_done;
+  std::function<void(const std::string&)> log;                 // a suite's own progress lines
+};
+
+// Throws UsageError for options that cannot run (no form selected, a bad shard, no model for --model strict, ...).
+RunRecord run_nightly(const NightlyOptions& options, const std::string& command_line, const NightlyHooks& hooks);
+
+}  // namespace mmasp::run

@@ -1,0 +1,103 @@
+// The typed run record (reports/run_record.h): run.json is its one JSON mapping. The committed baselines must load
+// and write back unchanged; a malformed run.json is an error that names the JSON pointer of what is wrong.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "reports/run_record.h"
+
+namespace mmasp {
+namespace {
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+const char* kBaselines[] = {"h100-sm90-driver580.159.04-cases10000", "h100-sm90-driver580.159.04-budget60"};
+
+json read_json(const fs::path& path) {
+  std::ifstream in(path);
+  return json::parse(in);
+}
+
+fs::path baseline_path(const char* name) { return fs::path(MMASP_SOURCE_DIR) / "reports/baselines" / name / "run.json"; }
+
+TEST(RunRecord, CommittedBaselinesReadAndWriteBackUnchanged) {
+  for (const char* name : kBaselines) {
+    const json original = read_json(baseline_path(name));
+    const RunRecord record = load_run_record(baseline_path(name));
+    EXPECT_EQ(record.results.size(), original["results"].size());
+    json written = to_json(record);
+    // "summary" is derived (and the baselines predate the Deviation status): every count they hold is the same.
+    for (const auto& [status, count] : original["summary"].items()) EXPECT_EQ(written["summary"][status], count) << status;
+    json expected = original;
+    expected.erase("summary");
+    written.erase("summary");
+    EXPECT_EQ(written, expected) << name << ": " << json::diff(expected, written).dump().substr(0, 2000);
+  }
+}
+
+TEST(RunRecord, StatusCountsAndExitCodeComeFromTheTypedStatus) {
+  RunRecord record = load_run_record(baseline_path(kBaselines[0]));
+  EXPECT_EQ(exit_code_for(record), 0);
+  const uint64_t passes = count_of(record, Status::pass);
+  ASSERT_GT(passes, 0u);
+  record.results.front().status = Status::timeout;
+  EXPECT_EQ(exit_code_for(record), 1);
+  uint64_t total = 0;
+  for (const auto& [status, count] : status_counts(record)) total += count;
+  EXPECT_EQ(total, record.results.size());
+  record.results.front().status = Status::pass;
+  record.layouts.front().verified = false;
+  EXPECT_EQ(exit_code_for(record), 1) << "a layout probe that disagreed fails the run";
+}
+
+TEST(RunRecord, ErrorsNameTheJsonPointer) {
+  const json good = read_json(baseline_path(kBaselines[1]));
+  auto error_of = [](const json& document) -> std::string {
+    try {
+      run_record_from_json(document);
+    } catch (const RunRecordError& error) {
+      return error.what();
+    }
+    return "";
+  };
+  json bad = good;
+  bad["results"][3].erase("status");
+  EXPECT_NE(error_of(bad).find("/results/3/status"), std::string::npos) << error_of(bad);
+  bad = good;
+  bad["results"][5]["status"] = "Passed";
+  EXPECT_NE(error_of(bad).find("/results/5/status: unknown status \"Passed\""), std::string::npos) << error_of(bad);
+  bad = good;
+  bad["results"][0]["cases"] = -3;
+  EXPECT_NE(error_of(bad).find("/results/0/cases: a whole number >= 0"), std::string::npos) << error_of(bad);
+  bad = good;
+  bad["run"]["seed"] = "1";
+  EXPECT_NE(error_of(bad).find("/run/seed"), std::string::npos) << error_of(bad);
+  bad = good;
+  bad["schema"] = "mmasp-compile/1";
+  EXPECT_NE(error_of(bad).find("/schema"), std::string::npos) << error_of(bad);
+  bad = good;
+  bad["compile_matrix"]["matrix"][2]["cells"]["sm_90a"]["observed"] = 1;
+  EXPECT_NE(error_of(bad).find("/compile_matrix/matrix/2/cells/sm_90a/observed"), std::string::npos) << error_of(bad);
+  EXPECT_EQ(error_of(good), "");
+}
+
+TEST(RunRecord, ATruncatedFileIsCalledTruncated) {
+  const fs::path path = fs::temp_directory_path() / "mmasp-truncated-run.json";
+  std::ifstream in(baseline_path(kBaselines[1]));
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::ofstream(path) << text.substr(0, text.size() / 2);
+  try {
+    load_run_record(path);
+    ADD_FAILURE() << "a truncated run.json was read";
+  } catch (const RunRecordError& error) {
+    EXPECT_NE(std::string(error.what()).find("truncated"), std::string::npos) << error.what();
+    EXPECT_NE(std::string(error.what()).find(path.string()), std::string::npos) << error.what();
+  }
+  EXPECT_THROW(load_run_record(fs::temp_directory_path()), RunRecordError) << "a directory";
+  fs::remove(path);
+}
+
+}  // namespace
+}  // namespace mmasp
