@@ -45,10 +45,12 @@ int main(int argc, char** argv) {
   list->add_option("--target", list_target, "only forms legal on this target, e.g. sm_90a");
 
   // emit
-  auto* emit = app.add_subcommand("emit", "print the PTX module mmasp runs for one form");
-  std::string emit_form, emit_target = "sm_90a", emit_version;
+  auto* emit = app.add_subcommand("emit", "print the PTX module mmasp runs for one form, or the module of one compile case");
+  std::string emit_form, emit_target = "sm_90a", emit_version, emit_case;
   int emit_selector = 0;
-  emit->add_option("form", emit_form, "the form's opcode (see mmasp list)")->required();
+  emit->add_option("form", emit_form, "the form's opcode (see mmasp list)");
+  emit->add_option("--case", emit_case, "the id of a compile case, legal or not (see compile.json), e.g. 'reject/ctype-ne-dtype/...@sm_90a'")
+      ->excludes("form");
   emit->add_option("--selector", emit_selector, "sparsity selector")->capture_default_str();
   emit->add_option("--target", emit_target, "target")->capture_default_str();
   emit->add_option("--ptx-version", emit_version, "PTX version (default: the lowest that works)");
@@ -131,7 +133,23 @@ int main(int argc, char** argv) {
         std::cout << catalog_table(forms);
       return kExitPass;
     }
+    if (*emit && !emit_case.empty()) {
+      // The exact module compile conformance assembles for this case: a minimal reproduction for a compiler team.
+      std::vector<Target> targets = known_targets();
+      auto cases = catalog_cases(instruction_space(), targets);
+      auto negatives = negative_cases(instruction_space(), targets);
+      cases.insert(cases.end(), negatives.begin(), negatives.end());
+      for (const auto& test : cases)
+        if (test.id == emit_case) {
+          std::cout << "// " << test.id << "\n// expected: " << name(test.expected) << " (" << test.why << ")\n"
+                    << "// ptxas -arch=" << test.target.name << " this.ptx\n"
+                    << emit_module(test.instruction, test.version, test.target);
+          return kExitPass;
+        }
+      throw UsageError("no compile case '" + emit_case + "' (ids are in compile.json)");
+    }
     if (*emit) {
+      if (emit_form.empty()) throw UsageError("emit: give a form's opcode or --case ID");
       const Form* form = find_form(emit_form);
       if (!form) throw UsageError("no form '" + emit_form + "' in the catalog; see `mmasp list`");
       auto target = parse_targets(emit_target).front();

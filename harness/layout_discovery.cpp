@@ -12,7 +12,6 @@
 namespace mmasp {
 namespace {
 
-constexpr int kLanes = 32;
 constexpr size_t kMaxMismatchesShown = 8;
 
 uint32_t one_code(ElemType type) { return info(type).is_float ? *encode(type, 1.0) : encode_integer(type, 1); }
@@ -61,7 +60,7 @@ std::vector<Probe> one_hot_probes(const Form& form, int selector, const std::vec
                                   const std::function<void(WarpRegisters&, size_t pattern)>& background) {
   std::vector<Probe> probes;
   for (size_t p = 0; p < kinds.size(); ++p)
-    for (int lane = 0; lane < kLanes; ++lane)
+    for (int lane = 0; lane < kWarpLanes; ++lane)
       for (int reg = 0; reg < regs; ++reg)
         for (int slot = 0; slot < 32 / width; ++slot) {
           Probe probe{blank(form, selector, every_nibble(kinds[p].nibble)), lane, reg, slot, int(p)};
@@ -78,7 +77,7 @@ std::vector<std::vector<uint32_t>> run_probes(Backend& backend, const Form& form
   for (const auto& probe : probes) pack_warp(form, probe.registers, records);
   const std::vector<uint32_t> output = backend.run(form, selector, records, uint32_t(probes.size()));
   std::vector<std::vector<uint32_t>> d(probes.size());
-  const size_t words = kLanes * size_t(form.regs.d);
+  const size_t words = kWarpLanes * size_t(form.regs.d);
   for (size_t i = 0; i < probes.size(); ++i) {
     d[i] = unpack_d(form, output.data() + i * words);
     if (raw) raw->emplace_back(output.begin() + long(i * words), output.begin() + long((i + 1) * words));
@@ -129,7 +128,7 @@ OperandDiscovery probe_a(Backend& backend, const Form& form, int selector) {
   const WarpRegisters b_registers = to_registers(b_source);
   const std::vector<Probe> probes =
       one_hot_probes(form, selector, kinds, form.regs.a, width, one, &LaneRegisters::a, [&](WarpRegisters& r, size_t) {
-        for (int l = 0; l < kLanes; ++l) r.lanes[size_t(l)].b = b_registers.lanes[size_t(l)].b;
+        for (int l = 0; l < kWarpLanes; ++l) r.lanes[size_t(l)].b = b_registers.lanes[size_t(l)].b;
       });
   const auto d = run_probes(backend, form, selector, probes);
   for (size_t i = 0; i < probes.size(); ++i) {
@@ -168,7 +167,7 @@ OperandDiscovery probe_b(Backend& backend, const Form& form, int selector) {
   }
   const std::vector<Probe> probes =
       one_hot_probes(form, selector, kinds, form.regs.b, width, one, &LaneRegisters::b, [&](WarpRegisters& r, size_t p) {
-        for (int l = 0; l < kLanes; ++l) r.lanes[size_t(l)].a = a_sources[p].lanes[size_t(l)].a;
+        for (int l = 0; l < kWarpLanes; ++l) r.lanes[size_t(l)].a = a_sources[p].lanes[size_t(l)].a;
       });
   const auto d = run_probes(backend, form, selector, probes);
   for (size_t i = 0; i < probes.size(); ++i) {
@@ -216,7 +215,7 @@ OperandDiscovery probe_c(Backend& backend, const Form& form, int selector) {
   const int d_width = container_bits(form, Operand::d), d_per_reg = 32 / d_width;
   const uint32_t one = one_code(form.c);
   std::vector<Probe> probes;
-  for (int lane = 0; lane < kLanes; ++lane)
+  for (int lane = 0; lane < kWarpLanes; ++lane)
     for (int reg = 0; reg < form.regs.c; ++reg)
       for (int slot = 0; slot < per_reg; ++slot) {
         Probe probe{blank(form, selector, every_nibble(patterns(form)[0].nibble)), lane, reg, slot, 0};
@@ -230,7 +229,7 @@ OperandDiscovery probe_c(Backend& backend, const Form& form, int selector) {
     const Probe& probe = probes[i];
     const MatrixCoord model = coord_of(form, Operand::c, probe.lane, probe.reg * per_reg + probe.slot);
     int lit = 0, lit_lane = -1, lit_index = -1;
-    for (int lane = 0; lane < kLanes; ++lane)
+    for (int lane = 0; lane < kWarpLanes; ++lane)
       for (int reg = 0; reg < form.regs.d; ++reg)
         for (int slot = 0; slot < d_per_reg; ++slot) {
           const uint32_t code = (raw[i][size_t(lane * form.regs.d + reg)] >> (d_width * slot)) & d_mask;
@@ -265,10 +264,10 @@ OperandDiscovery probe_metadata(Backend& backend, const Form& form, int selector
   uint32_t all_ones_a = 0;
   for (int slot = 0; slot < 32 / width; ++slot) all_ones_a |= to_container(form.a, form.kind, one_code(form.a)) << (width * slot);
   std::vector<Probe> probes;
-  for (int lane = 0; lane < kLanes; ++lane)
+  for (int lane = 0; lane < kWarpLanes; ++lane)
     for (int nibble = 0; nibble < 8; ++nibble) {
       Probe probe{blank(form, selector, base), lane, 0, nibble, 1};
-      for (int l = 0; l < kLanes; ++l) {
+      for (int l = 0; l < kWarpLanes; ++l) {
         probe.registers.lanes[size_t(l)].b = b_registers.lanes[size_t(l)].b;
         std::fill(probe.registers.lanes[size_t(l)].a.begin(), probe.registers.lanes[size_t(l)].a.end(), all_ones_a);
       }

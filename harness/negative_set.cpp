@@ -1,6 +1,7 @@
-// The negative set: instructions that must be rejected, each made by breaking exactly one rule of a legal catalog
-// form, and assembled only on targets (and at PTX versions) where the unbroken form is legal. So a rejection can
-// only come from the broken rule.
+// The negative set: perturbations of legal catalog forms — one qualifier, type, shape, selector, register count or
+// PTX version changed — each assembled only on targets (and at PTX versions) where the unperturbed form is legal.
+// Which perturbations are illegal, and which rule each breaks, is the legality predicate's answer
+// (oracle/instruction_space.h), never restated here: a perturbation the predicate calls legal is not a negative case.
 #include <map>
 #include <set>
 
@@ -11,53 +12,27 @@ namespace {
 
 using T = ElemType;
 
-struct NegativeBuilder {
-  const std::vector<Target>& targets;
-  std::vector<CompileCase> cases;
-  std::set<std::string> seen;
-
-  // Adds `instruction` on every target where `base` is legal, at the version the base form needs there.
-  // `version_override` pins the PTX version (for rules about the version itself); `at_least` raises it, so that a
-  // rejection cannot come from a feature being newer than the module.
-  void add(const std::string& rule, const std::string& detail, const Form& base, InstructionText instruction,
-           const std::string& why, std::optional<PtxVersion> version_override = std::nullopt,
-           PtxVersion at_least = {}) {
-    for (const auto& target : targets) {
-      PtxVersion version = version_override ? *version_override : std::max(base.version_for(target), at_least);
-      // A version override below the base form's minimum is the point of some rules; only the target must know it.
-      bool base_legal_here = version_override
-                                 ? base.target.accepts(target, base.version_for(target)) && version >= target.min_ptx
-                                 : base.legal_on(target, version);
-      if (!base_legal_here) continue;
-      CompileCase test;
-      test.rule = rule;
-      test.form = base.opcode;
-      test.id = "reject/" + rule + "/" + detail + "@" + target.name;
-      if (!seen.insert(test.id).second) continue;
-      test.instruction = instruction;
-      test.version = version;
-      test.target = target;
-      test.expected = Expected::reject;
-      test.why = why;
-      cases.push_back(std::move(test));
-    }
-  }
+struct Perturbation {
+  std::string detail;                        // what was changed, for the case id
+  OpcodeParts parts;
+  int selector = 0;
+  InstructionText text;                      // spelled from parts, selector and register counts
+  std::optional<PtxVersion> version;         // pinned PTX version (perturbations of the version itself)
+  PtxVersion at_least;                       // raise the base form's version to at least this
 };
 
-InstructionText with_opcode(const Form& form, const OpcodeParts& parts) {
-  InstructionText text = instruction_for(form, form.selectors.front());
-  text.opcode = spell_opcode(parts);
-  return text;
-}
-
-// Register counts follow the (possibly illegal) types, so that the only thing wrong is the type itself.
-InstructionText with_types(const Form& form, const OpcodeParts& parts) {
-  InstructionText text = with_opcode(form, parts);
-  text.regs = register_counts(parts.shape, form.a_container_bits, form.b_container_bits, *parts.c, *parts.d,
-                              parts.block_scale);
-  text.c_is_f32 = *parts.c == T::f32;
-  text.d_is_f32 = *parts.d == T::f32;
-  return text;
+// The instruction for a perturbation: the base form's, with the perturbed qualifiers; register counts follow the
+// (possibly illegal) types and shape, so that the only thing wrong is what was changed.
+Perturbation perturbed(const Form& form, std::string detail, const OpcodeParts& parts, int selector) {
+  Perturbation p{std::move(detail), parts, selector, instruction_for(form, form.selectors.front()), std::nullopt, {}};
+  p.text.opcode = spell_opcode(parts);
+  p.text.selector = selector;
+  if (parts.c && parts.d) {
+    p.text.regs = register_counts(parts.shape, form.a_container_bits, form.b_container_bits, *parts.c, *parts.d, parts.block_scale);
+    p.text.c_is_f32 = *parts.c == T::f32;
+    p.text.d_is_f32 = *parts.d == T::f32;
+  }
+  return p;
 }
 
 std::string short_name(const Form& form) {
@@ -68,152 +43,153 @@ std::string short_name(const Form& form) {
   return id;
 }
 
+// The PTX version released just before `version` within its major version (the last minor of an older major is not
+// derivable from the version alone, and no form's minimum is an x.0).
+std::optional<PtxVersion> version_below(PtxVersion version) {
+  if (version.minor == 0) return std::nullopt;
+  return PtxVersion{version.major, version.minor - 1};
+}
+
+// Perturbations of every form: accumulators, .satfinite, .kind, the variant, the selector, the PTX version.
+std::vector<Perturbation> form_perturbations(const Form& form) {
+  const std::string base = short_name(form);
+  const OpcodeParts parts = parts_of(form);
+  std::vector<Perturbation> out;
+  if (form.c == T::f16 || form.c == T::f32) {   // the other float accumulator for C only
+    OpcodeParts changed = parts;
+    changed.c = form.c == T::f16 ? T::f32 : T::f16;
+    out.push_back(perturbed(form, base, changed, form.selectors.front()));
+  }
+  OpcodeParts saturated = parts;
+  saturated.satfinite = !form.satfinite;
+  if (!form.is_integer()) out.push_back(perturbed(form, base, saturated, form.selectors.front()));
+  if (form.family == "fp8") {
+    // f16 accumulation and the m16n8k32 shape: the PTX ISA notes of mma.sp mention both for e4m3/e5m2 from PTX 8.7
+    // (finding F-0012), the syntax lists neither; at PTX 8.7 or later only the syntax can reject them.
+    OpcodeParts half = parts;
+    half.c = half.d = T::f16;
+    out.push_back(perturbed(form, base + "/f16", half, form.selectors.front()));
+    for (T accumulator : {T::f32, T::f16}) {
+      OpcodeParts k32 = parts;
+      k32.shape.k = 32;
+      k32.c = k32.d = accumulator;
+      out.push_back(perturbed(form, base + "/m16n8k32." + std::string(ptx_name(accumulator)), k32, form.selectors.front()));
+    }
+    for (size_t i = out.size() - 3; i < out.size(); ++i) out[i].at_least = PtxVersion{8, 7};
+  }
+  if (form.kind == Kind::f8f6f4 && form.d == T::f32 && form.a == form.b && info(form.a).bits < 8) {
+    OpcodeParts no_kind = parts;
+    no_kind.kind = Kind::none;
+    out.push_back(perturbed(form, base, no_kind, form.selectors.front()));
+  }
+  if (form.variant == SpVariant::ordered_metadata) {
+    OpcodeParts plain = parts;
+    plain.variant = SpVariant::sp;
+    out.push_back(perturbed(form, base, plain, form.selectors.front()));
+  }
+  // Every selector value past the shape's range, up to and including the first outside the operand's own 0..3.
+  for (int selector = form.selectors.back() + 1; selector <= kSelectorOperandValues; ++selector)
+    out.push_back(perturbed(form, base + "/sel=" + std::to_string(selector), parts, selector));
+  // One PTX version below the form's minimum. Forms that came with mma.sp itself (PTX 7.1) are left out: below
+  // 7.1 the whole instruction is unknown, which tests nothing about the form.
+  if (const auto below = version_below(form.min_ptx); below && form.min_ptx > kMmaSpIntroduced) {
+    Perturbation older = perturbed(form, base + "/ptx" + below->str(), parts, form.selectors.front());
+    older.version = below;
+    out.push_back(older);
+  }
+  return out;
+}
+
+// Perturbations of one representative per (family, variant, shape, accumulator), for what does not depend on the
+// exact types: register counts, the other accumulator, mixed 16-bit A/B, the .kind shape, the block-scale qualifiers.
+std::vector<Perturbation> representative_perturbations(const Form& form) {
+  const std::string base = short_name(form);
+  const OpcodeParts parts = parts_of(form);
+  std::vector<Perturbation> out;
+  struct Miscount { const char* operand; int RegisterCounts::*field; int delta; };
+  for (auto miscount : {Miscount{"a", &RegisterCounts::a, -1}, Miscount{"b", &RegisterCounts::b, +1},
+                        Miscount{"c", &RegisterCounts::c, -1}, Miscount{"d", &RegisterCounts::d, +1}}) {
+    Perturbation p = perturbed(form, base + "/" + miscount.operand + (miscount.delta > 0 ? "+1" : "-1"), parts, form.selectors.front());
+    p.text.regs.*miscount.field += miscount.delta;
+    out.push_back(p);
+  }
+  if (form.family == "bf16" || form.family == "tf32" || form.family == "int8") {
+    OpcodeParts other = parts;
+    const T accumulator = form.is_integer() ? T::f32 : T::f16;
+    other.c = other.d = accumulator;
+    other.satfinite = false;
+    out.push_back(perturbed(form, base + "/" + std::string(ptx_name(accumulator)), other, form.selectors.front()));
+  }
+  if (form.a == T::f16 || form.a == T::bf16) {
+    OpcodeParts mixed = parts;
+    mixed.b = form.a == T::f16 ? T::bf16 : T::f16;
+    out.push_back(perturbed(form, base, mixed, form.selectors.front()));
+  }
+  if (form.kind != Kind::none) {
+    OpcodeParts reshaped = parts;
+    reshaped.shape.k = form.shape.k == 64 ? 128 : 64;
+    out.push_back(perturbed(form, base + "/" + reshaped.shape.str(), reshaped, form.selectors.front()));
+  }
+  if (form.block_scale) {
+    for (ScaleVec scale_vec : {ScaleVec::none, ScaleVec::x1, ScaleVec::x2, ScaleVec::x4})
+      for (T stype : {T::ue8m0, T::ue4m3}) {
+        OpcodeParts scaled = parts;
+        scaled.scale_vec = scale_vec;
+        scaled.stype = stype;
+        const std::string scale_name = scale_vec == ScaleVec::none ? "no-scale_vec" : std::string(ptx_qualifier(scale_vec)).substr(11);
+        out.push_back(perturbed(form, base + "/" + scale_name + "." + std::string(ptx_name(stype)), scaled, form.selectors.front()));
+      }
+    OpcodeParts half = parts;
+    half.c = half.d = T::f16;
+    out.push_back(perturbed(form, base + "/f16", half, form.selectors.front()));
+  }
+  return out;
+}
+
+struct NegativeBuilder {
+  const std::vector<Target>& targets;
+  std::vector<CompileCase> cases;
+  std::set<std::string> seen;
+
+  // Adds the perturbation on every target where `base` is legal, at the version the base form needs there (or the
+  // pinned one, which only the target must know), when the legality predicate calls it illegal there.
+  void add(const Form& base, const Perturbation& p) {
+    for (const auto& target : targets) {
+      const PtxVersion version = p.version ? *p.version : std::max(base.version_for(target), p.at_least);
+      const bool base_legal_here = p.version ? base.target.accepts(target, base.version_for(target)) && version >= target.min_ptx
+                                             : base.legal_on(target, version);
+      if (!base_legal_here) continue;
+      const Legality verdict = legality(p.parts, p.selector, &p.text.regs, target, version);
+      if (verdict.legal()) continue;
+      CompileCase test;
+      test.rule = verdict.rule;
+      test.form = base.opcode;
+      test.id = "reject/" + verdict.rule + "/" + p.detail + "@" + target.name;
+      if (!seen.insert(test.id).second) continue;
+      test.instruction = p.text;
+      test.version = version;
+      test.target = target;
+      test.expected = Expected::reject;
+      test.why = verdict.why;
+      cases.push_back(std::move(test));
+    }
+  }
+};
+
 }  // namespace
 
 std::vector<CompileCase> negative_cases(const std::vector<Form>& forms, const std::vector<Target>& targets) {
   NegativeBuilder out{targets, {}, {}};
-
-  for (const auto& form : forms) {
-    const std::string base = short_name(form);
-    OpcodeParts parts = parts_of(form);
-
-    // 9.7.14.6.3: "In case of shapes .m16n8k16, .m16n8k32 and .m16n8k64, .dtype must be the same as .ctype."
-    if (form.c == T::f16 || form.c == T::f32) {
-      OpcodeParts mismatched = parts;
-      mismatched.c = form.c == T::f16 ? T::f32 : T::f16;
-      out.add("ctype-ne-dtype", base, form, with_types(form, mismatched),
-              "9.7.14.6.3: at m16n8k16/k32/k64 .dtype must equal .ctype");
-    }
-
-    // 9.7.14.6.3 syntax: .satfinite appears only in the integer syntax block.
-    if (!form.is_integer()) {
-      OpcodeParts saturated = parts;
-      saturated.satfinite = true;
-      out.add("satfinite-on-float", base, form, with_opcode(form, saturated),
-              "9.7.14.6.3: .satfinite exists only for integer types");
-    }
-
-    // 9.7.14.6.3 syntax: .f8type without .kind accumulates only in .f32. Dense mma gained f16 accumulation for
-    // e4m3/e5m2 in PTX 8.7 (sm_120), and the sparse ISA notes repeat that sentence, but the sparse syntax never lists
-    // it; the module is at least PTX 8.7 so that only the syntax can reject it.
-    if (form.family == "fp8") {
-      OpcodeParts half = parts;
-      half.c = half.d = T::f16;
-      out.add("wrong-accumulator", base + "/f16", form, with_types(form, half),
-              "9.7.14.6.3 syntax: .f8type without .kind has .f32 C and D only", std::nullopt, PtxVersion{8, 7});
-    }
-
-    // 9.7.14.6.3 syntax: the no-.kind alternate-float block lists only .e4m3/.e5m2; e3m2/e2m3/e2m1 need a .kind.
-    // Built from the kind::f8f6f4 form itself, so it runs only where that form is legal.
-    if (form.kind == Kind::f8f6f4 && form.d == T::f32 && form.a == form.b && info(form.a).bits < 8) {
-      OpcodeParts no_kind = parts;
-      no_kind.kind = Kind::none;
-      out.add("narrow-float-without-kind", base, form, with_opcode(form, no_kind),
-              "9.7.14.6.3: ." + std::string(ptx_name(form.a)) + " exists only with .kind::f8f6f4 / .kind::mxf8f6f4");
-    }
-
-    // 9.7.14.6.3 syntax: every .kind form is spelled .sp::ordered_metadata; .spvariant = {.sp::ordered_metadata}.
-    if (form.kind != Kind::none) {
-      OpcodeParts plain = parts;
-      plain.variant = SpVariant::sp;
-      out.add("sp-with-kind", base, form, with_opcode(form, plain),
-              "9.7.14.6.3: .kind forms exist only with .sp::ordered_metadata");
-    }
-
-    // 9.7.14.6.3: f is a constant in 0..3, and each shape defines fewer values (9.7.14.6.1); ptxas checks the
-    // immediate against the shape's range.
-    // Every value past the shape's range up to 3 (inside the operand's 0..3), and 4 (outside it).
-    for (int selector = form.selectors.back() + 1; selector <= 4; ++selector) {
-      out.add("selector-out-of-range", base + "/sel=" + std::to_string(selector), form,
-              instruction_for(form, selector),
-              "9.7.14.6.1: " + form.shape.str() + " defines selector values 0.." +
-                  std::to_string(form.selectors.back()));
-    }
-
-    // PTX ISA Notes: ::ordered_metadata from 8.5, e4m3/e5m2 from 8.4, .scale_vec::4X with .ue8m0 from 9.1.
-    if (form.variant == SpVariant::ordered_metadata && form.kind == Kind::none) {
-      out.add("below-min-ptx", base + "/ptx8.4", form, instruction_for(form, form.selectors.front()),
-              "PTX ISA Notes: mma.sp::ordered_metadata introduced in PTX 8.5", PtxVersion{8, 4});
-    }
-    if (form.family == "fp8" && form.variant == SpVariant::sp) {
-      out.add("below-min-ptx", base + "/ptx8.3", form, instruction_for(form, form.selectors.front()),
-              "PTX ISA Notes: .e4m3/.e5m2 mma introduced in PTX 8.4", PtxVersion{8, 3});
-    }
-    if (form.min_ptx == PtxVersion{9, 1}) {
-      out.add("below-min-ptx", base + "/ptx9.0", form, instruction_for(form, form.selectors.front()),
-              "PTX ISA Notes: .scale_vec::4X with .ue8m0 for mxf4nvf4 introduced in PTX 9.1", PtxVersion{9, 0});
-    }
-  }
-
-  // One representative form per (family, shape, accumulator) for the rules that do not depend on the exact types.
+  for (const auto& form : forms)
+    for (const auto& p : form_perturbations(form)) out.add(form, p);
   std::map<std::string, const Form*> representatives;
   for (const auto& form : forms) {
-    std::string key = form.family + "/" + std::string(ptx_qualifier(form.variant)) + "/" + form.shape.str() + "/" +
-                      std::string(ptx_name(form.c));
+    const std::string key = form.family + "/" + std::string(ptx_qualifier(form.variant)) + "/" + form.shape.str() + "/" +
+                            std::string(ptx_name(form.c));
     if (!representatives.count(key)) representatives[key] = &form;
   }
-  for (const auto& [key, form_ptr] : representatives) {
-    const Form& form = *form_ptr;
-    const std::string base = short_name(form);
-    // 9.7.14.6.2: each fragment has a fixed number of .b32 registers; one too few or too many must be rejected.
-    struct Miscount { const char* operand; int RegisterCounts::*field; int delta; };
-    for (auto miscount : {Miscount{"a", &RegisterCounts::a, -1}, Miscount{"b", &RegisterCounts::b, +1},
-                          Miscount{"c", &RegisterCounts::c, -1}, Miscount{"d", &RegisterCounts::d, +1}}) {
-      InstructionText text = instruction_for(form, form.selectors.front());
-      text.regs.*miscount.field += miscount.delta;
-      out.add("register-count", base + "/" + miscount.operand + (miscount.delta > 0 ? "+1" : "-1"), form, text,
-              "9.7.14.6.2: operand " + std::string(miscount.operand) + " has exactly " +
-                  std::to_string(form.regs.*miscount.field) + " registers for " + form.shape.str());
-    }
-
-    OpcodeParts parts = parts_of(form);
-    // 9.7.14.6.3 syntax: bf16 and tf32 accumulate only in .f32; integers only in .s32.
-    if (form.family == "bf16" || form.family == "tf32" || form.family == "int8") {
-      OpcodeParts other = parts;
-      T accumulator = form.family == "int8" ? T::f32 : T::f16;
-      other.c = other.d = accumulator;
-      other.satfinite = false;
-      out.add("wrong-accumulator", base + "/" + std::string(ptx_name(accumulator)), form, with_types(form, other),
-              "9.7.14.6.3: " + form.family + " forms have " + std::string(ptx_name(form.d)) + " C and D only");
-    }
-    // 9.7.14.6.3 syntax: f16 and bf16 forms name a single type for A and B.
-    if (form.family == "f16" || form.family == "bf16") {
-      OpcodeParts mixed = parts;
-      mixed.b = form.a == T::f16 ? T::bf16 : T::f16;
-      out.add("mixed-16bit-ab", base, form, with_opcode(form, mixed),
-              "9.7.14.6.3: A and B are both .f16 or both .bf16");
-    }
-    // 9.7.14.6.3: each .kind has one shape (k64 for f8f6f4/mxf8f6f4, k128 for mxf4/mxf4nvf4).
-    if (form.kind != Kind::none) {
-      OpcodeParts reshaped = parts;
-      reshaped.shape.k = form.shape.k == 64 ? 128 : 64;
-      out.add("kind-wrong-shape", base + "/" + reshaped.shape.str(), form, with_opcode(form, reshaped),
-              "9.7.14.6.3: " + std::string(ptx_qualifier(form.kind)) + " is defined only at " + form.shape.str());
-    }
-    // 9.7.14.6.3 / 9.7.14.3 Table 36: valid (kind, scale_vec, stype) combinations.
-    if (form.block_scale) {
-      struct Combo { ScaleVec scale_vec; T stype; };
-      std::vector<Combo> invalid;
-      if (form.kind == Kind::mxf8f6f4) invalid = {{ScaleVec::x2, T::ue8m0}, {ScaleVec::x4, T::ue8m0}, {ScaleVec::x1, T::ue4m3}};
-      if (form.kind == Kind::mxf4) invalid = {{ScaleVec::x1, T::ue8m0}, {ScaleVec::x4, T::ue8m0}, {ScaleVec::x2, T::ue4m3}};
-      if (form.kind == Kind::mxf4nvf4) invalid = {{ScaleVec::x1, T::ue8m0}, {ScaleVec::x2, T::ue4m3}, {ScaleVec::none, T::ue8m0}, {ScaleVec::none, T::ue4m3}};
-      for (auto combo : invalid) {
-        OpcodeParts scaled = parts;
-        scaled.scale_vec = combo.scale_vec;
-        scaled.stype = combo.stype;
-        std::string scale_name = combo.scale_vec == ScaleVec::none ? "no-scale_vec" : std::string(ptx_qualifier(combo.scale_vec)).substr(11);
-        out.add("block-scale-combination", base + "/" + scale_name + "." + std::string(ptx_name(combo.stype)), form,
-                with_opcode(form, scaled),
-                "9.7.14.3 Table 36: " + std::string(ptx_qualifier(form.kind)) + " does not take this scale_vec/stype" +
-                    (combo.scale_vec == ScaleVec::none ? " (.scale_vec_size is mandatory for mxf4nvf4)" : ""));
-      }
-      // 9.7.14.6.3 syntax: block-scaled forms accumulate in .f32 only.
-      OpcodeParts half = parts;
-      half.c = half.d = T::f16;
-      out.add("wrong-accumulator", base + "/f16", form, with_types(form, half),
-              "9.7.14.6.3: block-scaled forms have .f32 C and D only");
-    }
-  }
+  for (const auto& [key, form] : representatives)
+    for (const auto& p : representative_perturbations(*form)) out.add(*form, p);
   return std::move(out.cases);
 }
 

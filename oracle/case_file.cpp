@@ -5,6 +5,7 @@
 #include <functional>
 #include <fstream>
 
+#include "oracle/classification.h"
 #include "oracle/number_format.h"
 #include "oracle/sparse.h"
 #include "oracle/text.h"
@@ -214,7 +215,12 @@ static CaseFile parse_fields(const json& root) {
   }
   if (root.contains("expected_d")) file.expected_d = parse_typed_matrix(root["expected_d"], form->d, m, n, "expected_d");
   if (root.contains("observed_d")) file.observed_d = parse_typed_matrix(root["observed_d"], form->d, m, n, "observed_d");
-  if (root.contains("expected_status")) file.expected_status = root["expected_status"].get<std::string>();
+  if (root.contains("expected_status")) {
+    if (!root["expected_status"].is_string()) fail("expected_status", "must be a status name such as \"Pass\"");
+    const std::string spelled = root["expected_status"].get<std::string>();
+    file.expected_status = status_named(spelled);
+    if (!file.expected_status) fail("expected_status", "unknown status '" + spelled + "'");
+  }
   if (root.contains("provenance")) file.provenance = root["provenance"];
   try {
     check_shape(test);
@@ -282,7 +288,7 @@ json to_json(const CaseFile& file) {
   }
   if (file.expected_d) root["expected_d"] = matrix_to_json(*file.expected_d, m, n);
   if (file.observed_d) root["observed_d"] = matrix_to_json(*file.observed_d, m, n);
-  if (file.expected_status) root["expected_status"] = *file.expected_status;
+  if (file.expected_status) root["expected_status"] = name(*file.expected_status);
   if (!file.provenance.is_null()) root["provenance"] = file.provenance;
   return root;
 }

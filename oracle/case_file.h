@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "oracle/classification.h"
 #include "oracle/mma_case.h"
 
 namespace mmasp {
@@ -20,7 +21,7 @@ struct CaseFile {
   std::vector<std::string> comment;                // free text; hand-written files derive expected_d here
   std::optional<std::vector<uint32_t>> expected_d;  // M x N codes the author expects (checked by the test suite)
   std::optional<std::vector<uint32_t>> observed_d;  // M x N codes a run produced
-  std::optional<std::string> expected_status;       // e.g. "Pass", "Fail": what classify must say of observed_d
+  std::optional<Status> expected_status;            // what classify must say of observed_d
   nlohmann::json provenance;                        // device, driver, seed, ... when a run wrote the file
 };
 

@@ -10,7 +10,6 @@
 namespace mmasp {
 namespace {
 
-constexpr int kLanes = 32;
 
 ElemType type_of(const Form& form, Operand operand) {
   switch (operand) {
@@ -37,7 +36,7 @@ const LaneIndices& lane_indices(const Form& form, Operand operand) {
     LaneIndices& table = it->second;
     table.per_lane = elements_per_lane(form, operand);
     const int cols = cols_of(form, operand);
-    for (int lane = 0; lane < kLanes; ++lane)
+    for (int lane = 0; lane < kWarpLanes; ++lane)
       for (int i = 0; i < table.per_lane; ++i) {
         const MatrixCoord at = coord_of(form, operand, lane, i);
         table.index.push_back(at.row * cols + at.col);
@@ -81,10 +80,10 @@ WarpRegisters to_registers(const MmaCase& test) {
   out.selector = test.selector;
   out.scale_ids = test.scale_ids;
   const int chunks = form.shape.k / form.chunk_width;
-  std::array<bool, kLanes> holds_metadata{};
+  std::array<bool, kWarpLanes> holds_metadata{};
   const auto cells = metadata_cells(form, test.selector);
   for (const auto& cell : cells) holds_metadata[size_t(cell.lane)] = true;
-  for (int lane = 0; lane < kLanes; ++lane) {
+  for (int lane = 0; lane < kWarpLanes; ++lane) {
     LaneRegisters& r = out.lanes[size_t(lane)];
     r.a = gather(form, Operand::a_compressed, lane, test.a_compressed);
     r.b = gather(form, Operand::b, lane, test.b);
@@ -113,20 +112,20 @@ MmaCase from_registers(const Form& form, const WarpRegisters& registers) {
   MmaCase test = zero_case(form);
   test.selector = registers.selector;
   test.scale_ids = registers.scale_ids;
-  for (int lane = 0; lane < kLanes; ++lane) {
+  for (int lane = 0; lane < kWarpLanes; ++lane) {
     const LaneRegisters& r = registers.lanes[size_t(lane)];
     scatter(form, Operand::a_compressed, lane, r.a, test.a_compressed);
     scatter(form, Operand::b, lane, r.b, test.b);
     scatter(form, Operand::c, lane, r.c, test.c);
   }
   const int chunks = form.shape.k / form.chunk_width;
-  test.metadata_noise.assign(kLanes, 0);
-  std::array<bool, kLanes> holds_metadata{};
+  test.metadata_noise.assign(kWarpLanes, 0);
+  std::array<bool, kWarpLanes> holds_metadata{};
   for (const auto& cell : metadata_cells(form, registers.selector)) {
     holds_metadata[size_t(cell.lane)] = true;
     test.nibbles[size_t(cell.row * chunks + cell.chunk)] = (registers.lanes[size_t(cell.lane)].e >> (4 * cell.nibble)) & 0xF;
   }
-  for (int lane = 0; lane < kLanes; ++lane)
+  for (int lane = 0; lane < kWarpLanes; ++lane)
     if (!holds_metadata[size_t(lane)]) test.metadata_noise[size_t(lane)] = registers.lanes[size_t(lane)].e;
   if (form.block_scale) {
     const int blocks = scale_blocks(form);
@@ -140,7 +139,7 @@ MmaCase from_registers(const Form& form, const WarpRegisters& registers) {
 
 std::vector<uint32_t> d_to_registers(const Form& form, std::span<const uint32_t> d) {
   std::vector<uint32_t> out;
-  for (int lane = 0; lane < kLanes; ++lane) {
+  for (int lane = 0; lane < kWarpLanes; ++lane) {
     std::vector<uint32_t> regs = gather(form, Operand::d, lane, d);
     out.insert(out.end(), regs.begin(), regs.end());
   }
@@ -149,9 +148,9 @@ std::vector<uint32_t> d_to_registers(const Form& form, std::span<const uint32_t>
 
 std::vector<uint32_t> d_from_registers(const Form& form, std::span<const uint32_t> registers) {
   const size_t words = size_t(form.regs.d);
-  if (registers.size() != kLanes * words) throw std::invalid_argument("d_from_registers: wrong register count");
+  if (registers.size() != kWarpLanes * words) throw std::invalid_argument("d_from_registers: wrong register count");
   std::vector<uint32_t> d(size_t(form.shape.m * form.shape.n), 0);
-  for (int lane = 0; lane < kLanes; ++lane) scatter(form, Operand::d, lane, registers.subspan(size_t(lane) * words, words), d);
+  for (int lane = 0; lane < kWarpLanes; ++lane) scatter(form, Operand::d, lane, registers.subspan(size_t(lane) * words, words), d);
   return d;
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <variant>
 
 namespace mmasp {
 
@@ -100,8 +101,7 @@ OpcodeParts parts_of(const Form& form) {
 
 RegisterCounts register_counts(Shape shape, int a_container_bits, int b_container_bits, ElemType c, ElemType d,
                                bool block_scale) {
-  constexpr int kLanes = 32;
-  auto regs = [](int elements, int bits) { return elements * bits / (kLanes * 32); };
+  auto regs = [](int elements, int bits) { return elements * bits / (kWarpLanes * 32); };
   RegisterCounts counts;
   counts.a = regs(shape.m * shape.k / 2, a_container_bits);
   counts.b = regs(shape.k * shape.n, b_container_bits);
@@ -289,6 +289,98 @@ const Form* find_form(std::string_view opcode) {
   for (const auto& form : instruction_space())
     if (form.opcode == opcode) return &form;
   return nullptr;
+}
+
+namespace {
+
+bool contains(const std::vector<ElemType>& types, const std::optional<ElemType>& type) {
+  return type && std::find(types.begin(), types.end(), *type) != types.end();
+}
+
+Legality illegal(std::string rule, std::string why) { return {nullptr, std::move(rule), std::move(why)}; }
+
+std::string type_name(const std::optional<ElemType>& type) { return type ? std::string(ptx_name(*type)) : "(none)"; }
+
+// The family rule whose syntax block takes these A and B types with this .kind, or why none does.
+std::variant<const FamilyRule*, Legality> family_of(const OpcodeParts& p) {
+  for (const auto& rule : family_rules())
+    if (rule.kind == p.kind && contains(rule.ab_types, p.a) && contains(rule.ab_types, p.b)) {
+      if (rule.a_equals_b && p.a != p.b) break;
+      return &rule;
+    }
+  const bool both_16_bit = p.a && p.b && info(*p.a).bits == 16 && info(*p.b).bits == 16;
+  if (p.a != p.b && both_16_bit)
+    return illegal("mixed-16bit-ab", "9.7.14.6.3: A and B are both .f16 or both .bf16");
+  for (const auto& rule : family_rules())
+    if (p.kind == Kind::none && rule.kind != Kind::none && (contains(rule.ab_types, p.a) || contains(rule.ab_types, p.b)))
+      return illegal("narrow-float-without-kind", "9.7.14.6.3: ." + type_name(contains(rule.ab_types, p.a) ? p.a : p.b) +
+                                                      " exists only with .kind::f8f6f4 / .kind::mxf8f6f4");
+  return illegal("types", "9.7.14.6.3: no syntax block takes A ." + type_name(p.a) + ", B ." + type_name(p.b) +
+                              (p.kind == Kind::none ? "" : " with ." + std::string(ptx_qualifier(p.kind))));
+}
+
+// The scale option these qualifiers choose, or why none.
+std::variant<const ScaleOption*, Legality> scale_of(const FamilyRule& rule, const OpcodeParts& p) {
+  if (rule.scales.empty()) {
+    if (p.block_scale || p.scale_vec != ScaleVec::none || p.stype)
+      return illegal("block-scale-without-kind", "9.7.14.6.3: .block_scale exists only with .kind::mxf8f6f4/mxf4/mxf4nvf4");
+    return static_cast<const ScaleOption*>(nullptr);
+  }
+  if (!p.block_scale || !p.stype)
+    return illegal("block-scale-missing", "9.7.14.6.3: ." + std::string(ptx_qualifier(rule.kind)) + " needs .block_scale and a .stype");
+  for (const auto& option : rule.scales)
+    if (option.stype == *p.stype && (option.scale_vec == p.scale_vec || (p.scale_vec == ScaleVec::none && option.may_omit_scale_vec)))
+      return &option;
+  return illegal("block-scale-combination",
+                 "9.7.14.3 Table 36: ." + std::string(ptx_qualifier(rule.kind)) + " does not take this scale_vec/stype" +
+                     (p.scale_vec == ScaleVec::none ? " (.scale_vec_size may be omitted only where a default exists)" : ""));
+}
+
+}  // namespace
+
+Legality legality(const OpcodeParts& p, int selector, const RegisterCounts* regs) {
+  const auto family = family_of(p);
+  if (const auto* verdict = std::get_if<Legality>(&family)) return *verdict;
+  const FamilyRule& rule = *std::get<const FamilyRule*>(family);
+  if (std::find(rule.k_values.begin(), rule.k_values.end(), p.shape.k) == rule.k_values.end() || p.shape.m != 16 || p.shape.n != 8) {
+    std::string shapes;
+    for (int k : rule.k_values) shapes += (shapes.empty() ? "m16n8k" : ", m16n8k") + std::to_string(k);
+    return illegal(rule.kind != Kind::none ? "kind-wrong-shape" : "shape-not-in-syntax",
+                   "9.7.14.6.3 syntax: " + std::string(rule.family) + " forms are defined only at " + shapes);
+  }
+  if (p.variant == SpVariant::sp && rule.ordered_only)
+    return illegal("sp-with-kind", "9.7.14.6.3: .kind forms exist only with .sp::ordered_metadata");
+  if (p.satfinite && !rule.satfinite_optional)
+    return illegal("satfinite-on-float", "9.7.14.6.3: .satfinite exists only for integer types");
+  const std::pair<ElemType, ElemType> c_d = {p.c.value_or(ElemType{}), p.d.value_or(ElemType{})};
+  if (!p.c || !p.d || std::find(rule.c_d.begin(), rule.c_d.end(), c_d) == rule.c_d.end()) {
+    if (p.c != p.d) return illegal("ctype-ne-dtype", "9.7.14.6.3: at m16n8k16/k32/k64 .dtype must equal .ctype");
+    std::string accumulators;
+    for (const auto& [c, d] : rule.c_d) accumulators += (accumulators.empty() ? "." : " or .") + std::string(ptx_name(d));
+    return illegal("wrong-accumulator", "9.7.14.6.3 syntax: " + std::string(rule.family) + " forms have " + accumulators + " C and D only");
+  }
+  const auto scale = scale_of(rule, p);
+  if (const auto* verdict = std::get_if<Legality>(&scale)) return *verdict;
+  const Form* form = find_form(spell_opcode(p));
+  if (!form) return illegal("not-in-catalog", "no catalog form is spelled " + spell_opcode(p));
+  if (std::find(form->selectors.begin(), form->selectors.end(), selector) == form->selectors.end())
+    return {form, "selector-out-of-range",
+            "9.7.14.6.1: " + form->shape.str() + " defines selector values 0.." + std::to_string(form->selectors.back())};
+  if (regs && !(*regs == form->regs))
+    return {form, "register-count", "9.7.14.6.2: each operand has a fixed number of .b32 registers for " + form->shape.str()};
+  return {form, "", ""};
+}
+
+Legality legality(const OpcodeParts& parts, int selector, const RegisterCounts* regs, const Target& target, PtxVersion version) {
+  Legality verdict = legality(parts, selector, regs);
+  if (!verdict.legal()) return verdict;
+  const Form& form = *verdict.form;
+  if (version < form.min_ptx)
+    return {&form, "below-min-ptx", "PTX ISA Notes: " + form.opcode + " needs PTX " + form.min_ptx.str()};
+  if (!form.target.accepts(target, version))
+    return {&form, "target", "Target ISA Notes: needs " + form.target.describe()};
+  if (version < target.min_ptx) return {&form, "target-too-new", target.name + " needs PTX " + target.min_ptx.str()};
+  return verdict;
 }
 
 }  // namespace mmasp

@@ -86,6 +86,29 @@ struct OpcodeParts {
 std::string spell_opcode(const OpcodeParts& parts);
 OpcodeParts parts_of(const Form& form);
 
+// 9.7.14.6.3: "f is a constant in 0..3" — the sparsity selector operand's own range; each shape defines fewer.
+inline constexpr int kSelectorOperandValues = 4;
+// PTX ISA Notes of 9.7.14.6.3: "Introduced in PTX ISA version 7.1."
+inline constexpr PtxVersion kMmaSpIntroduced{7, 1};
+// Threads of a warp: every fragment is spread over them (9.7.14.6.2).
+inline constexpr int kWarpLanes = 32;
+
+// The legality predicate: is an instruction — a combination of qualifiers, a selector and operand register counts,
+// legal or not — one the catalog allows? It answers from the same family rules that expand() turns into the forms,
+// so the catalog and the negative set cannot disagree. Illegal tuples name the first rule they break (a stable id
+// for case names, e.g. "ctype-ne-dtype") and that rule with its citation.
+struct Legality {
+  const Form* form = nullptr;   // the catalog form, when the qualifiers name one
+  std::string rule;             // empty when legal
+  std::string why;
+  bool legal() const { return rule.empty(); }
+};
+// Legal on some target at some PTX version. regs null: the form's own counts.
+Legality legality(const OpcodeParts& parts, int selector = 0, const RegisterCounts* regs = nullptr);
+// Legal in a module of PTX `version` for `target`.
+Legality legality(const OpcodeParts& parts, int selector, const RegisterCounts* regs, const Target& target,
+                  PtxVersion version);
+
 // Register counts implied by a shape and element container widths (9.7.14.6.2): A holds M*K/2 elements, B K*N,
 // C and D M*N, spread over 32 lanes and packed 32/bits to a .b32 register.
 RegisterCounts register_counts(Shape shape, int a_container_bits, int b_container_bits, ElemType c, ElemType d,

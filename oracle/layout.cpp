@@ -8,7 +8,6 @@
 namespace mmasp {
 namespace {
 
-constexpr int kLanes = 32;
 
 
 // Elements per .b32 register ("PE" in shared/research/spec-supplement.md).
@@ -37,7 +36,7 @@ int cols_of(const Form& form, Operand operand) {
 }
 
 int elements_per_lane(const Form& form, Operand operand) {
-  return rows_of(form, operand) * cols_of(form, operand) / kLanes;
+  return rows_of(form, operand) * cols_of(form, operand) / kWarpLanes;
 }
 
 FragmentSlot slot_of(const Form& form, Operand operand, int index, int lane) {
@@ -78,7 +77,7 @@ std::vector<MetadataCell> metadata_cells(const Form& form, int selector) {
   // the odd lane of a pair holding row g+8, and lanes 2-3 of a group of four the upper half of K.
   const bool wide_elements = form.a_container_bits >= 16;
   std::vector<MetadataCell> cells;
-  for (int lane = 0; lane < kLanes; ++lane) {
+  for (int lane = 0; lane < kWarpLanes; ++lane) {
     const int group = lane >> 2, thread_in_group = lane % 4;
     const int h = thread_in_group - lanes_per_group * selector;
     if (h < 0 || h >= lanes_per_group) continue;

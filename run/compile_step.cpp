@@ -9,6 +9,12 @@ namespace fs = std::filesystem;
 
 namespace mmasp::run {
 
+std::string target_list(const std::vector<Target>& targets) {
+  std::string list;
+  for (const auto& target : targets) list += (list.empty() ? "" : ",") + target.name;
+  return list;
+}
+
 std::vector<Target> parse_targets(const std::string& list) {
   std::vector<Target> targets;
   std::stringstream items(list);

@@ -18,7 +18,7 @@ namespace mmasp::run {
 
 struct CompileOptions {
   std::string filter;            // only cases whose id matches this glob
-  std::string targets = "sm_80,sm_86,sm_89,sm_90a,sm_100a,sm_120a";
+  std::string targets = target_list(conformance_targets());
   std::string json_path;
   std::string cache_dir;
   bool no_cache = false;
@@ -28,6 +28,8 @@ struct CompileOptions {
   unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
 };
 
+// "sm_80,sm_86,...": the names of these targets, comma-separated.
+std::string target_list(const std::vector<Target>& targets);
 // Targets named in a comma-separated list; UsageError names an unknown one and lists the known.
 std::vector<Target> parse_targets(const std::string& list);
 

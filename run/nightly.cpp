@@ -218,11 +218,17 @@ void Nightly::configure_suites() {
 
 void Nightly::emit(ResultRecord result, uint64_t& cases, uint64_t& failures) {
   if (result.emulated) {
-    // Never a hardware result: say which device it would need.
-    const Form* form = find_form(result.form);
-    const bool needs_sm120 = form && (form->target.type != TargetRule::Type::at_least || form->target.sm >= 100);
-    const std::string label = needs_sm120 ? "emulated on the CPU; not executed: no sm_120a device"
-                                          : "emulated on the CPU; not executed on a GPU";
+    // Never a hardware result: say which device it would need — the first known target the form is legal on, when
+    // that is an architecture-specific one (sm_120a), else any GPU.
+    std::string needs;
+    if (const Form* form = find_form(result.form))
+      for (const auto& target : known_targets())
+        if (form->legal_on(target, form->version_for(target))) {
+          if (target.suffix != '\0') needs = target.name;
+          break;
+        }
+    const std::string label = needs.empty() ? "emulated on the CPU; not executed on a GPU"
+                                            : "emulated on the CPU; not executed: no " + needs + " device";
     result.note = result.note.empty() ? label : label + "; " + result.note;
   }
   cases += result.cases;

@@ -107,7 +107,8 @@ TEST(CompileConformanceMachinery, EveryNegativeRuleProducesCases) {
   }
   for (const char* rule : {"ctype-ne-dtype", "satfinite-on-float", "sp-with-kind", "selector-out-of-range",
                            "below-min-ptx", "register-count", "wrong-accumulator", "mixed-16bit-ab",
-                           "narrow-float-without-kind", "kind-wrong-shape", "block-scale-combination"})
+                           "narrow-float-without-kind", "kind-wrong-shape", "block-scale-combination",
+                           "shape-not-in-syntax"})
     EXPECT_GT(per_rule[rule], 0) << rule;
 }
 

@@ -208,5 +208,75 @@ TEST(InstructionSpace, SpellerPlacesQualifiersInSyntaxOrder) {
             "f32.e2m1.e2m1.f32.ue8m0");
 }
 
+// The legality predicate over every combination of qualifiers the speller can write (LLVM wmma.py style): a tuple is
+// legal exactly when expand() made a form of it, and then the predicate returns that form.
+TEST(Legality, AgreesWithTheExpandedCatalogOverEveryCombination) {
+  const std::vector<ElemType> types = {ElemType::f16, ElemType::bf16, ElemType::tf32, ElemType::f32,  ElemType::e4m3,
+                                       ElemType::e5m2, ElemType::e3m2, ElemType::e2m3, ElemType::e2m1, ElemType::u8,
+                                       ElemType::s8,  ElemType::u4,   ElemType::s4,   ElemType::s32};
+  const std::vector<ElemType> accumulators = {ElemType::f16, ElemType::f32, ElemType::s32};
+  size_t tuples = 0, legal = 0;
+  std::set<const Form*> found;
+  for (SpVariant variant : {SpVariant::sp, SpVariant::ordered_metadata})
+    for (Kind kind : {Kind::none, Kind::f8f6f4, Kind::mxf8f6f4, Kind::mxf4, Kind::mxf4nvf4})
+      for (int k : {8, 16, 32, 64, 128})
+        for (ElemType a : types)
+          for (ElemType b : types)
+            for (ElemType c : accumulators)
+              for (ElemType d : accumulators)
+                for (bool satfinite : {false, true}) {
+                  const bool scaled = kind == Kind::mxf8f6f4 || kind == Kind::mxf4 || kind == Kind::mxf4nvf4;
+                  for (ScaleVec scale_vec : {ScaleVec::none, ScaleVec::x1, ScaleVec::x2, ScaleVec::x4})
+                    for (ElemType stype : {ElemType::ue8m0, ElemType::ue4m3}) {
+                      if (!scaled && (scale_vec != ScaleVec::none || stype != ElemType::ue8m0)) continue;
+                      OpcodeParts parts{variant, {16, 8, k}, kind, scaled, scale_vec, satfinite, a, b, c, d, std::nullopt};
+                      if (scaled) parts.stype = stype;
+                      const Legality verdict = legality(parts);
+                      const Form* form = find_form(spell_opcode(parts));
+                      ++tuples;
+                      ASSERT_EQ(verdict.legal(), form != nullptr) << spell_opcode(parts) << ": " << verdict.rule << " " << verdict.why;
+                      if (!verdict.legal()) {
+                        EXPECT_FALSE(verdict.why.empty()) << spell_opcode(parts);
+                        continue;
+                      }
+                      ++legal;
+                      EXPECT_EQ(verdict.form, form);
+                      found.insert(form);
+                    }
+                }
+  EXPECT_EQ(found.size(), instruction_space().size()) << "every catalog form is reachable as a tuple";
+  EXPECT_GT(tuples, 100000u);
+  EXPECT_EQ(legal, instruction_space().size());
+}
+
+TEST(Legality, SelectorsRegistersAndVersionsOfEveryForm) {
+  for (const auto& form : instruction_space()) {
+    const OpcodeParts parts = parts_of(form);
+    for (int selector : form.selectors) EXPECT_TRUE(legality(parts, selector, &form.regs).legal()) << form.opcode;
+    EXPECT_EQ(legality(parts, form.selectors.back() + 1).rule, "selector-out-of-range") << form.opcode;
+    RegisterCounts fewer = form.regs;
+    fewer.a -= 1;
+    EXPECT_EQ(legality(parts, 0, &fewer).rule, "register-count") << form.opcode;
+    for (const auto& target : known_targets()) {
+      const PtxVersion version = std::max(form.version_for(target), target.min_ptx);
+      EXPECT_EQ(legality(parts, 0, &form.regs, target, version).legal(), form.legal_on(target, version))
+          << form.opcode << " on " << target.name;
+    }
+    const PtxVersion below{form.min_ptx.major, form.min_ptx.minor - 1};
+    EXPECT_EQ(legality(parts, 0, &form.regs, *find_target("sm_120a"), below).rule, "below-min-ptx") << form.opcode;
+  }
+}
+
+// The spec's note about m16n8k32 e4m3/e5m2 (finding F-0012): the syntax has no such sparse form.
+TEST(Legality, SparseFp8HasNoM16n8k32) {
+  const Form* fp8 = find_form("mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.f32.e4m3.e4m3.f32");
+  ASSERT_NE(fp8, nullptr);
+  OpcodeParts parts = parts_of(*fp8);
+  parts.shape.k = 32;
+  EXPECT_EQ(legality(parts).rule, "shape-not-in-syntax");
+  parts.c = parts.d = ElemType::f16;
+  EXPECT_EQ(legality(parts).rule, "shape-not-in-syntax");
+}
+
 }  // namespace
 }  // namespace mmasp
