@@ -16,6 +16,9 @@
 
 namespace mmasp::run {
 
+// "sm_80,sm_86,...": the names of these targets, comma-separated.
+std::string target_list(const std::vector<Target>& targets);
+
 struct CompileOptions {
   std::string filter;            // only cases whose id matches this glob
   std::string targets = target_list(conformance_targets());
@@ -28,8 +31,6 @@ struct CompileOptions {
   unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
 };
 
-// "sm_80,sm_86,...": the names of these targets, comma-separated.
-std::string target_list(const std::vector<Target>& targets);
 // Targets named in a comma-separated list; UsageError names an unknown one and lists the known.
 std::vector<Target> parse_targets(const std::string& list);
 
