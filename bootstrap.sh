@@ -34,6 +34,7 @@ required_packages=(
   "nlohmann-json3-dev:/usr/include/nlohmann/json.hpp"
   "libcli11-dev:/usr/include/CLI/CLI.hpp"
   "libxml2-utils:/usr/bin/xmllint"
+  "chromium:/usr/bin/chromium"
 )
 
 missing=()

@@ -22,6 +22,7 @@
 #include "reports/catalog_json.h"
 #include "reports/compile_report.h"
 #include "reports/diff.h"
+#include "reports/run_report.h"
 #include "reports/evaluation.h"
 #include "harness/module_store.h"
 #include "cli/repro_command.h"
@@ -109,6 +110,13 @@ int main(int argc, char** argv) {
   repro->add_option("--device", repro_device, "GPU ordinal")->capture_default_str();
   repro->add_flag("--emulator", repro_emulator, "use the CPU emulator even with a GPU present");
 
+  // report
+  auto* report = app.add_subcommand("report", "render the reports of a run.json again (JUnit, Markdown, HTML), optionally against a baseline");
+  std::string report_run, report_out, report_baseline;
+  report->add_option("run", report_run, "run.json")->required();
+  report->add_option("--out", report_out, "directory for the reports")->required();
+  report->add_option("--baseline", report_baseline, "run.json to compare with: regressions are listed in report.html");
+
   // prepare
   auto* prepare = app.add_subcommand("prepare", "compile every form's module for a target into a module store (for GPU runners without a toolkit)");
   std::string prepare_target = "sm_90a", prepare_out;
@@ -180,6 +188,14 @@ int main(int argc, char** argv) {
       return report.regressions ? kExitFail : kExitPass;
     }
     if (*repro) return repro_main(repro_file, repro_device, repro_emulator);
+    if (*report) {
+      const RunRecord record = load_run_record(report_run);
+      std::optional<DiffReport> against;
+      if (!report_baseline.empty()) against = diff_runs(load_run_record(report_baseline), record, {});
+      write_reports(record, report_out, against ? &*against : nullptr);
+      std::cout << "wrote " << (fs::path(report_out) / "report.html").string() << ", junit.xml, summary.md, run.json\n";
+      return kExitPass;
+    }
     if (*prepare) {
       auto target = parse_targets(prepare_target).front();
       PtxasInfo info = locate_ptxas();

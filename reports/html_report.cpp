@@ -78,7 +78,7 @@ const char* kScript = R"(
     document.querySelectorAll('details.family').forEach(function(group){
       var visible=0;
       group.querySelectorAll('tr.form-row').forEach(function(row){var ok=wanted(row);row.hidden=!ok;visible+=ok;total++;});
-      group.hidden=visible===0;shown+=visible;});
+      group.hidden=visible===0;shown+=visible;if((text.value||status.value)&&visible)group.open=true;});
     var out=document.getElementById('shown');out.textContent=shown+' of '+total+' forms shown';out.setAttribute('data-shown',shown);
     var h=[];if(text.value)h.push('filter='+encodeURIComponent(text.value));if(status.value)h.push('status='+encodeURIComponent(status.value));
     if(h.length||location.hash)history.replaceState(null,'','#'+h.join('&'));}
@@ -233,7 +233,9 @@ void matrix_row(std::ostream& out, const FormRow& row) {
     out << "<td data-key=\"0\">—</td>";
   }
   out << "<td data-key=\"" << int(severity(row.worst)) << "\">";
-  for (const auto& [selector, results] : row.by_selector) {
+  for (auto [selector, results] : row.by_selector) {
+    // R, S, U in that order whatever order the run produced them in.
+    std::sort(results.begin(), results.end(), [](auto* x, auto* y) { return suite_letter(x->suite) < suite_letter(y->suite); });
     out << "<span class=\"sel\">" << selector << ":";
     for (const ResultRecord* r : results)
       out << "<span class=\"cell\" style=\"background:" << colour_of(r->status) << "\" title=\"" << xml_escape(r->id) << ": "
@@ -257,8 +259,12 @@ void matrix_section(std::ostream& out, const RunRecord& run) {
          "behaviour. Hover for the result.</span></div>\n";
   for (const auto& [family, rows] : form_rows(run)) {
     std::map<Status, int> worst_counts;
-    for (const auto& row : rows) ++worst_counts[row.worst];
-    out << "<details class=\"family\" open><summary>" << xml_escape(family) << " — " << rows.size() << " forms";
+    bool needs_a_look = false;   // open at first only where something failed or warned; the rest is one line
+    for (const auto& row : rows) {
+      ++worst_counts[row.worst];
+      needs_a_look |= row_class(row.worst) != "ok";
+    }
+    out << "<details class=\"family\"" << (needs_a_look ? " open" : "") << "><summary>" << xml_escape(family) << " — " << rows.size() << " forms";
     for (const auto& [status, count] : worst_counts) out << ", " << count << " " << name(status);
     out << "</summary>\n<table class=\"matrix\"><thead><tr><th data-sort=\"text\">form</th><th data-sort=\"num\">compile</th>"
            "<th data-sort=\"num\">selector: suites</th><th data-sort=\"num\">cases</th><th data-sort=\"num\">max error / "
