@@ -372,6 +372,7 @@ void Nightly::finish() {
 RunRecord Nightly::run(const std::string& command_line) {
   if (o_.budget > 0 && o_.cases > 0) throw UsageError("give --budget or --cases, not both");
   parse_shard(o_.shard);
+  select_pairs();   // first: a --filter that matches nothing must not cost a whole compile step
   begin(command_line);
   choose_backends();
   compile_conformance();
@@ -381,7 +382,6 @@ RunRecord Nightly::run(const std::string& command_line) {
   } catch (const std::exception& error) {
     note(std::string("findings not loaded: ") + error.what());
   }
-  select_pairs();
   configure_suites();
   if (hooks_.pairs_selected) hooks_.pairs_selected(pairs_.size());
   for (size_t p = 0; p < pairs_.size(); ++p) run_pair(p);
