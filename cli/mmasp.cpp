@@ -123,6 +123,19 @@ int main(int argc, char** argv) {
   prepare->add_option("--target", prepare_target, "target")->capture_default_str();
   prepare->add_option("--out", prepare_out, "module store directory")->required();
 
+  // An unknown command is named (CLI11 would only say that a subcommand is required).
+  if (argc > 1 && argv[1][0] != '-') {
+    std::string known;
+    bool found = false;
+    for (const CLI::App* command : app.get_subcommands([](CLI::App*) { return true; })) {
+      found |= command->get_name() == argv[1];
+      if (command->get_name() != "ub-probe") known += " " + command->get_name();
+    }
+    if (!found) {
+      std::cerr << "mmasp: unknown command '" << argv[1] << "'; commands:" << known << "\n";
+      return kExitUsage;
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
