@@ -6,6 +6,7 @@
 #include <cmath>
 #include <iostream>
 
+#include "oracle/text.h"
 #include "reports/run_report.h"
 #include "run/backends.h"
 
@@ -13,7 +14,6 @@ namespace mmasp::cli {
 namespace {
 
 // Whole numbers written as digits only: CLI11 would otherwise read "-5" into an unsigned option as 2^64 - 5.
-bool all_digits(const std::string& text) { return !text.empty() && text.find_first_not_of("0123456789") == std::string::npos; }
 const CLI::Validator kCount([](std::string& text) -> std::string {
   if (!all_digits(text)) return "a whole number of one or more digits is expected, not '" + text + "'";
   return text.find_first_not_of('0') == std::string::npos ? "must be at least 1, not " + text : "";

@@ -66,16 +66,19 @@ std::vector<Perturbation> form_perturbations(const Form& form) {
   if (form.family == "fp8") {
     // f16 accumulation and the m16n8k32 shape: the PTX ISA notes of mma.sp mention both for e4m3/e5m2 from PTX 8.7
     // (finding F-0012), the syntax lists neither; at PTX 8.7 or later only the syntax can reject them.
+    auto at_ptx_8_7 = [](Perturbation p) {
+      p.at_least = PtxVersion{8, 7};
+      return p;
+    };
     OpcodeParts half = parts;
     half.c = half.d = T::f16;
-    out.push_back(perturbed(form, base + "/f16", half, form.selectors.front()));
+    out.push_back(at_ptx_8_7(perturbed(form, base + "/f16", half, form.selectors.front())));
     for (T accumulator : {T::f32, T::f16}) {
       OpcodeParts k32 = parts;
       k32.shape.k = 32;
       k32.c = k32.d = accumulator;
-      out.push_back(perturbed(form, base + "/m16n8k32." + std::string(ptx_name(accumulator)), k32, form.selectors.front()));
+      out.push_back(at_ptx_8_7(perturbed(form, base + "/m16n8k32." + std::string(ptx_name(accumulator)), k32, form.selectors.front())));
     }
-    for (size_t i = out.size() - 3; i < out.size(); ++i) out[i].at_least = PtxVersion{8, 7};
   }
   if (form.kind == Kind::f8f6f4 && form.d == T::f32 && form.a == form.b && info(form.a).bits < 8) {
     OpcodeParts no_kind = parts;

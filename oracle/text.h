@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <sstream>
 #include <string>
+#include <string_view>
 
 namespace mmasp {
 
@@ -28,6 +29,11 @@ inline std::string significant(double value, int digits = 4) {
   out.precision(digits);
   out << value;
   return out.str();
+}
+
+// Digits only: no sign, blank or point (what whole-number options and shard numbers accept).
+inline bool all_digits(std::string_view text) {
+  return !text.empty() && text.find_first_not_of("0123456789") == std::string_view::npos;
 }
 
 // Text for XML and HTML attributes and content: the five special characters escaped, and the control characters XML

@@ -50,24 +50,15 @@ CompileJudgement judge(const CompileRun& run, const FindingsFile& findings) {
 nlohmann::json compile_json(const CompileRun& run, const CompileJudgement& judgement,
                             const std::vector<Target>& targets) {
   using nlohmann::json;
-  json target_names = json::array();
-  for (const auto& target : targets) target_names.push_back(target.name);
-
-  // Catalog rows: one per (form, selector), one cell per target.
-  json matrix = json::array();
-  std::map<std::string, size_t> row_of;
+  // Targets and catalog rows (one per form and selector, one cell per target) as run.json keeps them.
+  const json catalog = compile_matrix_json(compile_record(run, judgement, targets));
+  const json& target_names = catalog["targets"];
+  const json& matrix = catalog["matrix"];
   json negative = json::array();
   for (const auto& outcome : run.outcomes) {
     const auto& test = outcome.test;
     std::string observed = outcome.verdict == Verdict::not_run ? "not_run" : observed_of(outcome);
-    if (test.rule == "catalog") {
-      std::string key = test.form + "/" + std::to_string(test.instruction.selector);
-      auto [it, inserted] = row_of.try_emplace(key, matrix.size());
-      if (inserted)
-        matrix.push_back({{"form", test.form}, {"selector", test.instruction.selector}, {"cells", json::object()}});
-      matrix[it->second]["cells"][test.target.name] = {
-          {"expected", name(test.expected)}, {"observed", observed}, {"ptx_version", test.version.str()}};
-    } else {
+    if (test.rule != "catalog") {
       json row = {{"id", test.id}, {"rule", test.rule}, {"form", test.form}, {"target", test.target.name},
                   {"ptx_version", test.version.str()}, {"expected", name(test.expected)}, {"observed", observed},
                   {"why", test.why}};

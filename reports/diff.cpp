@@ -33,8 +33,6 @@ std::string driver_of(const RunRecord& run) {
   return run.environment.device ? run.environment.device->driver_version : "none";
 }
 
-std::string element_text(ElementAt e) { return "[" + std::to_string(e.row) + "," + std::to_string(e.col) + "]"; }
-
 }  // namespace
 
 std::vector<Waiver> load_waivers(const std::filesystem::path& path) {
@@ -106,7 +104,7 @@ std::string failure_detail(const ResultRecord& now) {
   // A Deviation: inside the spec bound, not the verified model's bits.
   if (now.model && now.model->deviation) {
     const DeviationRecord& d = *now.model->deviation;
-    return "differs from the bit-exact model: D" + element_text(d.element) + " observed " + hex_code(d.observed) +
+    return "differs from the bit-exact model: D" + d.element.str() + " observed " + hex_code(d.observed) +
            ", model " + hex_code(d.model) + " " + d.repro;
   }
   return now.note;

@@ -159,13 +159,11 @@ void attention_section(std::ostream& out, const RunRecord& run, const DiffReport
     for (const ResultRecord* r : failing) {
       std::string what = r->note, repro;
       if (r->failure) {
-        what = r->failure->reason + " (D[" + std::to_string(r->failure->element.row) + "," + std::to_string(r->failure->element.col) +
-               "] expected " + hex_code(r->failure->expected) + ", observed " + hex_code(r->failure->observed) + ")";
+        what = r->failure->reason + " (D" + r->failure->element.str() + " expected " + hex_code(r->failure->expected) + ", observed " + hex_code(r->failure->observed) + ")";
         repro = r->failure->repro;
       } else if (r->model && r->model->deviation) {
         const DeviationRecord& d = *r->model->deviation;
-        what = "differs from the bit-exact model: D[" + std::to_string(d.element.row) + "," + std::to_string(d.element.col) +
-               "] observed " + hex_code(d.observed) + ", model " + hex_code(d.model) + "; spec tier " +
+        what = "differs from the bit-exact model: D" + d.element.str() + " observed " + hex_code(d.observed) + ", model " + hex_code(d.model) + "; spec tier " +
                std::string(name(d.spec_status)) + "; " + std::to_string(r->model->deviations) + " deviating cases";
         repro = d.repro;
       }

@@ -17,12 +17,10 @@ std::string seconds_text(double seconds) {
   return text;
 }
 
-std::string element_text(ElementAt e) { return "[" + std::to_string(e.row) + "," + std::to_string(e.col) + "]"; }
-
 std::string failure_body(const ResultRecord& r) {
   std::string body;
   if (r.failure)
-    body = "minimal case: " + r.failure->case_name + "\n" + r.failure->repro + "\nelement " + element_text(r.failure->element);
+    body = "minimal case: " + r.failure->case_name + "\n" + r.failure->repro + "\nelement " + r.failure->element.str();
   if (!r.failing_special_cases.empty()) {
     body += "\nfailing special cases:";
     for (const auto& name : r.failing_special_cases) body += " " + name;
@@ -46,7 +44,7 @@ void write_outcome(std::ostream& out, const ResultRecord& r) {
     std::string message = "result differs from the verified bit-exact model", body;
     if (r.model && r.model->deviation) {
       const DeviationRecord& d = *r.model->deviation;
-      message = "D" + element_text(d.element) + " observed " + hex_code(d.observed) + ", model " + hex_code(d.model) +
+      message = "D" + d.element.str() + " observed " + hex_code(d.observed) + ", model " + hex_code(d.model) +
                 " (differing bits " + hex_code(d.differing_bits) + ")";
       body = "model tier: " + r.model->tier + "\nspec tier: " + std::string(name(d.spec_status)) + "\n" + d.repro +
              "\ndeviating cases: " + std::to_string(r.model->deviations);

@@ -84,7 +84,7 @@ std::string failures_section(const RunRecord& run) {
       out << r.failure->reason << " — " << r.failure->repro;
     } else if (r.model && r.model->deviation) {
       const DeviationRecord& d = *r.model->deviation;
-      out << "D[" << d.element.row << "," << d.element.col << "] observed " << hex_code(d.observed) << ", model "
+      out << "D" << d.element.str() << " observed " << hex_code(d.observed) << ", model "
           << hex_code(d.model) << " (spec tier: " << name(d.spec_status) << "), " << r.model->deviations
           << " deviating cases — " << d.repro;
     } else {

@@ -110,13 +110,17 @@ class Reader {
 
 json element_json(ElementAt e) { return json::array({e.row, e.col}); }
 
-json fingerprint_to_json(const DeviceFingerprint& f) {
+}  // namespace
+
+json fingerprint_json(const DeviceFingerprint& f) {
   return {{"name", f.name},         {"sm", f.sm},
           {"uuid", f.uuid},         {"driver_version", f.driver_version},
           {"driver_api_version", f.driver_api_version}, {"ecc", f.ecc},
           {"sm_clock_khz", f.sm_clock_khz}, {"memory_clock_khz", f.memory_clock_khz},
           {"sm_count", f.sm_count}, {"memory_bytes", f.memory_bytes}};
 }
+
+namespace {
 
 DeviceFingerprint fingerprint_from(const Reader& r) {
   DeviceFingerprint f;
@@ -267,7 +271,9 @@ json compile_to_json(const CompileRecord& c) {
           {"ptxas", {{"path", c.ptxas_path}, {"version", c.ptxas_version}, {"max_ptx", c.ptxas_max_ptx ? json(*c.ptxas_max_ptx) : json(nullptr)}}}};
 }
 
-json matrix_to_json(const CompileRecord& c) {
+}  // namespace
+
+json compile_matrix_json(const CompileRecord& c) {
   json rows = json::array();
   for (const auto& row : c.matrix) {
     json cells = json::object();
@@ -277,6 +283,8 @@ json matrix_to_json(const CompileRecord& c) {
   }
   return {{"targets", c.targets}, {"matrix", rows}};
 }
+
+namespace {
 
 CompileRecord compile_from(const Reader& summary, const std::optional<Reader>& matrix) {
   CompileRecord c;
@@ -351,13 +359,13 @@ json to_json(const RunRecord& record) {
   if (i.model_tier) run["model_tier"] = *i.model_tier;
   const EnvironmentRecord& e = record.environment;
   json environment = {{"backend", e.backend}, {"emulated", e.emulated}, {"toolkit", e.toolkit}};
-  if (e.device) environment["device"] = fingerprint_to_json(*e.device);
+  if (e.device) environment["device"] = fingerprint_json(*e.device);
   if (e.compile_paths) environment["compile_paths"] = *e.compile_paths;
 
   json out = {{"schema", kRunSchema}, {"run", run}, {"environment", environment}};
   if (record.compile) {
     out["compile"] = compile_to_json(*record.compile);
-    out["compile_matrix"] = matrix_to_json(*record.compile);
+    out["compile_matrix"] = compile_matrix_json(*record.compile);
   }
   json findings = json::array();
   for (const auto& f : record.findings) findings.push_back({{"id", f.id}, {"kind", f.kind}, {"title", f.title}});
@@ -567,7 +575,5 @@ SassRecord sass_record(const Form& form, int selector, std::string_view path, co
   out.native = out.note.empty();
   return out;
 }
-
-json fingerprint_json(const DeviceFingerprint& fingerprint) { return fingerprint_to_json(fingerprint); }
 
 }  // namespace mmasp

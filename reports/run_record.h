@@ -74,6 +74,7 @@ struct CompileRecord {
 
 struct ElementAt {
   int row = 0, col = 0;
+  std::string str() const { return "[" + std::to_string(row) + "," + std::to_string(col) + "]"; }   // "[2,3]"
 };
 
 struct FailureRecord {          // the first failing case of a result, shrunk
@@ -196,5 +197,8 @@ LayoutRecord record_of(const LayoutDiscovery& discovery);
 SassRecord sass_record(const Form& form, int selector, std::string_view path, const std::optional<SassSummary>& sass,
                        const std::string& why_not);
 nlohmann::json fingerprint_json(const DeviceFingerprint& fingerprint);
+// {"targets": [...], "matrix": [{form, selector, cells: {target: {expected, observed, ptx_version}}}]}: run.json's
+// compile_matrix, and the matrix of compile.json.
+nlohmann::json compile_matrix_json(const CompileRecord& compile);
 
 }  // namespace mmasp

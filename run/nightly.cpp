@@ -17,6 +17,7 @@
 #include "harness/parallel.h"
 #include "harness/sass.h"
 #include "oracle/numeric_model_table.h"
+#include "oracle/text.h"
 #include "reports/run_report.h"
 #include "run/backends.h"
 #include "run/ub_isolation.h"
@@ -245,7 +246,7 @@ void Nightly::run_undefined(const Form& form, int selector, const SuiteLimits& l
     }
     SuiteResult ub = run_suite(*context_, form, selector, Suite::undefined, limits);
     if (selector == form.selectors.front())
-      for (int value = int(form.selectors.size()); value < 4; ++value)
+      for (int value = int(form.selectors.size()); value < kSelectorOperandValues; ++value)
         ub.out_of_range_selectors.push_back({value, probe_out_of_range_selector(backends_->primary(), form, value, o_.seed)});
     emit(record_of(ub), cases, failures);
   });
@@ -388,10 +389,6 @@ RunRecord Nightly::run(const std::string& command_line) {
   disassemble_all();
   finish();
   return std::move(record_);
-}
-
-bool all_digits(std::string_view text) {
-  return !text.empty() && std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
 }  // namespace

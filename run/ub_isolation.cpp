@@ -15,12 +15,12 @@ namespace {
 
 using nlohmann::json;
 
-// The jobs of a pair: its UB suite, and on a form's first selector every out-of-range selector value below 4 (the
-// metadata selector's field is two bits wide).
+// The jobs of a pair: its UB suite, and on a form's first selector every out-of-range selector value the operand
+// itself can hold (0..3).
 std::vector<UbJob> jobs_of(const Form& form, int selector) {
   std::vector<UbJob> jobs = {{&form, selector, -1}};
   if (selector == form.selectors.front())
-    for (int value = int(form.selectors.size()); value < 4; ++value) jobs.push_back({&form, selector, value});
+    for (int value = int(form.selectors.size()); value < kSelectorOperandValues; ++value) jobs.push_back({&form, selector, value});
   return jobs;
 }
 

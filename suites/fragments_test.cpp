@@ -2,29 +2,16 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
-#include <bit>
-#include <cmath>
-#include <filesystem>
-#include <set>
-
 #include "generators/bulk.h"
-#include "generators/special_cases.h"
-#include "oracle/case_file.h"
-#include "oracle/classification.h"
-#include "oracle/exact_sum.h"
 #include "oracle/fragments.h"
 #include "oracle/layout.h"
 #include "oracle/number_format.h"
-#include "oracle/reference.h"
 #include "oracle/sparse.h"
-#include "oracle/tolerance.h"
 #include "suites/test_forms.h"
 
 namespace mmasp {
 namespace {
 
-using test::form_named;
-using test::forms_where;
 using test::RandomSparse;
 using test::random_sparse_a;
 using test::case_with_a;

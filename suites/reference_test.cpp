@@ -6,20 +6,15 @@
 
 #include <bit>
 #include <cmath>
-#include <filesystem>
-#include <set>
+
+#include <nlohmann/json.hpp>
 
 #include "generators/bulk.h"
 #include "generators/special_cases.h"
 #include "oracle/case_file.h"
-#include "oracle/classification.h"
-#include "oracle/exact_sum.h"
-#include "oracle/fragments.h"
-#include "oracle/layout.h"
 #include "oracle/number_format.h"
 #include "oracle/reference.h"
 #include "oracle/sparse.h"
-#include "oracle/tolerance.h"
 #include "suites/test_forms.h"
 
 namespace mmasp {
