@@ -100,6 +100,10 @@ int main(int argc, char** argv) {
   diff->add_option("baseline", diff_baseline, "baseline run.json")->required();
   diff->add_option("run", diff_run, "new run.json")->required();
   diff->add_option("--waivers", diff_waivers, "waivers file (schema mmasp-waivers/1)");
+  bool diff_identical = false;
+  diff->add_flag("--identical", diff_identical,
+                 "instead: exit 0 only when the two runs are the same in everything but when, where and how long they "
+                 "ran (a resumed run against an uninterrupted one), else list the first differences and exit 1");
 
   // repro
   auto* repro = app.add_subcommand("repro", "rerun one case file on this machine's backend; expected vs observed per element");
@@ -188,6 +192,7 @@ int main(int argc, char** argv) {
     if (*compile) return compile_conformance(compile_options, compile_json_path);
     if (*diff) {
       const RunRecord baseline = load_run_record(diff_baseline), current = load_run_record(diff_run);
+      if (diff_identical) return identical_runs(baseline, current, std::cout) ? kExitPass : kExitFail;
       std::vector<Waiver> waivers;
       if (!diff_waivers.empty()) {
         try {

@@ -1,5 +1,6 @@
 #include "cli/run_command.h"
 
+#include <signal.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -62,6 +63,24 @@ class RunProgress {
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 
+// The first SIGINT, SIGTERM or SIGHUP asks the run to stop after the batch in flight and write its reports marked
+// interrupted; the handler then resets itself, so a second signal ends the process at once.
+volatile sig_atomic_t g_stop_signal = 0;
+extern "C" void ask_to_stop(int signal) {
+  g_stop_signal = signal;
+  static const char message[] = "\nmmasp run: stopping after the batch in flight; the reports will say interrupted "
+                                "(the same signal again ends the process at once)\n";
+  [[maybe_unused]] const ssize_t written = write(STDERR_FILENO, message, sizeof message - 1);
+}
+
+void install_stop_handlers() {
+  struct sigaction action = {};
+  action.sa_handler = ask_to_stop;
+  action.sa_flags = SA_RESETHAND | SA_RESTART;
+  sigemptyset(&action.sa_mask);
+  for (int signal : {SIGINT, SIGTERM, SIGHUP}) sigaction(signal, &action, nullptr);
+}
+
 }  // namespace
 
 void add_run_options(CLI::App* command, RunOptions& o) {
@@ -75,7 +94,10 @@ void add_run_options(CLI::App* command, RunOptions& o) {
   command->add_option("--seed", o.seed, "seed of every generated case")->capture_default_str()->check(kSeed);
   command->add_option("--shard", o.shard, "run shard i of n (a deterministic split of forms), e.g. 2/4")->capture_default_str();
   command->add_flag("--ub", o.ub, "also run undefined-behaviour cases (in isolation, never judged)");
-  command->add_option("--out", o.out, "directory for reports")->capture_default_str();
+  command->add_option("--out", o.out, "directory for reports; a finished run's there are replaced, an unfinished run or "
+                      "other files are refused (see --resume, --force)")->capture_default_str();
+  command->add_flag("--resume", o.resume, "continue the interrupted run in --out from its journal.jsonl (same options)");
+  command->add_flag("--force", o.force, "replace an unfinished run in --out, or write beside files mmasp did not write");
   command->add_option("--baseline", o.baseline, "run.json to compare with: regressions are listed in report.html");
   command->add_flag("--no-compile", o.no_compile, "skip compile conformance");
   command->add_flag("--layouts,!--no-layouts", o.layouts, "layout discovery (default on a GPU)")
@@ -99,7 +121,10 @@ int run_main(const RunOptions& o, int argc, char** argv) {
   std::string command;
   for (int i = 0; i < argc; ++i) command += (i ? " " : "") + std::string(argv[i]);
   RunProgress progress;
-  const RunRecord record = run::run_nightly(o, command, progress.hooks());
+  run::NightlyHooks hooks = progress.hooks();
+  hooks.stop_signal = [] { return int(g_stop_signal); };
+  install_stop_handlers();
+  const RunRecord record = run::run_nightly(o, command, hooks);
   std::optional<DiffReport> diff;
   if (baseline) diff = diff_runs(*baseline, record, {});
   write_reports(record, o.out, diff ? &*diff : nullptr);

@@ -316,6 +316,10 @@ SuiteResult run_suite(SuiteContext& context, const Form& form, int selector, Sui
       while (index < limits.min_cases || (index < limits.max_cases && seconds_since(start) < limits.seconds)) {
         const uint64_t count = std::min<uint64_t>(limits.batch, std::max(limits.min_cases, limits.max_cases) - index);
         if (count == 0) break;
+        if (context.stop && context.stop()) {
+          result.interrupted = true;
+          break;
+        }
         std::vector<MmaCase> cases(count);
         const gen::CaseSeeds seeds(suite_seed(context.seed, gen::salt::kRandomSuite, selector), form);
         parallel_for(count, context.threads, [&](size_t i) { gen::BulkGenerator(seeds.of(index + i)).next(form, cases[i], options); });

@@ -90,6 +90,7 @@ struct SuiteResult {
   uint64_t deviations = 0;         // cases inside the spec bound whose D differs from the model's (status Deviation)
   uint64_t model_mismatches = 0;   // every case whose D differs from the model's, failures of the spec tier included
   std::optional<ModelDeviationReport> deviation;
+  bool interrupted = false;        // context.stop ended the suite before its cases were done: an incomplete result
 };
 
 struct SuiteLimits {
@@ -108,6 +109,9 @@ struct SuiteContext {
   std::string failure_dir;          // where shrunk failures are saved; empty: not saved
   std::function<void(const std::string&)> log;  // progress lines; may be empty
   ModelTier model = {};
+  // Asked before each batch of the random suite; true ends the suite early with `interrupted` set (a signal: the
+  // batch in flight finishes, no new one starts). May be empty.
+  std::function<bool()> stop = {};
 };
 
 SuiteResult run_suite(SuiteContext& context, const Form& form, int selector, Suite suite, const SuiteLimits& limits);

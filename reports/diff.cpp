@@ -187,6 +187,10 @@ DiffReport diff_runs(const RunRecord& baseline, const RunRecord& run, const std:
   if (run.results.empty())
     add({"no results", "run", std::to_string(baseline.results.size()) + " results", "0 results",
          "the run has no results at all (interrupted, or a filter that matched nothing?)", true});
+  if (const auto& i = run.run.interrupted)
+    add({"interrupted", "run", "complete",
+         "interrupted by " + i->signal_name + " after " + std::to_string(i->pairs_done) + " of " + std::to_string(i->pairs) + " pairs",
+         "an incomplete run is never clean: `mmasp run --resume` finishes it", true});
   compare_results(baseline, run, report.same_cases == SameCases::no, add);
 
   // Compile matrix: accept/reject per form, selector and target.
@@ -238,6 +242,27 @@ std::string format_diff(const DiffReport& report, const RunRecord& baseline, con
   }
   out << report.regressions << " regression(s), " << report.waived << " waived, " << report.entries.size() << " change(s)\n";
   return out.str();
+}
+
+bool identical_runs(const RunRecord& a, const RunRecord& b, std::ostream& out) {
+  const nlohmann::json left = without_volatile_fields(to_json(a)), right = without_volatile_fields(to_json(b));
+  const nlohmann::json patch = nlohmann::json::diff(left, right);
+  if (patch.empty()) {
+    out << "identical: " << a.results.size() << " results, equal in everything but time, host and command line\n";
+    return true;
+  }
+  out << patch.size() << " difference" << (patch.size() == 1 ? "" : "s") << ":\n";
+  for (size_t i = 0; i < patch.size() && i < 10; ++i) {
+    const std::string at = patch[i]["path"].get<std::string>();
+    const nlohmann::json::json_pointer pointer(at);
+    const auto shown = [&](const nlohmann::json& side) {
+      if (!side.contains(pointer)) return std::string("absent");
+      std::string text = side[pointer].dump();
+      return text.size() > 120 ? text.substr(0, 117) + "..." : text;
+    };
+    out << "  " << at << ": " << shown(left) << " -> " << shown(right) << "\n";
+  }
+  return false;
 }
 
 }  // namespace mmasp

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <filesystem>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -49,5 +50,9 @@ struct DiffReport {
 
 DiffReport diff_runs(const RunRecord& baseline, const RunRecord& run, const std::vector<Waiver>& waivers);
 std::string format_diff(const DiffReport& report, const RunRecord& baseline, const RunRecord& run);
+
+// Whether two runs are equal in everything but their volatile fields (without_volatile_fields); when not, writes the
+// JSON pointers of the first differences (at most 10) to `out`.
+bool identical_runs(const RunRecord& a, const RunRecord& b, std::ostream& out);
 
 }  // namespace mmasp

@@ -114,8 +114,14 @@ std::string row_class(Status worst) {
 void verdict_section(std::ostream& out, const RunRecord& run) {
   const bool failed = exit_code_for(run) != 0;
   const bool emulated = run.environment.emulated || !run.environment.device;
+  const auto& interrupted = run.run.interrupted;
   out << "<header id=\"verdict\" class=\"verdict " << (failed ? "fail" : emulated ? "emulated" : "pass") << "\">\n<h1>"
-      << (failed ? "FAIL" : emulated ? "No failures (emulated — not a hardware result)" : "PASS") << "</h1>\n<p>";
+      << (interrupted ? "INTERRUPTED" : failed ? "FAIL" : emulated ? "No failures (emulated — not a hardware result)" : "PASS")
+      << "</h1>\n<p>";
+  if (interrupted)
+    out << "Stopped by " << xml_escape(interrupted->signal_name) << " after " << interrupted->pairs_done << " of "
+        << interrupted->pairs << " form x selector pairs: the results below are incomplete. <code>mmasp run --resume</code> "
+        << "with the same options continues the run.<br>";
   if (emulated) {
     out << "CPU emulator: every result is emulated, none ran on a GPU.";
   } else {
@@ -347,7 +353,7 @@ std::string html_report(const RunRecord& run, const DiffReport* diff) {
   const bool failed = exit_code_for(run) != 0;
   out << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" "
          "content=\"width=device-width\"><title>mmasp "
-      << (failed ? "FAIL" : "no failures") << " — "
+      << (run.run.interrupted ? "INTERRUPTED" : failed ? "FAIL" : "no failures") << " — "
       << xml_escape(run.environment.device ? run.environment.device->name : std::string("emulator")) << "</title><style>"
       << kStyle << "</style></head><body>\n";
   verdict_section(out, run);

@@ -70,8 +70,19 @@ std::string junit_xml(const RunRecord& run) {
   }
   std::ostringstream out;
   out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-  out << "<testsuites name=\"mmasp\" tests=\"" << run.results.size() << "\" failures=\"" << failures << "\" errors=\""
-      << errors << "\" time=\"" << seconds_text(run.run.seconds) << "\">\n";
+  const auto& interrupted = run.run.interrupted;
+  out << "<testsuites name=\"mmasp\" tests=\"" << run.results.size() + (interrupted ? 1 : 0) << "\" failures=\"" << failures
+      << "\" errors=\"" << errors + (interrupted ? 1 : 0) << "\" time=\"" << seconds_text(run.run.seconds) << "\">\n";
+  if (interrupted) {
+    // A CI system must not read an interrupted run as a green one: the interruption is an error of its own.
+    const std::string message = "interrupted by " + interrupted->signal_name + " after " + std::to_string(interrupted->pairs_done) +
+                                " of " + std::to_string(interrupted->pairs) + " form x selector pairs";
+    out << "  <testsuite name=\"mmasp.run\" tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\" time=\""
+        << seconds_text(run.run.seconds) << "\" timestamp=\"" << xml_escape(run.run.started) << "\" hostname=\""
+        << xml_escape(run.run.host) << "\">\n    <testcase classname=\"mmasp.run\" name=\"run complete\" time=\"0\">\n"
+        << "      <error message=\"" << xml_escape(message) << "\" type=\"Interrupted\">" << xml_escape(message)
+        << "; mmasp run --resume continues it</error>\n    </testcase>\n  </testsuite>\n";
+  }
   for (const auto& [family, results] : families) {
     int family_failures = 0, family_errors = 0, skipped = 0;
     double time = 0;

@@ -24,6 +24,9 @@ std::string device_line(const RunRecord& run) {
 std::string head_section(const RunRecord& run) {
   std::ostringstream out;
   out << "# mmasp run\n\n";
+  if (const auto& i = run.run.interrupted)
+    out << "**INTERRUPTED** by " << i->signal_name << " after " << i->pairs_done << " of " << i->pairs
+        << " form x selector pairs: these results are incomplete (`mmasp run --resume` continues the run).\n\n";
   out << "- started: " << run.run.started << ", " << significant(run.run.seconds) << " s, seed " << run.run.seed << "\n";
   out << device_line(run);
   out << "- toolkit: " << (run.environment.toolkit.empty() ? "none" : run.environment.toolkit) << "\n";

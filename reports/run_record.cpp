@@ -286,6 +286,23 @@ json compile_matrix_json(const CompileRecord& c) {
 
 namespace {
 
+LayoutRecord layout_from(const Reader& l) {
+  LayoutRecord layout{l.required_text("form"), l.integer("selector"), l.flag("verified"), {}, l.text("error")};
+  l.each("operands", [&](const json& ov, const std::string& oat) {
+    const Reader o(ov, oat);
+    layout.operands.push_back({o.text("operand"), o.count("probes"), o.count("matched"), o.texts("mismatches")});
+  });
+  return layout;
+}
+
+CompilePathComparison compile_path_from(const Reader& p) {
+  CompilePathComparison comparison{p.required_text("form"), p.integer("selector"), std::nullopt, std::nullopt,
+                                   p.flag("identical"), p.text("note")};
+  if (p.has("cases")) comparison.cases = p.count("cases");
+  if (p.has("differing_cases")) comparison.differing_cases = p.count("differing_cases");
+  return comparison;
+}
+
 CompileRecord compile_from(const Reader& summary, const std::optional<Reader>& matrix) {
   CompileRecord c;
   c.cases = summary.count("cases");
@@ -318,6 +335,43 @@ CompileRecord compile_from(const Reader& summary, const std::optional<Reader>& m
 
 }  // namespace
 
+json to_json(const LayoutRecord& l) {
+  json operands = json::array();
+  for (const auto& o : l.operands)
+    operands.push_back({{"operand", o.operand}, {"probes", o.probes}, {"matched", o.matched}, {"mismatches", o.mismatches}});
+  json line = {{"form", l.form}, {"selector", l.selector}, {"verified", l.verified}, {"operands", operands}};
+  if (!l.error.empty()) line["error"] = l.error;
+  return line;
+}
+LayoutRecord layout_record_from_json(const json& document) { return layout_from(Reader(document, "")); }
+
+json to_json(const CompilePathComparison& p) {
+  json line = {{"form", p.form}, {"selector", p.selector}, {"identical", p.identical}};
+  if (p.cases) line["cases"] = *p.cases;
+  if (p.differing_cases) line["differing_cases"] = *p.differing_cases;
+  if (!p.note.empty()) line["note"] = p.note;
+  return line;
+}
+CompilePathComparison compile_path_from_json(const json& document) { return compile_path_from(Reader(document, "")); }
+
+json to_json(const CompileRecord& compile) {
+  return {{"compile", compile_to_json(compile)}, {"compile_matrix", compile_matrix_json(compile)}};
+}
+CompileRecord compile_record_from_json(const json& document) {
+  const Reader root(document, "");
+  const auto summary = root.object("compile");
+  if (!summary) root.fail("compile", "an object");
+  return compile_from(*summary, root.object("compile_matrix"));
+}
+
+json without_volatile_fields(json run) {
+  for (const char* key : {"started", "finished", "host", "command", "seconds", "phase_seconds", "resumed"})
+    run["run"].erase(key);
+  if (run.contains("compile")) run["compile"].erase("seconds"), run["compile"].erase("cache_hits");
+  for (auto& result : run["results"]) result.erase("seconds");
+  return run;
+}
+
 std::string result_id(const std::string& opcode, int selector, std::string_view suite) {
   return opcode + " sel=" + std::to_string(selector) + " " + std::string(suite);
 }
@@ -337,6 +391,7 @@ uint64_t count_of(const RunRecord& run, Status status) {
 }
 
 int exit_code_for(const RunRecord& run) {
+  if (run.run.interrupted) return 128 + run.run.interrupted->signal;
   for (const auto& result : run.results)
     if (is_failure(result.status)) return 1;
   if (run.compile && run.compile->new_disagreements > 0) return 1;
@@ -357,6 +412,10 @@ json to_json(const RunRecord& record) {
               {"ub", i.ub},             {"notes", i.notes},         {"seconds", i.seconds},
               {"phase_seconds", i.phase_seconds}};
   if (i.model_tier) run["model_tier"] = *i.model_tier;
+  if (i.resumed) run["resumed"] = i.resumed;
+  if (i.interrupted)
+    run["interrupted"] = {{"signal", i.interrupted->signal}, {"signal_name", i.interrupted->signal_name},
+                          {"pairs_done", i.interrupted->pairs_done}, {"pairs", i.interrupted->pairs}};
   const EnvironmentRecord& e = record.environment;
   json environment = {{"backend", e.backend}, {"emulated", e.emulated}, {"toolkit", e.toolkit}};
   if (e.device) environment["device"] = fingerprint_json(*e.device);
@@ -374,14 +433,7 @@ json to_json(const RunRecord& record) {
   for (const auto& r : record.results) results.push_back(result_to_json(r));
   out["results"] = results;
   json layouts = json::array();
-  for (const auto& l : record.layouts) {
-    json operands = json::array();
-    for (const auto& o : l.operands)
-      operands.push_back({{"operand", o.operand}, {"probes", o.probes}, {"matched", o.matched}, {"mismatches", o.mismatches}});
-    json line = {{"form", l.form}, {"selector", l.selector}, {"verified", l.verified}, {"operands", operands}};
-    if (!l.error.empty()) line["error"] = l.error;
-    layouts.push_back(line);
-  }
+  for (const auto& l : record.layouts) layouts.push_back(to_json(l));
   out["layouts"] = layouts;
   json sass = json::array();
   for (const auto& s : record.sass) {
@@ -399,13 +451,7 @@ json to_json(const RunRecord& record) {
   }
   out["sass"] = sass;
   json paths = json::array();
-  for (const auto& p : record.compile_paths) {
-    json line = {{"form", p.form}, {"selector", p.selector}, {"identical", p.identical}};
-    if (p.cases) line["cases"] = *p.cases;
-    if (p.differing_cases) line["differing_cases"] = *p.differing_cases;
-    if (!p.note.empty()) line["note"] = p.note;
-    paths.push_back(line);
-  }
+  for (const auto& p : record.compile_paths) paths.push_back(to_json(p));
   out["compile_paths"] = paths;
   json summary = json::object();
   for (const auto& [status, count] : status_counts(record)) summary[std::string(name(status))] = count;
@@ -436,6 +482,13 @@ RunRecord run_record_from_json(const json& document) {
   i.ub = run->flag("ub");
   i.notes = run->texts("notes");
   if (run->has("model_tier")) i.model_tier = run->text("model_tier");
+  i.resumed = run->count("resumed");
+  if (auto interrupted = run->object("interrupted")) {
+    const int signal = interrupted->required_integer("signal");
+    if (signal < 1 || signal > 64) interrupted->fail("signal", "a signal number from 1 to 64");
+    i.interrupted = Interruption{signal, interrupted->text("signal_name"), interrupted->count("pairs_done"),
+                                 interrupted->count("pairs")};
+  }
   i.seconds = run->number("seconds");
   if (auto phases = run->object("phase_seconds"))
     for (const auto& [phase, seconds] : phases->raw().items()) i.phase_seconds[phase] = phases->number(phase.c_str());
@@ -454,15 +507,7 @@ RunRecord run_record_from_json(const json& document) {
     record.findings.push_back({f.text("id"), f.text("kind"), f.text("title")});
   });
   root.each("results", [&](const json& v, const std::string& at) { record.results.push_back(result_from(Reader(v, at))); });
-  root.each("layouts", [&](const json& v, const std::string& at) {
-    const Reader l(v, at);
-    LayoutRecord layout{l.required_text("form"), l.integer("selector"), l.flag("verified"), {}, l.text("error")};
-    l.each("operands", [&](const json& ov, const std::string& oat) {
-      const Reader o(ov, oat);
-      layout.operands.push_back({o.text("operand"), o.count("probes"), o.count("matched"), o.texts("mismatches")});
-    });
-    record.layouts.push_back(std::move(layout));
-  });
+  root.each("layouts", [&](const json& v, const std::string& at) { record.layouts.push_back(layout_from(Reader(v, at))); });
   root.each("sass", [&](const json& v, const std::string& at) {
     const Reader s(v, at);
     SassRecord sass{s.required_text("form"), s.text("path"), s.integer("selector"), std::nullopt, {}, false, 0, true, ""};
@@ -475,12 +520,7 @@ RunRecord run_record_from_json(const json& document) {
     record.sass.push_back(std::move(sass));
   });
   root.each("compile_paths", [&](const json& v, const std::string& at) {
-    const Reader p(v, at);
-    CompilePathComparison comparison{p.required_text("form"), p.integer("selector"), std::nullopt, std::nullopt,
-                                     p.flag("identical"), p.text("note")};
-    if (p.has("cases")) comparison.cases = p.count("cases");
-    if (p.has("differing_cases")) comparison.differing_cases = p.count("differing_cases");
-    record.compile_paths.push_back(std::move(comparison));
+    record.compile_paths.push_back(compile_path_from(Reader(v, at)));
   });
   return record;
 }

@@ -31,6 +31,14 @@ struct RunRecordError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A run that stopped on a signal before its last form x selector pair: what it has is true but incomplete, and
+// `mmasp run --resume` continues it from <out>/journal.jsonl.
+struct Interruption {
+  int signal = 0;                 // the exit status is 128 + signal (130 for SIGINT, 143 for SIGTERM, 129 for SIGHUP)
+  std::string signal_name;        // "SIGINT"
+  uint64_t pairs_done = 0, pairs = 0;
+};
+
 struct RunInfo {
   std::string started, finished, host, command;
   uint64_t seed = 1;
@@ -43,6 +51,8 @@ struct RunInfo {
   std::optional<std::string> model_tier;    // "off", "warn", "strict"; absent in runs older than the model tier
   double seconds = 0;
   std::map<std::string, double> phase_seconds;
+  std::optional<Interruption> interrupted;
+  uint64_t resumed = 0;                     // how many times the run was resumed (mmasp run --resume)
 };
 
 struct EnvironmentRecord {
@@ -179,7 +189,8 @@ std::string result_id(const std::string& opcode, int selector, std::string_view 
 // Counts per status over the results, every status present (zero or not), in kAllStatuses order.
 std::vector<std::pair<Status, uint64_t>> status_counts(const RunRecord& run);
 uint64_t count_of(const RunRecord& run, Status status);
-// 1 when a result failed (is_failure), compile conformance found a new disagreement, or a layout probe disagreed.
+// 128 + the signal for an interrupted run; else 1 when a result failed (is_failure), compile conformance found a new
+// disagreement, or a layout probe disagreed; else 0.
 int exit_code_for(const RunRecord& run);
 
 // The one JSON mapping. to_json writes schema mmasp-run/1 (and "summary", the status counts, for other tools);
@@ -188,6 +199,17 @@ nlohmann::json to_json(const RunRecord& run);
 RunRecord run_record_from_json(const nlohmann::json& document);
 nlohmann::json to_json(const ResultRecord& result);
 ResultRecord result_record_from_json(const nlohmann::json& document);
+// One part of a run at a time (the journal of a resumable run writes them as they finish).
+nlohmann::json to_json(const LayoutRecord& layout);
+LayoutRecord layout_record_from_json(const nlohmann::json& document);
+nlohmann::json to_json(const CompilePathComparison& comparison);
+CompilePathComparison compile_path_from_json(const nlohmann::json& document);
+nlohmann::json to_json(const CompileRecord& compile);   // {"compile": ..., "compile_matrix": ...} as in run.json
+CompileRecord compile_record_from_json(const nlohmann::json& document);
+// run.json without what differs between two runs of the same work: when and where it ran, how long it took, the
+// command line, how often it was resumed, the compile cache's hits. Two runs of the same options, seed and device
+// (one interrupted and resumed, one not) give equal documents.
+nlohmann::json without_volatile_fields(nlohmann::json run_json);
 // Reads run.json: errors name the file; a truncated file says so instead of "not an mmasp run".
 RunRecord load_run_record(const std::filesystem::path& path);
 

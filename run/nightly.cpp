@@ -2,8 +2,10 @@
 
 #include "mmasp_commit.h"
 
+#include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <ctime>
 #include <fstream>
@@ -20,6 +22,7 @@
 #include "oracle/text.h"
 #include "reports/run_report.h"
 #include "run/backends.h"
+#include "run/journal.h"
 #include "run/ub_isolation.h"
 #include "run/usage_error.h"
 
@@ -72,6 +75,22 @@ struct SassJob {
   std::string path, cubin, why_not;
 };
 
+std::string signal_name(int signal) {
+  switch (signal) {
+    case SIGINT: return "SIGINT";
+    case SIGTERM: return "SIGTERM";
+    case SIGHUP: return "SIGHUP";
+  }
+  return "signal " + std::to_string(signal);
+}
+
+// What one form x selector pair produced: committed (streamed, journaled, recorded) only once all of it finished.
+struct PairWork {
+  JournalPair journal;
+  std::vector<SassJob> sass;
+  uint64_t cases = 0, failures = 0;
+};
+
 class Nightly {
  public:
   Nightly(const NightlyOptions& options, const NightlyHooks& hooks)
@@ -97,16 +116,22 @@ class Nightly {
     } add{record_.run.phase_seconds[phase], start};
     return body();
   }
+  int stop_signal() const { return hooks_.stop_signal ? hooks_.stop_signal() : 0; }
+  double elapsed() const { return elapsed_before_ + std::chrono::duration<double>(Clock::now() - start_).count(); }
+  void prepare_out();
   void begin(const std::string& command_line);
   void choose_backends();
+  void open_journal();
   void compile_conformance();
   void select_pairs();
   void configure_suites();
-  void run_pair(size_t p);
-  void emit(ResultRecord result, uint64_t& cases, uint64_t& failures);
-  void run_undefined(const Form& form, int selector, const SuiteLimits& limits, uint64_t& cases, uint64_t& failures);
-  void run_extras(const Form& form, int selector);
-  void compare_compile_paths(const Form& form, int selector);
+  bool run_pair(size_t p);   // false: interrupted, nothing of the pair kept
+  void commit(size_t p, PairWork work);
+  void add(PairWork& work, ResultRecord result);
+  void run_undefined(const Form& form, int selector, const SuiteLimits& limits, PairWork& work);
+  void run_extras(const Form& form, int selector, PairWork& work);
+  void collect_sass(const Form& form, int selector, std::vector<SassJob>& jobs);
+  CompilePathComparison compare_compile_paths(const Form& form, int selector);
   void disassemble_all();
   void finish();
 
@@ -123,15 +148,54 @@ class Nightly {
   size_t not_supported_ = 0;
   std::vector<SassJob> sass_jobs_;
   IsolatedUb isolated_ub_;
+  std::optional<Journal> interrupted_run_;   // --resume: what the interrupted run finished
+  std::optional<JournalWriter> journal_;
+  nlohmann::json identity_;
+  double elapsed_before_ = 0;                // --resume: seconds the interrupted sessions ran
+  size_t pairs_done_ = 0;
 };
+
+void Nightly::prepare_out() {
+  const bool exists = fs::exists(out_dir_);
+  if (exists && !fs::is_directory(out_dir_)) throw UsageError("--out " + out_dir_.string() + ": not a directory");
+  if (o_.resume) {
+    if (o_.force) throw UsageError("give --resume or --force, not both");
+    interrupted_run_ = read_journal(out_dir_ / kJournalFile);
+    if (!interrupted_run_->pairs.empty()) elapsed_before_ = interrupted_run_->pairs.back().elapsed_seconds;
+    return;
+  }
+  if (!exists || fs::is_empty(out_dir_)) return;
+  // A finished run's reports are replaced (a nightly job writes into the same --out every night); an unfinished run
+  // (one a --resume could continue) or files mmasp did not write are never removed without --force.
+  std::string strangers;
+  for (const auto& entry : fs::directory_iterator(out_dir_)) {
+    const std::string file = entry.path().filename().string();
+    if (std::find_if(std::begin(kRunOutputs), std::end(kRunOutputs), [&](const char* ours) { return file == ours; }) ==
+        std::end(kRunOutputs))
+      strangers += (strangers.empty() ? "" : ", ") + file;
+  }
+  bool finished = false;
+  try {
+    finished = !load_run_record(out_dir_ / "run.json").run.interrupted;
+  } catch (const std::exception&) {
+  }
+  if (!o_.force && !strangers.empty())
+    throw UsageError("--out " + out_dir_.string() + " holds files mmasp did not write (" + strangers +
+                     "): give a new or empty directory, or --force to write beside them");
+  if (!o_.force && !finished)
+    throw UsageError("--out " + out_dir_.string() + " holds an unfinished run: give --resume to continue it (with the "
+                     "same options), --force to replace it, or another --out");
+  say("mmasp run: replacing the reports of the earlier run in " + out_dir_.string());
+  for (const char* output : kRunOutputs) fs::remove_all(out_dir_ / output);
+}
 
 void Nightly::begin(const std::string& command_line) {
   fs::create_directories(out_dir_);
-  stream_.emplace(out_dir_ / "results.jsonl");
   RunInfo& info = record_.run;
-  info.started = now_iso();
+  info.started = interrupted_run_ ? interrupted_run_->started : now_iso();
   info.host = hostname();
   info.command = command_line;
+  if (interrupted_run_) info.resumed = interrupted_run_->resumed.size() + 1;
   info.seed = o_.seed;
   info.mmasp_version = MMASP_VERSION;
   info.mmasp_commit = MMASP_GIT_COMMIT;
@@ -164,15 +228,59 @@ void Nightly::choose_backends() {
   }
 }
 
+void Nightly::open_journal() {
+  const EnvironmentRecord& e = record_.environment;
+  identity_ = {{"mmasp_commit", MMASP_GIT_COMMIT}, {"case_streams", record_.run.case_streams}, {"seed", o_.seed},
+               {"filter", o_.filter}, {"exclude", o_.exclude}, {"shard", o_.shard}, {"cases", o_.cases},
+               {"budget", o_.budget}, {"ub", o_.ub}, {"no_compile", o_.no_compile}, {"compile_filter", o_.compile.filter},
+               {"targets", o_.compile.targets}, {"special_generated", o_.special_generated}, {"model", o_.model},
+               {"model_candidates", o_.model_candidates}, {"extras", o_.extras},
+               {"layouts", o_.layouts_given ? nlohmann::json(o_.layouts) : nlohmann::json("default")},
+               {"paths", o_.paths}, {"backend", e.backend}, {"toolkit", e.toolkit},
+               {"device", e.device ? e.device->name + " " + e.device->uuid : ""},
+               {"driver", e.device ? e.device->driver_version : ""}};
+  if (interrupted_run_) {
+    if (const std::string difference = identity_difference(interrupted_run_->identity, identity_); !difference.empty())
+      throw UsageError("--resume: this run differs from the interrupted one in " + difference +
+                       ". The interrupted run was: " + interrupted_run_->command);
+    // Nothing in --out changes before the identity is checked. Then the interrupted session's reports go: a report
+    // never sits beside results newer than it.
+    for (const char* report : {"run.json", "junit.xml", "summary.md", "report.html"}) fs::remove(out_dir_ / report);
+    journal_.emplace(out_dir_ / kJournalFile, *interrupted_run_);
+    journal_->resumed(now_iso());
+    // results.jsonl is written again from the journal as the finished pairs are taken over: it always holds
+    // exactly the finished pairs' results.
+    stream_.emplace(out_dir_ / "results.jsonl");
+    say("mmasp run: resuming " + out_dir_.string() + ": " + std::to_string(interrupted_run_->pairs.size()) +
+        " form x selector pairs were finished" + (interrupted_run_->dropped_cut_off_line ? " (a cut-off last journal line was dropped)" : ""));
+    return;
+  }
+  Journal fresh;
+  fresh.identity = identity_;
+  fresh.started = record_.run.started;
+  fresh.host = record_.run.host;
+  fresh.command = record_.run.command;
+  journal_.emplace(out_dir_ / kJournalFile, fresh);
+  stream_.emplace(out_dir_ / "results.jsonl");
+}
+
 void Nightly::compile_conformance() {
   if (o_.no_compile) return;
+  if (interrupted_run_ && interrupted_run_->compile) {
+    record_.compile = interrupted_run_->compile;
+    say("compile conformance: finished by the interrupted run (compile.json)");
+    return;
+  }
   if (!backends_->ptxas_info) {
     note("compile conformance not run: no ptxas on this machine");
     return;
   }
   timed("compile conformance", [&] {
     const auto step = run_compile_step(o_.compile, hooks_.compile_progress);
+    // A signal during the step also reaches ptxas (the terminal's process group): its verdicts then mean nothing.
+    if (stop_signal()) return;
     record_.compile = step->record();
+    journal_->compile(*record_.compile);
     // The whole compile report (negative set, diagnostics, PTX of each disagreement) beside run.json.
     std::ofstream(out_dir_ / "compile.json") << compile_json(step->run, step->judgement, step->targets).dump(2) << "\n";
     say(compile_summary(step->run, step->judgement, step->targets));
@@ -209,15 +317,18 @@ void Nightly::configure_suites() {
     note("model tier off: no verified bit-exact model for sm_" + std::to_string(backends_->sm()));
   record_.run.model_tier = std::string(name(context_->model.mode));
   context_->log = hooks_.log;
+  context_->stop = [this] { return stop_signal() != 0; };
   if (o_.ub && hardware)
     timed("undefined behaviour (incl. its processes)", [&] {
       const GpuBackend& gpu = *backends_->gpu.front();
-      isolated_ub_.run(pairs_, gpu, {o_.seed, o_.device, std::string(name(gpu.path())), backends_->module_dir.string(),
+      std::vector<std::pair<const Form*, int>> left;   // a resumed run has the others' results already
+      for (size_t p = interrupted_run_ ? interrupted_run_->pairs.size() : 0; p < pairs_.size(); ++p) left.push_back(pairs_[p]);
+      isolated_ub_.run(left, gpu, {o_.seed, o_.device, std::string(name(gpu.path())), backends_->module_dir.string(),
                                      o_.special_generated, o_.threads});
     });
 }
 
-void Nightly::emit(ResultRecord result, uint64_t& cases, uint64_t& failures) {
+void Nightly::add(PairWork& work, ResultRecord result) {
   if (result.emulated) {
     // Never a hardware result: say which device it would need — the first known target the form is legal on, when
     // that is an architecture-specific one (sm_120a), else any GPU.
@@ -232,27 +343,40 @@ void Nightly::emit(ResultRecord result, uint64_t& cases, uint64_t& failures) {
                                             : "emulated on the CPU; not executed: no " + needs + " device";
     result.note = result.note.empty() ? label : label + "; " + result.note;
   }
-  cases += result.cases;
-  failures += is_failure(result.status);
-  stream_->write(result);
-  record_.results.push_back(std::move(result));
+  work.cases += result.cases;
+  work.failures += is_failure(result.status);
+  work.journal.results.push_back(std::move(result));
 }
 
-void Nightly::run_undefined(const Form& form, int selector, const SuiteLimits& limits, uint64_t& cases, uint64_t& failures) {
+void Nightly::commit(size_t p, PairWork work) {
+  const Form& form = *pairs_[p].first;
+  const int selector = pairs_[p].second;
+  for (const auto& result : work.journal.results) {
+    stream_->write(result);
+    record_.results.push_back(result);
+  }
+  if (work.journal.layout) record_.layouts.push_back(*work.journal.layout);
+  if (work.journal.compile_path) record_.compile_paths.push_back(*work.journal.compile_path);
+  for (auto& job : work.sass) sass_jobs_.push_back(std::move(job));
+  ++pairs_done_;
+  if (hooks_.pair_done) hooks_.pair_done(form.opcode + " sel=" + std::to_string(selector), work.cases, work.failures);
+}
+
+void Nightly::run_undefined(const Form& form, int selector, const SuiteLimits& limits, PairWork& work) {
   timed("undefined behaviour (incl. its processes)", [&] {
     if (backends_->hardware()) {
-      emit(isolated_ub_.result(form, selector, backends_->primary().description()), cases, failures);
+      add(work, isolated_ub_.result(form, selector, backends_->primary().description()));
       return;
     }
     SuiteResult ub = run_suite(*context_, form, selector, Suite::undefined, limits);
     if (selector == form.selectors.front())
       for (int value = int(form.selectors.size()); value < kSelectorOperandValues; ++value)
         ub.out_of_range_selectors.push_back({value, probe_out_of_range_selector(backends_->primary(), form, value, o_.seed)});
-    emit(record_of(ub), cases, failures);
+    add(work, record_of(ub));
   });
 }
 
-void Nightly::compare_compile_paths(const Form& form, int selector) {
+CompilePathComparison Nightly::compare_compile_paths(const Form& form, int selector) {
   CompilePathComparison compare{form.opcode, selector, std::nullopt, std::nullopt, false, ""};
   try {
     std::vector<MmaCase> cases(1024);
@@ -273,33 +397,39 @@ void Nightly::compare_compile_paths(const Form& form, int selector) {
   } catch (const std::exception& error) {
     compare.note = std::string("could not compare: ") + error.what();
   }
-  record_.compile_paths.push_back(std::move(compare));
+  return compare;
 }
 
-void Nightly::run_extras(const Form& form, int selector) {
-  if (extras_) timed("SASS and compile-path comparison", [&] {
-    // The SASS of each compile path (disassembled after the loop, on every host thread: cuobjdump needs no GPU), and
-    // whether the two paths compute the same bits.
-    for (GpuBackend* gpu : backends_->gpu) {
-      SassJob job{&form, selector, std::string(name(gpu->path())), "", ""};
-      try {
-        job.cubin = gpu->cubin(form, selector);
-      } catch (const std::exception& error) {
-        job.why_not = error.what();
-      }
-      sass_jobs_.push_back(std::move(job));
+// The cubin of each compile path, disassembled after the loop on every host thread (cuobjdump needs no GPU). Cheap
+// and deterministic, so a resumed run collects it again for the pairs the interrupted run finished.
+void Nightly::collect_sass(const Form& form, int selector, std::vector<SassJob>& jobs) {
+  for (GpuBackend* gpu : backends_->gpu) {
+    SassJob job{&form, selector, std::string(name(gpu->path())), "", ""};
+    try {
+      job.cubin = gpu->cubin(form, selector);
+    } catch (const std::exception& error) {
+      job.why_not = error.what();
     }
-    if (backends_->all.size() > 1) compare_compile_paths(form, selector);
+    jobs.push_back(std::move(job));
+  }
+}
+
+void Nightly::run_extras(const Form& form, int selector, PairWork& work) {
+  if (extras_) timed("SASS and compile-path comparison", [&] {
+    collect_sass(form, selector, work.sass);
+    if (backends_->all.size() > 1) work.journal.compile_path = compare_compile_paths(form, selector);
   });
   if (layouts_)
-    record_.layouts.push_back(timed("layout discovery", [&] { return record_of(discover_layout(backends_->primary(), form, selector)); }));
+    work.journal.layout = timed("layout discovery", [&] { return record_of(discover_layout(backends_->primary(), form, selector)); });
 }
 
-void Nightly::run_pair(size_t p) {
+bool Nightly::run_pair(size_t p) {
   const Form& form = *pairs_[p].first;
   const int selector = pairs_[p].second;
   const auto pair_start = Clock::now();
-  uint64_t cases = 0, failures = 0;
+  PairWork work;
+  work.journal.form = form.opcode;
+  work.journal.selector = selector;
   std::string why;
   if (!backends_->primary().supports(form, &why)) {
     ++not_supported_;
@@ -313,29 +443,34 @@ void Nightly::run_pair(size_t p) {
       result.status = Status::not_supported;
       result.backend = backends_->primary().description();
       result.note = why;
-      emit(std::move(result), cases, failures);
+      add(work, std::move(result));
     }
-    if (hooks_.pair_done) hooks_.pair_done(form.opcode, 0, 0);
-    return;
-  }
-  SuiteLimits limits;
-  limits.special_generated = o_.special_generated;
-  emit(record_of(timed("special suites", [&] { return run_suite(*context_, form, selector, Suite::special, limits); })), cases, failures);
-  if (o_.ub) run_undefined(form, selector, limits, cases, failures);
-  if (extras_ || layouts_) run_extras(form, selector);
-  // The random suite gets what is left of this pair's fair share of the budget.
-  if (o_.budget > 0) {
-    const auto deadline = start_ + std::chrono::duration<double>(o_.budget);
-    const double left = std::chrono::duration<double>(deadline - Clock::now()).count();
-    const double share = std::max(0.0, left / double(pairs_.size() - p));
-    limits.min_cases = 256;
-    limits.max_cases = uint64_t(1) << 40;
-    limits.seconds = std::max(0.0, share - std::chrono::duration<double>(Clock::now() - pair_start).count());
   } else {
-    limits.min_cases = limits.max_cases = o_.cases ? o_.cases : (backends_->hardware() ? 10000 : 64);
+    SuiteLimits limits;
+    limits.special_generated = o_.special_generated;
+    add(work, record_of(timed("special suites", [&] { return run_suite(*context_, form, selector, Suite::special, limits); })));
+    if (stop_signal()) return false;
+    if (o_.ub) run_undefined(form, selector, limits, work);
+    if (extras_ || layouts_) run_extras(form, selector, work);
+    if (stop_signal()) return false;
+    // The random suite gets what is left of this pair's fair share of the budget.
+    if (o_.budget > 0) {
+      const double left = o_.budget - elapsed();
+      const double share = std::max(0.0, left / double(pairs_.size() - p));
+      limits.min_cases = 256;
+      limits.max_cases = uint64_t(1) << 40;
+      limits.seconds = std::max(0.0, share - std::chrono::duration<double>(Clock::now() - pair_start).count());
+    } else {
+      limits.min_cases = limits.max_cases = o_.cases ? o_.cases : (backends_->hardware() ? 10000 : 64);
+    }
+    const SuiteResult random = timed("random suites", [&] { return run_suite(*context_, form, selector, Suite::random, limits); });
+    if (random.interrupted) return false;
+    add(work, record_of(random));
   }
-  emit(record_of(timed("random suites", [&] { return run_suite(*context_, form, selector, Suite::random, limits); })), cases, failures);
-  if (hooks_.pair_done) hooks_.pair_done(form.opcode + " sel=" + std::to_string(selector), cases, failures);
+  work.journal.elapsed_seconds = elapsed();
+  journal_->pair(work.journal);
+  commit(p, std::move(work));
+  return true;
 }
 
 void Nightly::disassemble_all() {
@@ -366,16 +501,24 @@ void Nightly::finish() {
   if (not_supported_ && backends_->hardware())
     note(std::to_string(not_supported_) + " form x selector pairs need another architecture: not executed (e.g. \"not executed: "
          "no sm_120a device\"); never counted as passed.");
+  if (const int signal = stop_signal()) {
+    record_.run.interrupted = Interruption{signal, signal_name(signal), pairs_done_, pairs_.size()};
+    note("interrupted by " + signal_name(signal) + " after " + std::to_string(pairs_done_) + " of " +
+         std::to_string(pairs_.size()) + " form x selector pairs: the results are incomplete. `mmasp run --resume --out " +
+         out_dir_.string() + "` with the same options continues the run.");
+  }
   record_.run.finished = now_iso();
-  record_.run.seconds = std::chrono::duration<double>(Clock::now() - start_).count();
+  record_.run.seconds = elapsed();
 }
 
 RunRecord Nightly::run(const std::string& command_line) {
   if (o_.budget > 0 && o_.cases > 0) throw UsageError("give --budget or --cases, not both");
   parse_shard(o_.shard);
   select_pairs();   // first: a --filter that matches nothing must not cost a whole compile step
+  prepare_out();
   begin(command_line);
   choose_backends();
+  open_journal();
   compile_conformance();
   try {
     const FindingsFile findings = load_findings(o_.compile.findings.empty() ? default_findings_path() : fs::path(o_.compile.findings));
@@ -383,9 +526,26 @@ RunRecord Nightly::run(const std::string& command_line) {
   } catch (const std::exception& error) {
     note(std::string("findings not loaded: ") + error.what());
   }
-  configure_suites();
+  if (!stop_signal()) configure_suites();
   if (hooks_.pairs_selected) hooks_.pairs_selected(pairs_.size());
-  for (size_t p = 0; p < pairs_.size(); ++p) run_pair(p);
+  const size_t finished_before = interrupted_run_ ? interrupted_run_->pairs.size() : 0;
+  if (finished_before > pairs_.size()) throw UsageError("--resume: the journal has more pairs than this run selects");
+  for (size_t p = 0; p < pairs_.size() && !stop_signal(); ++p) {
+    if (p < finished_before) {
+      const JournalPair& done = interrupted_run_->pairs[p];
+      if (done.form != pairs_[p].first->opcode || done.selector != pairs_[p].second)
+        throw UsageError("--resume: the journal's pair " + std::to_string(p + 1) + " is " + done.form + " sel=" +
+                         std::to_string(done.selector) + ", this run's is " + pairs_[p].first->opcode);
+      PairWork work;
+      work.journal = done;
+      for (const auto& result : done.results) work.cases += result.cases, work.failures += is_failure(result.status);
+      if (extras_) collect_sass(*pairs_[p].first, pairs_[p].second, work.sass);
+      not_supported_ += !backends_->primary().supports(*pairs_[p].first, nullptr);
+      commit(p, std::move(work));
+      continue;
+    }
+    if (!run_pair(p)) break;
+  }
   disassemble_all();
   finish();
   return std::move(record_);

@@ -23,6 +23,8 @@ struct NightlyOptions {
   std::string shard = "1/1";
   bool ub = false;
   std::string out = "mmasp-out";
+  bool resume = false;          // continue the interrupted run in `out` from its journal (run/journal.h)
+  bool force = false;           // replace the reports of an earlier run in `out` (else a non-empty `out` is refused)
   bool no_compile = false;
   bool layouts = true;          // layout discovery on a GPU (on the emulator only when asked: --layouts)
   bool layouts_given = false;
@@ -50,9 +52,18 @@ struct NightlyHooks {
   std::function<void(size_t pairs)> pairs_selected;
   std::function<void(const std::string& what, uint64_t cases, uint64_t failures)> pair_done;
   std::function<void(const std::string&)> log;                 // a suite's own progress lines
+  // The signal that asked the run to stop (SIGINT, SIGTERM, SIGHUP), 0 while none did. Asked between batches: the
+  // batch in flight finishes, the unfinished pair is left out (and run again by --resume), the record says so.
+  std::function<int()> stop_signal;
 };
 
-// Throws UsageError for options that cannot run (no form selected, a bad shard, no model for --model strict, ...).
+// What `mmasp run` writes into --out. A fresh run replaces a finished run's; it refuses an --out holding an unfinished
+// run (a --resume could continue it) or files not in this list, unless --force.
+inline constexpr const char* kRunOutputs[] = {"run.json", "junit.xml", "summary.md", "report.html", "results.jsonl",
+                                              "journal.jsonl", "compile.json", "failures", "deviations", "closest-to-bound"};
+
+// Throws UsageError for options that cannot run (no form selected, a bad shard, no model for --model strict, a
+// non-empty --out without --force or --resume, a --resume whose journal is missing or was made with other options).
 RunRecord run_nightly(const NightlyOptions& options, const std::string& command_line, const NightlyHooks& hooks);
 
 }  // namespace mmasp::run
