@@ -18,6 +18,7 @@
 
 #include "harness/parallel.h"
 #include "harness/sha256.h"
+#include "harness/temporary_files.h"
 
 extern char** environ;
 
@@ -73,11 +74,7 @@ std::string last_nonempty_line(const std::string& text) {
 // ptxas states the newest version it knows when given a newer one ("Unsupported .version 99.9; current version is
 // '9.0'"), so one probe tells the limit without a table keyed by toolkit release.
 std::optional<PtxVersion> probe_max_ptx(const fs::path& ptxas) {
-  fs::path file = fs::temp_directory_path() / ("mmasp-version-probe-" + std::to_string(getpid()) + ".ptx");
-  {
-    std::ofstream out(file);
-    out << ".version 99.9\n.target sm_80\n.address_size 64\n";
-  }
+  const fs::path file = write_temporary_file(".version 99.9\n.target sm_80\n.address_size 64\n", ".ptx");
   CommandResult result = run_command({ptxas.string(), "-arch=sm_80", file.string(), "-o", "/dev/null"});
   fs::remove(file);
   std::smatch match;
@@ -146,20 +143,9 @@ std::string Ptxas::cache_key(const AssembleJob& job) const {
 
 namespace {
 
-// ptxas reads its input from a file: a fresh one in /tmp per call, so parallel calls never share one.
-std::string write_temporary_ptx(const std::string& ptx) {
-  char name[] = "/tmp/mmasp-XXXXXX.ptx";
-  int fd = mkstemps(name, 4);
-  if (fd < 0) throw std::runtime_error("cannot create a temporary PTX file in /tmp");
-  size_t written = 0;
-  while (written < ptx.size()) {
-    ssize_t n = write(fd, ptx.data() + written, ptx.size() - written);
-    if (n <= 0) break;
-    written += size_t(n);
-  }
-  close(fd);
-  return name;
-}
+// ptxas reads its input from a file: a fresh one per call (in this process's temporary directory), so parallel calls
+// never share one.
+std::string write_temporary_ptx(const std::string& ptx) { return write_temporary_file(ptx, ".ptx").string(); }
 
 }  // namespace
 
@@ -190,19 +176,31 @@ std::optional<std::string> Ptxas::compile_cubin(const AssembleJob& job, std::str
   return bytes;
 }
 
+namespace {
+
+std::string cache_checksum(const std::string& key, int exit_code, const std::string& diagnostics) {
+  return sha256_hex(key + '\0' + std::to_string(exit_code) + '\0' + diagnostics);
+}
+
+}  // namespace
+
 AssembleResult Ptxas::assemble(const AssembleJob& job) const {
   fs::path entry;
   if (!cache_dir_.empty()) {
-    std::string key = cache_key(job);
+    const std::string key = cache_key(job);
     entry = cache_dir_ / key.substr(0, 2) / (key + ".json");
     std::ifstream cached(entry);
     if (cached) {
-      auto json = nlohmann::json::parse(cached, nullptr, false);
-      if (!json.is_discarded() && json.contains("exit_code")) {
+      // An entry is served only when its checksum holds: a damaged or edited entry (a full disk, a hand edit, one
+      // copied under another key) is run again and rewritten.
+      const auto json = nlohmann::json::parse(cached, nullptr, false);
+      if (json.is_object() && json.contains("exit_code") && json["exit_code"].is_number_integer() &&
+          json.contains("diagnostics") && json["diagnostics"].is_string() && json.contains("sha256") &&
+          json["sha256"] == cache_checksum(key, json["exit_code"].get<int>(), json["diagnostics"].get<std::string>())) {
         AssembleResult result;
         result.exit_code = json["exit_code"].get<int>();
         result.accepted = result.exit_code == 0;
-        result.diagnostics = json.value("diagnostics", "");
+        result.diagnostics = json["diagnostics"].get<std::string>();
         result.from_cache = true;
         return result;
       }
@@ -218,7 +216,10 @@ AssembleResult Ptxas::assemble(const AssembleJob& job) const {
                  std::to_string(std::hash<std::thread::id>{}(std::this_thread::get_id()));
     {
       std::ofstream out(temporary);
-      out << nlohmann::json{{"exit_code", result.exit_code}, {"diagnostics", result.diagnostics}}.dump();
+      out << nlohmann::json{{"exit_code", result.exit_code},
+                            {"diagnostics", result.diagnostics},
+                            {"sha256", cache_checksum(entry.stem().string(), result.exit_code, result.diagnostics)}}
+                 .dump();
     }
     fs::rename(temporary, entry);  // atomic, so concurrent runs sharing a cache never read half a file
   }

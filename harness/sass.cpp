@@ -10,6 +10,7 @@
 #include <set>
 
 #include "harness/ptxas.h"
+#include "harness/temporary_files.h"
 #include "oracle/instruction_space.h"
 
 namespace fs = std::filesystem;
@@ -77,17 +78,7 @@ std::optional<SassSummary> disassemble(const std::string& cubin, std::string* wh
     if (why) *why = "no cuobjdump on this machine";
     return std::nullopt;
   }
-  char name[] = "/tmp/mmasp-XXXXXX.cubin";
-  const int fd = mkstemps(name, 6);
-  if (fd < 0) {
-    if (why) *why = "cannot create a temporary file";
-    return std::nullopt;
-  }
-  close(fd);
-  {
-    std::ofstream out(name, std::ios::binary);
-    out << cubin;
-  }
+  const std::string name = write_temporary_file(cubin, ".cubin").string();
   CommandResult result = run_command({*tool, "-sass", name});
   fs::remove(name);
   if (result.exit_code != 0) {

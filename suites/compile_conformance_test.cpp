@@ -1,5 +1,7 @@
 // Compile conformance against the real ptxas, one CTest entry per target, plus checks that the machinery can fail.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmath>
 
@@ -13,6 +15,7 @@
 #include <set>
 
 #include "harness/compile_conformance.h"
+#include "harness/temporary_files.h"
 #include "reports/compile_report.h"
 #include "reports/findings.h"
 
@@ -268,6 +271,64 @@ TEST(CompileConformanceMachinery, AKilledPtxasIsNotCached) {
     for (const auto& entry : fs::recursive_directory_iterator(cache)) entries += entry.is_regular_file();
   EXPECT_EQ(entries, 0u);
   fs::remove_all(dir);
+}
+
+// Issue #16: a cache entry carries a checksum; a damaged or edited one is run again, never served.
+TEST(CompileConformanceMachinery, ADamagedCacheEntryIsRunAgain) {
+  const fs::path cache = fs::temp_directory_path() / ("mmasp-damaged-cache-" + std::to_string(getpid()));
+  fs::remove_all(cache);
+  Ptxas ptxas(real_ptxas(), cache, 1);
+  const Form& form = *find_form("mma.sp.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16");
+  const AssembleJob job{emit_module(instruction_for(form, 0), {7, 1}, *find_target("sm_80")), "sm_80"};
+  ASSERT_TRUE(ptxas.assemble(job).accepted);
+  ASSERT_TRUE(ptxas.assemble(job).from_cache);
+  fs::path entry;
+  for (const auto& file : fs::recursive_directory_iterator(cache))
+    if (file.is_regular_file()) entry = file.path();
+  ASSERT_FALSE(entry.empty());
+  std::string text;
+  {
+    std::ifstream in(entry);
+    text.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  const size_t at = text.find("\"exit_code\":0");
+  ASSERT_NE(at, std::string::npos) << text;
+  text.replace(at, 13, "\"exit_code\":1");   // an accepted form turned into a rejection
+  std::ofstream(entry) << text;
+  const AssembleResult again = ptxas.assemble(job);
+  EXPECT_FALSE(again.from_cache) << "an entry whose checksum does not hold was served";
+  EXPECT_TRUE(again.accepted);
+  EXPECT_TRUE(ptxas.assemble(job).from_cache) << "the entry was not rewritten";
+  std::ofstream(entry) << "{\"exit_code\": 1, \"diagnostics\": \"\"}";   // an entry from before checksums
+  EXPECT_FALSE(ptxas.assemble(job).from_cache);
+  fs::remove_all(cache);
+}
+
+// Issue #16: temporary files live in a directory of the process; one left by a killed process goes the next time.
+TEST(TemporaryFiles, OrphanedDirectoriesAreRemovedAndLiveOnesKept) {
+  const fs::path root = fs::temp_directory_path() / ("mmasp-orphan-test-" + std::to_string(getpid()));
+  fs::remove_all(root);
+  const pid_t child = fork();
+  if (child == 0) _exit(0);
+  ASSERT_GT(child, 0);
+  waitpid(child, nullptr, 0);   // a pid that no longer exists
+  const fs::path orphan = root / ("mmasp-" + std::to_string(child) + "-abc123");
+  const fs::path live = root / ("mmasp-" + std::to_string(getpid()) + "-def456");
+  const fs::path parent_alive = root / ("mmasp-" + std::to_string(getppid()) + "-ghi789");
+  const fs::path other = root / "mmasp-ptxas-cache";
+  for (const auto& dir : {orphan, live, parent_alive, other}) {
+    fs::create_directories(dir);
+    std::ofstream(dir / "input.ptx") << "x";
+  }
+  remove_orphaned_temporary_directories(root);
+  EXPECT_FALSE(fs::exists(orphan));
+  EXPECT_TRUE(fs::exists(live));
+  EXPECT_TRUE(fs::exists(parent_alive));
+  EXPECT_TRUE(fs::exists(other)) << "a directory not named mmasp-<pid>-* was removed";
+  const fs::path file = write_temporary_file("payload", ".ptx");
+  EXPECT_EQ(file.parent_path(), process_temporary_directory());
+  EXPECT_EQ(file.extension(), ".ptx");
+  fs::remove_all(root);
 }
 
 }  // namespace
