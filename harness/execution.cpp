@@ -144,6 +144,48 @@ void shrink_and_keep_deviation(SuiteContext& context, SuiteResult& result, const
   result.deviation = std::move(report);
 }
 
+// An intermittent result is never a Pass nor an ordinary Fail: the failing and deviating cases of a batch (up to
+// limits.replays per suite) run again, together, and a case whose D is not bit for bit the first run's becomes
+// Intermittent, with both results kept and its case file saved.
+void replay_failures(SuiteContext& context, SuiteResult& result, const Form& form, int selector,
+                     const std::vector<MmaCase>& cases, const std::vector<std::string>& names,
+                     const std::vector<std::vector<uint32_t>>& observed, std::vector<CaseVerdict>& verdicts,
+                     const SuiteLimits& limits) {
+  std::vector<size_t> chosen;
+  for (size_t i = 0; i < cases.size() && result.replayed + chosen.size() < limits.replays; ++i)
+    if (is_failure(verdicts[i].status)) chosen.push_back(i);
+  if (chosen.empty()) return;
+  std::vector<MmaCase> again;
+  for (size_t i : chosen) again.push_back(cases[i]);
+  const auto replay = execute(context.backend, form, selector, again, context.threads);
+  result.replayed += chosen.size();
+  for (size_t k = 0; k < chosen.size(); ++k) {
+    const size_t i = chosen[k];
+    if (replay[k] == observed[i]) continue;
+    verdicts[i].status = Status::intermittent;
+    ++result.intermittent;
+    if (result.intermittent_case) continue;
+    IntermittentReport report{names.empty() ? "random" : names[i], cases[i], observed[i], replay[k], 0, 0, 0, ""};
+    for (size_t e = 0; e < replay[k].size(); ++e)
+      if (replay[k][e] != observed[i][e] && report.differing_elements++ == 0) {
+        report.row = int(e) / form.shape.n;
+        report.col = int(e) % form.shape.n;
+      }
+    if (!context.failure_dir.empty()) {
+      const size_t e = size_t(report.row * form.shape.n + report.col);
+      const std::vector<std::string> comments = {
+          "intermittent: run again, D[" + std::to_string(report.row) + "][" + std::to_string(report.col) + "] was " +
+          hex_code(report.replay[e]) + " instead of " + hex_code(report.first[e]) + " (" +
+          std::to_string(report.differing_elements) + " elements differ between the two runs); observed_d is the first run's"};
+      report.saved_to = gen::save_failure(report.test, std::span<const uint32_t>(report.first),
+                                          describe_origin(context, form, selector, report.case_name + " (intermittent)"),
+                                          comments, std::filesystem::path(context.failure_dir) / ".." / "intermittent");
+      if (context.log) context.log(report.saved_to);
+    }
+    result.intermittent_case = std::move(report);
+  }
+}
+
 // first_index: the suite-wide index of cases[0] (which random cases the exact reference samples).
 void judge_batch(SuiteContext& context, SuiteResult& result, const Form& form, int selector,
                  const std::vector<MmaCase>& cases, const std::vector<std::string>& names, const SuiteLimits& limits,
@@ -179,6 +221,7 @@ void judge_batch(SuiteContext& context, SuiteResult& result, const Form& form, i
       }
     }
   });
+  replay_failures(context, result, form, selector, cases, names, observed, verdicts, limits);
   if (model) {
     result.model_judged += cases.size();
     for (size_t i = 0; i < cases.size(); ++i) {
@@ -188,6 +231,7 @@ void judge_batch(SuiteContext& context, SuiteResult& result, const Form& form, i
     }
   }
   for (size_t i = 0; i < cases.size(); ++i) {
+    if (verdicts[i].status == Status::intermittent) deviates[i] = 0;   // kept as intermittent, with both results
     if (deviates[i])
       shrink_and_keep_deviation(context, result, form, selector, *model, cases[i], observed[i], spec_status[i],
                                 names.empty() ? "random" : names[i], limits);
@@ -205,6 +249,7 @@ void judge_batch(SuiteContext& context, SuiteResult& result, const Form& form, i
     if (is_failure(verdicts[i].status)) {
       if (!names.empty()) result.failing_special_cases.push_back(names[i]);
       if (verdicts[i].status == Status::deviation) continue;   // kept above, with the model's prediction
+      if (verdicts[i].status == Status::intermittent) continue;   // nothing to shrink: it does not reproduce
       shrink_and_keep(context, result, form, selector, cases[i], observed[i], verdicts[i], names.empty() ? "random" : names[i], limits);
     }
   }

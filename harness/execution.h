@@ -57,6 +57,16 @@ struct ModelDeviationReport {
   std::string case_name, saved_to;
 };
 
+// A failing or deviating case that gave another D when it ran again, alone: both results, and the case file.
+struct IntermittentReport {
+  std::string case_name;
+  MmaCase test;
+  std::vector<uint32_t> first, replay;   // M x N codes of each run
+  int row = 0, col = 0;                  // the first element that differs between the two
+  int differing_elements = 0;
+  std::string saved_to;
+};
+
 struct SuiteResult {
   const Form* form = nullptr;
   int selector = 0;
@@ -90,6 +100,9 @@ struct SuiteResult {
   uint64_t deviations = 0;         // cases inside the spec bound whose D differs from the model's (status Deviation)
   uint64_t model_mismatches = 0;   // every case whose D differs from the model's, failures of the spec tier included
   std::optional<ModelDeviationReport> deviation;
+  // Every failing or deviating case (up to SuiteLimits::replays) runs again; those whose D changed are Intermittent.
+  uint64_t replayed = 0, intermittent = 0;
+  std::optional<IntermittentReport> intermittent_case;   // the first
   bool interrupted = false;        // context.stop ended the suite before its cases were done: an incomplete result
 };
 
@@ -99,6 +112,7 @@ struct SuiteLimits {
   double seconds = 0;               // between the two, keep going until this much time has passed
   uint32_t batch = 4096;
   int shrink_attempts = 400;
+  uint32_t replays = 16;            // failing or deviating cases replayed per suite, to tell intermittent results
   uint32_t special_generated = 512; // special suite: generated special-value-profile cases beside the named ones
 };
 

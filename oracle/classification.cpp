@@ -21,8 +21,9 @@ int severity(Status status) {
     case Status::quality_warning: return 4;
     case Status::deviation: return 5;
     case Status::fail: return 6;
-    case Status::timeout: return 7;
-    case Status::crash: return 8;
+    case Status::intermittent: return 7;
+    case Status::timeout: return 8;
+    case Status::crash: return 9;
   }
   return 0;
 }
@@ -110,6 +111,7 @@ std::string_view name(Status status) {
     case Status::quality_warning: return "QualityWarning";
     case Status::deviation: return "Deviation";
     case Status::fail: return "Fail";
+    case Status::intermittent: return "Intermittent";
     case Status::ub_not_judged: return "UB-not-judged";
     case Status::not_supported: return "NotSupported";
     case Status::crash: return "Crash";
@@ -127,7 +129,8 @@ std::optional<Status> status_named(std::string_view text) {
 
 
 bool is_failure(Status status) {
-  return status == Status::fail || status == Status::deviation || status == Status::crash || status == Status::timeout;
+  return status == Status::fail || status == Status::deviation || status == Status::intermittent ||
+         status == Status::crash || status == Status::timeout;
 }
 
 bool is_skipped(Status status) { return status == Status::not_supported || status == Status::ub_not_judged; }

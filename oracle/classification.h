@@ -19,6 +19,7 @@ enum class Status {
   quality_warning,   // inside the spec bound, outside the tight bound
   deviation,         // inside the spec bound, but not bit for bit what the device's verified model computes
   fail,              // outside the spec bound, wrong special value, or an integer mismatch
+  intermittent,      // a failing or deviating case whose replay gave another D: the device is not deterministic
   ub_not_judged,     // the inputs are undefined behaviour: run in isolation, never judged
   not_supported,     // the form cannot run here (no such device, toolkit too old)
   crash,             // the run crashed
@@ -26,17 +27,17 @@ enum class Status {
   waived,            // a failure excused by a waiver
 };
 
-inline constexpr std::array<Status, 9> kAllStatuses = {
-    Status::pass,          Status::quality_warning, Status::deviation, Status::fail,   Status::ub_not_judged,
-    Status::not_supported, Status::crash,           Status::timeout,   Status::waived};
+inline constexpr std::array<Status, 10> kAllStatuses = {
+    Status::pass,          Status::quality_warning, Status::deviation, Status::fail,    Status::intermittent,
+    Status::ub_not_judged, Status::not_supported,   Status::crash,     Status::timeout, Status::waived};
 
 // The one spelling of each status, in every report and in run.json: "Pass", "QualityWarning", "Fail", ...
 std::string_view name(Status status);
 std::optional<Status> status_named(std::string_view name);   // the inverse of name(); nullopt for anything else
-bool is_failure(Status status);        // Fail, Deviation, Crash, Timeout: the run fails (exit 1)
+bool is_failure(Status status);        // Fail, Deviation, Intermittent, Crash, Timeout: the run fails (exit 1)
 bool is_skipped(Status status);        // NotSupported, UB-not-judged: never judged, so never passed
-// How bad a status is: Pass < NotSupported < UB-not-judged < Waived < QualityWarning < Deviation < Fail < Timeout
-// < Crash. worse() combines the cases of one result with it; `mmasp diff` ranks status changes with it.
+// How bad a status is: Pass < NotSupported < UB-not-judged < Waived < QualityWarning < Deviation < Fail
+// < Intermittent < Timeout < Crash. worse() combines the cases of one result with it; `mmasp diff` ranks status changes with it.
 int severity(Status status);
 // The more severe of two statuses, for combining cases into a form's result.
 Status worse(Status a, Status b);

@@ -22,6 +22,7 @@ const char* colour_of(Status status) {
     case Status::quality_warning: return "#d9a400";
     case Status::deviation: return "#e65100";
     case Status::fail: return "#c62828";
+    case Status::intermittent: return "#ad1457";
     case Status::ub_not_judged: return "#7b61a8";
     case Status::not_supported: return "#9e9e9e";
     case Status::crash: return "#880e4f";

@@ -8,6 +8,7 @@
 #include "harness/layout_discovery.h"
 #include "harness/sass.h"
 #include "oracle/instruction_space.h"
+#include "oracle/text.h"
 
 namespace mmasp {
 namespace {
@@ -181,6 +182,10 @@ json result_to_json(const ResultRecord& r) {
     out["failure"] = {{"case", f->case_name},  {"repro", f->repro},       {"element", element_json(f->element)},
                       {"expected", f->expected}, {"observed", f->observed}, {"reason", f->reason},
                       {"shrink_attempts", f->shrink_attempts}};
+  if (const auto& i = r.intermittent)
+    out["intermittent"] = {{"case", i->case_name},   {"repro", i->repro},   {"element", element_json(i->element)},
+                           {"first", i->first},      {"replay", i->replay}, {"differing_elements", i->differing_elements},
+                           {"cases", i->cases},      {"replayed", i->replayed}};
   return out;
 }
 
@@ -256,6 +261,10 @@ ResultRecord result_from(const Reader& r) {
     failure.shrink_attempts = f->integer("shrink_attempts");
     out.failure = failure;
   }
+  if (auto i = r.object("intermittent"))
+    out.intermittent = IntermittentRecord{i->text("case"),  i->text("repro"),    i->element("element"),
+                                          code(*i, "first"), code(*i, "replay"), i->integer("differing_elements"),
+                                          i->count("cases"), i->count("replayed")};
   return out;
 }
 
@@ -591,6 +600,16 @@ ResultRecord record_of(const SuiteResult& r) {
     const ElementVerdict& w = r.failure->verdict.worst;
     out.failure = FailureRecord{r.failure->case_name, r.failure->saved_to, w.reason, {w.row, w.col}, w.expected, w.observed,
                                 r.failure->shrink_attempts};
+  }
+  if (r.intermittent_case) {
+    const IntermittentReport& i = *r.intermittent_case;
+    const size_t e = size_t(i.row * r.form->shape.n + i.col);
+    out.intermittent = IntermittentRecord{i.case_name, i.saved_to, {i.row, i.col}, i.first.at(e), i.replay.at(e),
+                                          i.differing_elements, r.intermittent, r.replayed};
+    const std::string line = std::to_string(r.intermittent) + " case(s) gave another D when run again (first: " +
+                             i.case_name + ", D" + out.intermittent->element.str() + " " + hex_code(i.first.at(e)) +
+                             " then " + hex_code(i.replay.at(e)) + ")";
+    out.note = out.note.empty() ? line : out.note + "; " + line;
   }
   return out;
 }

@@ -110,6 +110,13 @@ struct ModelTierRecord {
   uint64_t model_judged = 0, reference_judged = 0, deviations = 0, model_mismatches = 0;
   std::optional<DeviationRecord> deviation;
 };
+struct IntermittentRecord {     // the first failing/deviating case whose replay gave another D
+  std::string case_name, repro;
+  ElementAt element;              // the first element that differs between the two runs
+  uint32_t first = 0, replay = 0;
+  int differing_elements = 0;
+  uint64_t cases = 0, replayed = 0;   // intermittent cases in the result, and cases replayed to find them
+};
 struct UbObservation {          // UB suite: unordered-metadata cases, and how many computed what .sp computes
   uint64_t cases = 0, like_sp = 0;
 };
@@ -135,6 +142,7 @@ struct ResultRecord {
   std::optional<ClosestToBound> closest_to_bound;
   std::optional<ModelTierRecord> model;
   std::optional<FailureRecord> failure;
+  std::optional<IntermittentRecord> intermittent;
 };
 
 struct LayoutOperandRecord {

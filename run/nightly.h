@@ -60,7 +60,8 @@ struct NightlyHooks {
 // What `mmasp run` writes into --out. A fresh run replaces a finished run's; it refuses an --out holding an unfinished
 // run (a --resume could continue it) or files not in this list, unless --force.
 inline constexpr const char* kRunOutputs[] = {"run.json", "junit.xml", "summary.md", "report.html", "results.jsonl",
-                                              "journal.jsonl", "compile.json", "failures", "deviations", "closest-to-bound"};
+                                              "journal.jsonl", "compile.json", "failures", "deviations", "closest-to-bound",
+                                              "intermittent"};
 
 // Throws UsageError for options that cannot run (no form selected, a bad shard, no model for --model strict, a
 // non-empty --out without --force or --resume, a --resume whose journal is missing or was made with other options).

@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "harness/execution.h"
+#include "reports/run_record.h"
 #include "oracle/case_file.h"
 #include "oracle/number_format.h"
 #include "suites/defective_emulator.h"
@@ -91,6 +92,56 @@ TEST(Execution, ABrokenBackendIsCaughtShrunkAndSaved) {
   ASSERT_TRUE(saved.observed_d);
   EXPECT_EQ(std::string(name(judge(saved.test, *saved.observed_d).status)), "Fail");
   std::filesystem::remove_all(dir);
+}
+
+// The emulator, wrong only on its first launch: exponent bit 30 of D[0][0] of every case flipped (a transient fault).
+class FirstLaunchOnlyBackend final : public DefectiveEmulator {
+ public:
+  FirstLaunchOnlyBackend() : DefectiveEmulator("flaky emulator (test)") {}
+  std::vector<uint32_t> run(const Form& form, int selector, const std::vector<uint32_t>& input, uint32_t cases) override {
+    std::vector<uint32_t> out = inner_.run(form, selector, input, cases);
+    if (launches_++ == 0)
+      for (uint32_t c = 0; c < cases; ++c) out[c * (out.size() / cases)] ^= 1u << 30;   // lane 0, register 0: D[0][0]
+    return out;
+  }
+
+ private:
+  int launches_ = 0;
+};
+
+// Issue #16: a failing case whose replay gives another D is Intermittent (a failure of the run), with both results and
+// a saved case; the deterministic defect above stays a plain Fail.
+TEST(Execution, AResultThatChangesOnReplayIsIntermittent) {
+  const Form& form = *find_form("mma.sp.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32");
+  FirstLaunchOnlyBackend flaky;
+  const auto dir = std::filesystem::temp_directory_path() / "mmasp-intermittent-test" / "failures";
+  std::filesystem::remove_all(dir.parent_path());
+  SuiteContext context{flaky, 7, 2, dir.string(), {}};
+  SuiteLimits limits;
+  limits.min_cases = limits.max_cases = 64;
+  limits.replays = 8;
+  const SuiteResult result = run_suite(context, form, 0, Suite::random, limits);
+  EXPECT_EQ(result.status, Status::intermittent);
+  EXPECT_TRUE(is_failure(result.status));
+  EXPECT_EQ(result.replayed, 8u) << "replays are bounded by SuiteLimits::replays";
+  EXPECT_EQ(result.intermittent, 8u);
+  ASSERT_TRUE(result.intermittent_case);
+  const IntermittentReport& report = *result.intermittent_case;
+  EXPECT_EQ(report.row, 0);
+  EXPECT_EQ(report.col, 0);
+  EXPECT_EQ(report.differing_elements, 1);
+  EXPECT_EQ(report.first[0] ^ report.replay[0], 1u << 30);
+  EXPECT_GT(result.failed, result.intermittent) << "intermittent cases count as failed, beside the unreplayed failures";
+  EXPECT_NE(report.saved_to.find("intermittent"), std::string::npos) << report.saved_to;
+  const ResultRecord record = record_of(result);
+  ASSERT_TRUE(record.intermittent);
+  EXPECT_EQ(record.intermittent->cases, 8u);
+  EXPECT_NE(record.note.find("gave another D when run again"), std::string::npos) << record.note;
+  const ResultRecord back = result_record_from_json(to_json(record));
+  ASSERT_TRUE(back.intermittent);
+  EXPECT_EQ(back.intermittent->replay, record.intermittent->replay);
+  EXPECT_EQ(back.status, Status::intermittent);
+  std::filesystem::remove_all(dir.parent_path());
 }
 
 }  // namespace
