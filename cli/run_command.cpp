@@ -10,6 +10,7 @@
 #include "oracle/text.h"
 #include "reports/run_report.h"
 #include "run/backends.h"
+#include "run/worker.h"
 
 namespace mmasp::cli {
 namespace {
@@ -100,6 +101,15 @@ void add_run_options(CLI::App* command, RunOptions& o) {
   command->add_flag("--force", o.force, "replace an unfinished run in --out, or write beside files mmasp did not write");
   command->add_option("--baseline", o.baseline, "run.json to compare with: regressions are listed in report.html");
   command->add_flag("--no-compile", o.no_compile, "skip compile conformance");
+  command->add_option("--isolation", o.isolation, "process: run the pairs in worker processes under a watchdog (a hang "
+                      "is Timeout, a crash or lost GPU context Crash, and the run goes on); none; auto = process "
+                      "unless --emulator")->check(CLI::IsMember({"auto", "process", "none"}))->capture_default_str();
+  command->add_option("--watchdog", o.watchdog, "seconds a batch may take in a worker before its pair is Timeout "
+                      "(a floor: at least 1 ms per case of the batch)")->check(kSeconds)->capture_default_str();
+  // Between a supervising mmasp run and its workers, and the watchdog's own tests: not for people.
+  command->add_flag("--worker", o.worker)->group("");
+  command->add_option("--heartbeat-fd", o.heartbeat_fd)->group("");
+  command->add_option("--inject-worker-fault", o.inject_worker_fault)->group("");
   command->add_flag("--layouts,!--no-layouts", o.layouts, "layout discovery (default on a GPU)")
       ->each([&o](const std::string&) { o.layouts_given = true; });
   command->add_option("--extras", o.extras, "layout discovery, SASS and the compile-path comparison on a GPU: auto, on, off")
@@ -116,6 +126,13 @@ void add_run_options(CLI::App* command, RunOptions& o) {
 }
 
 int run_main(const RunOptions& o, int argc, char** argv) {
+  if (!o.inject_worker_fault.empty()) run::parse_worker_fault(o.inject_worker_fault);   // a usage error before anything
+  const bool isolate = o.isolation == "process" || (o.isolation == "auto" && !o.emulator);
+  if (isolate && !o.worker) {
+    std::vector<std::string> worker_argv(argv, argv + argc);
+    run::SupervisorOptions supervision{o.out, o.watchdog, o.ub, [](const std::string& line) { std::cerr << line << "\n"; }};
+    return run::supervise(worker_argv, supervision);
+  }
   std::optional<RunRecord> baseline;   // read first: a bad --baseline should not cost a whole run
   if (!o.baseline.empty()) baseline = load_run_record(o.baseline);
   std::string command;
@@ -124,7 +141,13 @@ int run_main(const RunOptions& o, int argc, char** argv) {
   run::NightlyHooks hooks = progress.hooks();
   hooks.stop_signal = [] { return int(g_stop_signal); };
   install_stop_handlers();
-  const RunRecord record = run::run_nightly(o, command, hooks);
+  RunRecord record;
+  try {
+    record = run::run_nightly(o, command, hooks);
+  } catch (const run::WorkerLost& lost) {
+    std::cerr << "mmasp run (worker): " << lost.what() << "\n";
+    return run::kExitWorkerLost;
+  }
   std::optional<DiffReport> diff;
   if (baseline) diff = diff_runs(*baseline, record, {});
   write_reports(record, o.out, diff ? &*diff : nullptr);

@@ -12,6 +12,9 @@ namespace mmasp::cli {
 
 struct RunOptions : run::NightlyOptions {
   std::string baseline;   // a run.json to diff against: regressions go into report.html and the console
+  std::string isolation = "auto";   // process: the pairs run in watched worker processes (run/worker.h); none; auto
+  double watchdog = 60;             // seconds: the deadline floor of a batch in a worker
+  bool worker = false;              // this process is a worker of a supervising `mmasp run`
 };
 void add_run_options(CLI::App* command, RunOptions& options);
 int run_main(const RunOptions& options, int argc, char** argv);

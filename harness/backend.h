@@ -31,6 +31,9 @@ class Backend {
   virtual bool supports(const Form& form, std::string* why) const = 0;
   // Runs `cases` cases of one form and selector: input holds cases*32 lane records (ptx_emitter.h).
   virtual std::vector<uint32_t> run(const Form& form, int selector, const std::vector<uint32_t>& input, uint32_t cases) = 0;
+  // Whether later batches can still run here: false once a GPU context is lost (an instruction trapped), after which
+  // every call fails with the same sticky error and only a new process gets a working context.
+  virtual bool usable() const { return true; }
 };
 
 // Executes the register-level inputs on the CPU: each lane record is read back into registers, the registers into
@@ -68,6 +71,7 @@ class GpuBackend final : public Backend {
   bool is_hardware() const override { return true; }
   bool supports(const Form& form, std::string* why) const override;
   std::vector<uint32_t> run(const Form& form, int selector, const std::vector<uint32_t>& input, uint32_t cases) override;
+  bool usable() const override { return device_->usable(); }
 
   const Target& target() const { return target_; }
   CompilePath path() const { return path_; }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <sstream>
 #include <string>
 
 #include "harness/fragment_packing.h"
@@ -315,6 +316,40 @@ std::vector<uint32_t> FaultyBackend::run(const Form& form, int selector, const s
     changed_ += !std::equal(clean.begin() + long(c * words_out), clean.begin() + long((c + 1) * words_out),
                             faulty.begin() + long(c * words_out));
   return faulty;
+}
+
+std::string_view name(ProcessFault fault) {
+  switch (fault) {
+    case ProcessFault::hang: return "hang";
+    case ProcessFault::crash: return "crash";
+    case ProcessFault::trap: return "trap";
+  }
+  return "?";
+}
+
+std::optional<ProcessFault> process_fault_named(std::string_view text) {
+  for (ProcessFault fault : {ProcessFault::hang, ProcessFault::crash, ProcessFault::trap})
+    if (name(fault) == text) return fault;
+  return std::nullopt;
+}
+
+std::string process_fault_kernel(ProcessFault fault, const Target& target) {
+  std::ostringstream ptx;
+  ptx << "// mmasp watchdog test kernel: " << name(fault) << "\n"
+      << ".version " << target.min_ptx.str() << "\n.target " << target.name << "\n.address_size 64\n\n"
+      << ".visible .entry " << kKernelName << "(\n  .param .u64 mmasp_input,\n  .param .u64 mmasp_output,\n"
+      << "  .param .u32 mmasp_case_count)\n{\n";
+  if (fault == ProcessFault::trap) {
+    ptx << "  trap;\n  ret;\n}\n";
+    return ptx.str();
+  }
+  // The output is poisoned with 0xDEADBEEF before each launch and this kernel never writes it: a volatile load the
+  // compiler cannot hoist keeps the loop going until the process is killed.
+  ptx << "  .reg .pred %spin;\n  .reg .b32 %word;\n  .reg .b64 %out;\n"
+      << "  ld.param.u64 %out, [mmasp_output];\n  cvta.to.global.u64 %out, %out;\n"
+      << "spin:\n  ld.volatile.global.u32 %word, [%out];\n  setp.eq.u32 %spin, %word, 0xDEADBEEF;\n"
+      << "  @%spin bra spin;\n  ret;\n}\n";
+  return ptx.str();
 }
 
 }  // namespace mmasp

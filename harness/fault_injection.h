@@ -42,6 +42,15 @@ struct Fault {
 };
 
 const std::vector<Fault>& fault_catalog();
+
+// Faults of the process rather than of the arithmetic, for the watchdog's own tests (mmasp run --inject-worker-fault,
+// test-only): a launch that never returns, a process that crashes, an instruction that traps and loses the context.
+enum class ProcessFault { hang, crash, trap };
+std::string_view name(ProcessFault fault);               // "hang", "crash", "trap"
+std::optional<ProcessFault> process_fault_named(std::string_view text);
+// A kernel with the harness's entry point and parameters (ptx_emitter.h) that spins forever on a volatile load of
+// its poisoned output (hang) or executes `trap` (trap), for `target`.
+std::string process_fault_kernel(ProcessFault fault, const Target& target);
 const Fault* find_fault(const std::string& id);
 
 // Runs cases on `inner` with `fault` applied. `arithmetic` gives the form's true model parameters (numerics faults

@@ -1,11 +1,13 @@
 #include "oracle/case_file.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <functional>
 #include <fstream>
 
 #include "oracle/classification.h"
+#include "oracle/input_file.h"
 #include "oracle/number_format.h"
 #include "oracle/sparse.h"
 #include "oracle/text.h"
@@ -16,7 +18,31 @@ namespace {
 using nlohmann::json;
 constexpr const char* kSchema = "mmasp-case/1";
 
+// Every error names the JSON pointer of what is wrong ("/b/3/2: ...").
 [[noreturn]] void fail(const std::string& where, const std::string& what) { throw CaseFileError(where + ": " + what); }
+
+// A whole number in [low, high] (selector, scale ids, positions): not 1.5, not true, not 1e300, not 2^32.
+int whole_number(const json& value, const std::string& where, int64_t low, int64_t high) {
+  const bool integral = value.is_number_integer() && !(value.is_number_unsigned() && value.get<uint64_t>() > uint64_t(INT64_MAX));
+  if (!integral || value.get<int64_t>() < low || value.get<int64_t>() > high)
+    fail(where, "a whole number from " + std::to_string(low) + " to " + std::to_string(high) + " is expected, not " + value.dump());
+  return int(value.get<int64_t>());
+}
+
+std::string text_of(const json& value, const std::string& where) {
+  if (!value.is_string()) fail(where, std::string("a string is expected, not ") + value.type_name());
+  return value.get<std::string>();
+}
+
+template <typename Container>
+void no_unknown_keys(const json& object, const Container& known, const std::string& where) {
+  for (const auto& [key, value] : object.items())
+    if (std::find(std::begin(known), std::end(known), key) == std::end(known)) {
+      std::string list;
+      for (const auto& k : known) list += (list.empty() ? "" : ", ") + std::string(k);
+      fail(where + "/" + key, "unknown key (a misspelling? known: " + list + ")");
+    }
+}
 
 uint32_t parse_raw(const std::string& text, const std::string& where) {
   try {
@@ -44,25 +70,26 @@ std::vector<uint32_t> parse_matrix(const json& node, int rows, int cols, const s
     for (int r = 0; r < rows; ++r) {
       const json& row = node[size_t(r)];
       if (!row.is_array() || row.size() != size_t(cols))
-        fail(where + "[" + std::to_string(r) + "]", "expected a row of " + std::to_string(cols) + " values");
+        fail(where + "/" + std::to_string(r), "expected a row of " + std::to_string(cols) + " values");
       for (int c = 0; c < cols; ++c)
-        matrix[size_t(r * cols + c)] = element(row[size_t(c)], where + "[" + std::to_string(r) + "][" + std::to_string(c) + "]");
+        matrix[size_t(r * cols + c)] = element(row[size_t(c)], where + "/" + std::to_string(r) + "/" + std::to_string(c));
     }
     return matrix;
   }
   if (!node.is_object() || !node.contains("fill"))
     fail(where, "expected an array of rows or an object {\"fill\": value, \"set\": [[row, col, value], ...]}");
-  std::fill(matrix.begin(), matrix.end(), element(node["fill"], where + ".fill"));
-  if (node.contains("set"))
-    for (const json& entry : node["set"]) {
-      if (!entry.is_array() || entry.size() != 3 || !entry[0].is_number_integer() || !entry[1].is_number_integer())
-        fail(where + ".set", "each entry is [row, col, value]");
-      int r = entry[0].get<int>(), c = entry[1].get<int>();
-      if (r < 0 || r >= rows || c < 0 || c >= cols)
-        fail(where + ".set", "position [" + std::to_string(r) + ", " + std::to_string(c) + "] is outside " +
-                                 std::to_string(rows) + " x " + std::to_string(cols));
-      matrix[size_t(r * cols + c)] = element(entry[2], where + ".set[" + std::to_string(r) + "][" + std::to_string(c) + "]");
+  no_unknown_keys(node, std::array{"fill", "set"}, where);
+  std::fill(matrix.begin(), matrix.end(), element(node["fill"], where + "/fill"));
+  if (node.contains("set")) {
+    if (!node["set"].is_array()) fail(where + "/set", "an array of [row, col, value] is expected");
+    for (size_t i = 0; i < node["set"].size(); ++i) {
+      const json& entry = node["set"][i];
+      const std::string at = where + "/set/" + std::to_string(i);
+      if (!entry.is_array() || entry.size() != 3) fail(at, "each entry is [row, col, value]");
+      const int r = whole_number(entry[0], at + "/0", 0, rows - 1), c = whole_number(entry[1], at + "/1", 0, cols - 1);
+      matrix[size_t(r * cols + c)] = element(entry[2], at + "/2");
     }
+  }
   return matrix;
 }
 
@@ -72,9 +99,12 @@ std::vector<uint32_t> parse_typed_matrix(const json& node, ElemType type, int ro
 
 std::vector<uint32_t> parse_nibbles(const json& node, int rows, int cols, const std::string& where) {
   return parse_matrix(node, rows, cols, where, [](const json& v, const std::string& at) -> uint32_t {
-    uint32_t nibble = v.is_string() ? parse_raw(v.get<std::string>(), at) : v.is_number_unsigned() ? v.get<uint32_t>() : 16;
-    if (nibble > 15) fail(at, "a metadata nibble is 0..15 (or \"0b....\")");
-    return nibble;
+    if (v.is_string()) {
+      const uint32_t nibble = parse_raw(v.get<std::string>(), at);
+      if (nibble > 15) fail(at, "a metadata nibble is 0..15 (or \"0b....\")");
+      return nibble;
+    }
+    return uint32_t(whole_number(v, at, 0, 15));
   });
 }
 
@@ -99,7 +129,7 @@ bool is_zero_code(ElemType type, uint32_t code) {
 void compress_dense(const json& node, MmaCase& test) {
   const Form& form = *test.form;
   const int m = form.shape.m, k = form.shape.k;
-  std::vector<uint32_t> dense = parse_typed_matrix(node, form.a, m, k, "a");
+  std::vector<uint32_t> dense = parse_typed_matrix(node, form.a, m, k, "/a");
   const int unit = elements_per_position(form.sparsity);
   const int positions = positions_per_chunk(form.sparsity);
   std::vector<ChunkPositions> chosen;
@@ -153,6 +183,8 @@ uint32_t parse_element(ElemType type, const json& value, const std::string& wher
   if (!value.is_number()) fail(where, "expected a number or a string");
   if (!is_float) {
     if (!value.is_number_integer()) fail(where, "integer types take integers");
+    if (value.is_number_unsigned() && value.get<uint64_t>() > uint64_t(INT64_MAX))
+      fail(where, value.dump() + " is outside " + std::string(ptx_name(type)));
     int64_t v = value.get<int64_t>();
     const IntegerRange range = integer_range(type);
     if (v < range.min || v > range.max) fail(where, std::to_string(v) + " is outside " + std::string(ptx_name(type)));
@@ -165,67 +197,87 @@ uint32_t parse_element(ElemType type, const json& value, const std::string& wher
   return *code;
 }
 
+constexpr std::array kCaseKeys = {"schema", "form", "selector", "comment", "a", "a_compressed", "metadata", "b", "c",
+                                   "scale_a", "scale_b", "scale_ids", "metadata_noise", "expected_d", "observed_d",
+                                   "expected_status", "provenance"};
+
 static CaseFile parse_fields(const json& root) {
-  if (!root.is_object()) fail("case", "the file must hold a JSON object");
-  if (root.value("schema", "") != kSchema) fail("schema", std::string("must be \"") + kSchema + "\"");
+  if (!root.is_object()) fail("/", "the file must hold a JSON object");
+  if (!root.contains("schema") || root["schema"] != kSchema) fail("/schema", std::string("must be \"") + kSchema + "\"");
+  no_unknown_keys(root, kCaseKeys, "");
   CaseFile file;
-  const std::string opcode = root.value("form", "");
+  if (!root.contains("form")) fail("/form", "missing");
+  const std::string opcode = text_of(root["form"], "/form");
   const Form* form = find_form(opcode);
-  if (!form) fail("form", "\"" + opcode + "\" is not a form of the catalog (see `mmasp list`)");
+  if (!form) fail("/form", "\"" + opcode + "\" is not a form of the catalog (see `mmasp list`)");
   MmaCase& test = file.test;
   test.form = form;
   const int m = form->shape.m, n = form->shape.n, k = form->shape.k;
-  test.selector = root.value("selector", form->selectors.front());
+  // Any int: a selector outside the form's range is a legitimate undefined-behaviour case (labelled, never judged).
+  test.selector = root.contains("selector") ? whole_number(root["selector"], "/selector", INT32_MIN, INT32_MAX)
+                                            : form->selectors.front();
   if (root.contains("comment")) {
     const json& comment = root["comment"];
     if (comment.is_string()) file.comment.push_back(comment.get<std::string>());
-    else for (const json& line : comment) file.comment.push_back(line.get<std::string>());
+    else if (comment.is_array())
+      for (size_t i = 0; i < comment.size(); ++i) file.comment.push_back(text_of(comment[i], "/comment/" + std::to_string(i)));
+    else fail("/comment", "a string or an array of strings is expected");
   }
   const bool dense = root.contains("a"), compressed = root.contains("a_compressed");
-  if (dense == compressed) fail("a", "give exactly one of \"a\" (dense logical A) and \"a_compressed\" (with \"metadata\")");
+  if (dense == compressed) fail("/a", "give exactly one of \"a\" (dense logical A) and \"a_compressed\" (with \"metadata\")");
   if (dense) {
-    if (root.contains("metadata")) fail("metadata", "with dense \"a\" the metadata is derived; use \"a_compressed\" to give it");
+    if (root.contains("metadata")) fail("/metadata", "with dense \"a\" the metadata is derived; use \"a_compressed\" to give it");
     compress_dense(root["a"], test);
   } else {
-    if (!root.contains("metadata")) fail("metadata", "\"a_compressed\" needs \"metadata\"");
-    test.a_compressed = parse_typed_matrix(root["a_compressed"], form->a, m, k / 2, "a_compressed");
-    test.nibbles = parse_nibbles(root["metadata"], m, k / form->chunk_width, "metadata");
+    if (!root.contains("metadata")) fail("/metadata", "\"a_compressed\" needs \"metadata\"");
+    test.a_compressed = parse_typed_matrix(root["a_compressed"], form->a, m, k / 2, "/a_compressed");
+    test.nibbles = parse_nibbles(root["metadata"], m, k / form->chunk_width, "/metadata");
   }
-  if (!root.contains("b")) fail("b", "missing");
-  test.b = parse_typed_matrix(root["b"], form->b, k, n, "b");
-  test.c = root.contains("c") ? parse_typed_matrix(root["c"], form->c, m, n, "c")
-                              : std::vector<uint32_t>(size_t(m * n), parse_element(form->c, json(0), "c"));
+  if (!root.contains("b")) fail("/b", "missing");
+  test.b = parse_typed_matrix(root["b"], form->b, k, n, "/b");
+  test.c = root.contains("c") ? parse_typed_matrix(root["c"], form->c, m, n, "/c")
+                              : std::vector<uint32_t>(size_t(m * n), parse_element(form->c, json(0), "/c"));
   if (form->block_scale) {
     const int blocks = scale_blocks(*form);
     const uint32_t one = *encode(*form->stype, 1.0);
-    test.scale_a = root.contains("scale_a") ? parse_typed_matrix(root["scale_a"], *form->stype, m, blocks, "scale_a")
+    test.scale_a = root.contains("scale_a") ? parse_typed_matrix(root["scale_a"], *form->stype, m, blocks, "/scale_a")
                                             : std::vector<uint32_t>(size_t(m * blocks), one);
-    test.scale_b = root.contains("scale_b") ? parse_typed_matrix(root["scale_b"], *form->stype, blocks, n, "scale_b")
+    test.scale_b = root.contains("scale_b") ? parse_typed_matrix(root["scale_b"], *form->stype, blocks, n, "/scale_b")
                                             : std::vector<uint32_t>(size_t(blocks * n), one);
     if (root.contains("scale_ids")) {
       const json& ids = root["scale_ids"];
-      test.scale_ids = {ids.value("byte_a", 0), ids.value("thread_a", 0), ids.value("byte_b", 0), ids.value("thread_b", 0)};
+      if (!ids.is_object()) fail("/scale_ids", "an object {byte_a, thread_a, byte_b, thread_b} is expected");
+      constexpr std::array kIds = {"byte_a", "thread_a", "byte_b", "thread_b"};
+      no_unknown_keys(ids, kIds, "/scale_ids");
+      // Any int: ids outside the scale vector are undefined-behaviour cases (labelled, never judged).
+      const auto id = [&](const char* key) {
+        return ids.contains(key) ? whole_number(ids[key], std::string("/scale_ids/") + key, INT32_MIN, INT32_MAX) : 0;
+      };
+      test.scale_ids = {id("byte_a"), id("thread_a"), id("byte_b"), id("thread_b")};
     }
-  } else if (root.contains("scale_a") || root.contains("scale_b")) {
-    fail("scale_a", "the form has no block scale");
+  } else if (root.contains("scale_a") || root.contains("scale_b") || root.contains("scale_ids")) {
+    fail(root.contains("scale_a") ? "/scale_a" : root.contains("scale_b") ? "/scale_b" : "/scale_ids", "the form has no block scale");
   }
   if (root.contains("metadata_noise")) {
-    for (const json& word : root["metadata_noise"]) test.metadata_noise.push_back(parse_raw(word.get<std::string>(), "metadata_noise"));
-    if (test.metadata_noise.size() != 32) fail("metadata_noise", "needs 32 words, one per lane");
+    const json& noise = root["metadata_noise"];
+    if (!noise.is_array() || noise.size() != 32) fail("/metadata_noise", "needs 32 words, one per lane");
+    for (size_t i = 0; i < noise.size(); ++i) {
+      const std::string at = "/metadata_noise/" + std::to_string(i);
+      test.metadata_noise.push_back(parse_raw(text_of(noise[i], at), at));
+    }
   }
-  if (root.contains("expected_d")) file.expected_d = parse_typed_matrix(root["expected_d"], form->d, m, n, "expected_d");
-  if (root.contains("observed_d")) file.observed_d = parse_typed_matrix(root["observed_d"], form->d, m, n, "observed_d");
+  if (root.contains("expected_d")) file.expected_d = parse_typed_matrix(root["expected_d"], form->d, m, n, "/expected_d");
+  if (root.contains("observed_d")) file.observed_d = parse_typed_matrix(root["observed_d"], form->d, m, n, "/observed_d");
   if (root.contains("expected_status")) {
-    if (!root["expected_status"].is_string()) fail("expected_status", "must be a status name such as \"Pass\"");
-    const std::string spelled = root["expected_status"].get<std::string>();
+    const std::string spelled = text_of(root["expected_status"], "/expected_status");
     file.expected_status = status_named(spelled);
-    if (!file.expected_status) fail("expected_status", "unknown status '" + spelled + "'");
+    if (!file.expected_status) fail("/expected_status", "unknown status '" + spelled + "'");
   }
   if (root.contains("provenance")) file.provenance = root["provenance"];
   try {
     check_shape(test);
   } catch (const std::invalid_argument& e) {
-    fail("case", e.what());
+    fail("/", e.what());
   }
   return file;
 }
@@ -239,15 +291,88 @@ CaseFile parse_case_file(const json& root) {
   }
 }
 
+namespace {
+
+// JSON numbers the parser would silently turn into other values: 1e-400 (read as 0) and 1e400 (inf). A case holds
+// exact values, so either is an error naming the number's JSON pointer. Found on the text, as only the text has them.
+class NumberTextCheck : public nlohmann::json_sax<json> {
+ public:
+  std::string problem;
+
+  bool null() override { return value(); }
+  bool boolean(bool) override { return value(); }
+  bool number_integer(number_integer_t) override { return value(); }
+  bool number_unsigned(number_unsigned_t) override { return value(); }
+  bool number_float(number_float_t parsed, const string_t& text) override {
+    const std::string mantissa = text.substr(0, text.find_first_of("eE"));
+    const bool nonzero = mantissa.find_first_of("123456789") != std::string::npos;
+    if (problem.empty() && (!std::isfinite(parsed) || (parsed == 0 && nonzero)))
+      problem = pointer() + ": the number " + text + " is outside what a double holds (it would be read as " +
+                (std::isfinite(parsed) ? "0" : "infinity") + ")";
+    return value();
+  }
+  bool string(string_t&) override { return value(); }
+  bool binary(binary_t&) override { return value(); }
+  bool start_object(std::size_t) override {
+    path_.push_back({"", false, 0});
+    return true;
+  }
+  bool key(string_t& key) override {
+    path_.back().key = key;
+    return true;
+  }
+  bool end_object() override { return end(); }
+  bool start_array(std::size_t) override {
+    path_.push_back({"", true, 0});
+    return true;
+  }
+  bool end_array() override { return end(); }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
+
+ private:
+  struct Level {
+    std::string key;
+    bool array;
+    size_t index;
+  };
+  std::string pointer() const {
+    std::string out;
+    for (const Level& level : path_) out += "/" + (level.array ? std::to_string(level.index) : level.key);
+    return out.empty() ? "/" : out;
+  }
+  bool value() {
+    if (!path_.empty() && path_.back().array) ++path_.back().index;
+    return true;
+  }
+  bool end() {
+    path_.pop_back();
+    return value();
+  }
+  std::vector<Level> path_;
+};
+
+}  // namespace
+
 CaseFile load_case_file(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  if (!in) throw CaseFileError(path.string() + ": cannot open");
+  std::string text;
+  try {
+    text = read_input_file(path, kMaxCaseFileBytes, "a case file");
+  } catch (const InputFileError& error) {
+    throw CaseFileError(error.what());
+  }
   json root;
   try {
-    root = json::parse(in);
-  } catch (const json::exception& e) {
-    throw CaseFileError(path.string() + ": not valid JSON: " + e.what());
+    root = json::parse(text);
+  } catch (const json::parse_error& e) {
+    const bool truncated = e.byte >= text.size();
+    throw CaseFileError(path.string() + ": " + (truncated ? "ends early (truncated?)" : "not valid JSON") + " at byte " +
+                        std::to_string(e.byte));
+  } catch (const json::exception& e) {   // 1e400: the parser's own "number overflow"
+    throw CaseFileError(path.string() + ": not a JSON case file mmasp can read: " + e.what());
   }
+  NumberTextCheck numbers;
+  json::sax_parse(text, &numbers);
+  if (!numbers.problem.empty()) throw CaseFileError(path.string() + ": " + numbers.problem);
   try {
     return parse_case_file(root);
   } catch (const CaseFileError& e) {

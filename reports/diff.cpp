@@ -255,12 +255,14 @@ bool identical_runs(const RunRecord& a, const RunRecord& b, std::ostream& out) {
   for (size_t i = 0; i < patch.size() && i < 10; ++i) {
     const std::string at = patch[i]["path"].get<std::string>();
     const nlohmann::json::json_pointer pointer(at);
-    const auto shown = [&](const nlohmann::json& side) {
-      if (!side.contains(pointer)) return std::string("absent");
-      std::string text = side[pointer].dump();
+    const auto shown = [](const nlohmann::json& value) {
+      const std::string text = value.dump();
       return text.size() > 120 ? text.substr(0, 117) + "..." : text;
     };
-    out << "  " << at << ": " << shown(left) << " -> " << shown(right) << "\n";
+    const std::string op = patch[i]["op"].get<std::string>();
+    const std::string before = op == "add" ? "absent" : left.contains(pointer) ? shown(left[pointer]) : "?";
+    const std::string after = op == "remove" ? "absent" : shown(patch[i]["value"]);
+    out << "  " << at << ": " << before << " -> " << after << "\n";
   }
   return false;
 }

@@ -23,6 +23,7 @@
 #include "reports/run_report.h"
 #include "run/backends.h"
 #include "run/journal.h"
+#include "run/worker.h"
 #include "run/ub_isolation.h"
 #include "run/usage_error.h"
 
@@ -117,6 +118,7 @@ class Nightly {
     return body();
   }
   int stop_signal() const { return hooks_.stop_signal ? hooks_.stop_signal() : 0; }
+  Backend& primary() const { return watched_ ? *watched_ : backends_->primary(); }
   double elapsed() const { return elapsed_before_ + std::chrono::duration<double>(Clock::now() - start_).count(); }
   void prepare_out();
   void begin(const std::string& command_line);
@@ -150,6 +152,8 @@ class Nightly {
   IsolatedUb isolated_ub_;
   std::optional<Journal> interrupted_run_;   // --resume: what the interrupted run finished
   std::optional<JournalWriter> journal_;
+  Heartbeat heartbeat_{-1};
+  std::unique_ptr<WatchedBackend> watched_;   // a worker's primary backend (run/worker.h)
   nlohmann::json identity_;
   double elapsed_before_ = 0;                // --resume: seconds the interrupted sessions ran
   size_t pairs_done_ = 0;
@@ -217,6 +221,14 @@ void Nightly::choose_backends() {
   request.threads = o_.threads;
   backends_.emplace(make_backends(request));
   record_.environment = backends_->environment();
+  heartbeat_ = Heartbeat(o_.heartbeat_fd);
+  if (heartbeat_.active() || !o_.inject_worker_fault.empty()) {
+    std::optional<WorkerFault> fault;
+    if (!o_.inject_worker_fault.empty()) fault = parse_worker_fault(o_.inject_worker_fault);
+    GpuBackend* gpu = backends_->gpu.empty() ? nullptr : backends_->gpu.front();
+    watched_ = std::make_unique<WatchedBackend>(backends_->primary(), heartbeat_, fault, gpu ? &gpu->device() : nullptr,
+                                                gpu ? std::optional<Target>(gpu->target()) : std::nullopt);
+  }
   if (backends_->hardware()) {
     const DeviceFingerprint& d = *record_.environment.device;
     say("mmasp run: GPU " + std::to_string(o_.device) + " " + d.name + " (sm_" + std::to_string(d.sm) + "), driver " +
@@ -308,7 +320,7 @@ void Nightly::configure_suites() {
   if (hardware && !extras_)
     note("layout discovery, SASS and the compile-path comparison were skipped (--budget run; use --cases or --extras on)");
   layouts_ = hardware ? extras_ && o_.layouts : (o_.layouts_given && o_.layouts);
-  context_.emplace(SuiteContext{backends_->primary(), o_.seed, o_.threads, (out_dir_ / "failures").string(), {}});
+  context_.emplace(SuiteContext{primary(), o_.seed, o_.threads, (out_dir_ / "failures").string(), {}});
   context_->model = model_tier_for(backends_->sm(), o_.model, o_.model_candidates);
   if (context_->model.mode != ModelMode::off)
     note("model tier " + std::string(name(context_->model.mode)) + ": " + context_->model.description +
@@ -329,20 +341,9 @@ void Nightly::configure_suites() {
 }
 
 void Nightly::add(PairWork& work, ResultRecord result) {
-  if (result.emulated) {
-    // Never a hardware result: say which device it would need — the first known target the form is legal on, when
-    // that is an architecture-specific one (sm_120a), else any GPU.
-    std::string needs;
+  if (result.emulated)
     if (const Form* form = find_form(result.form))
-      for (const auto& target : known_targets())
-        if (form->legal_on(target, form->version_for(target))) {
-          if (target.suffix != '\0') needs = target.name;
-          break;
-        }
-    const std::string label = needs.empty() ? "emulated on the CPU; not executed on a GPU"
-                                            : "emulated on the CPU; not executed: no " + needs + " device";
-    result.note = result.note.empty() ? label : label + "; " + result.note;
-  }
+      result.note = result.note.empty() ? emulation_label(*form) : emulation_label(*form) + "; " + result.note;
   work.cases += result.cases;
   work.failures += is_failure(result.status);
   work.journal.results.push_back(std::move(result));
@@ -365,13 +366,13 @@ void Nightly::commit(size_t p, PairWork work) {
 void Nightly::run_undefined(const Form& form, int selector, const SuiteLimits& limits, PairWork& work) {
   timed("undefined behaviour (incl. its processes)", [&] {
     if (backends_->hardware()) {
-      add(work, isolated_ub_.result(form, selector, backends_->primary().description()));
+      add(work, isolated_ub_.result(form, selector, primary().description()));
       return;
     }
     SuiteResult ub = run_suite(*context_, form, selector, Suite::undefined, limits);
     if (selector == form.selectors.front())
       for (int value = int(form.selectors.size()); value < kSelectorOperandValues; ++value)
-        ub.out_of_range_selectors.push_back({value, probe_out_of_range_selector(backends_->primary(), form, value, o_.seed)});
+        ub.out_of_range_selectors.push_back({value, probe_out_of_range_selector(primary(), form, value, o_.seed)});
     add(work, record_of(ub));
   });
 }
@@ -420,18 +421,19 @@ void Nightly::run_extras(const Form& form, int selector, PairWork& work) {
     if (backends_->all.size() > 1) work.journal.compile_path = compare_compile_paths(form, selector);
   });
   if (layouts_)
-    work.journal.layout = timed("layout discovery", [&] { return record_of(discover_layout(backends_->primary(), form, selector)); });
+    work.journal.layout = timed("layout discovery", [&] { return record_of(discover_layout(primary(), form, selector)); });
 }
 
 bool Nightly::run_pair(size_t p) {
   const Form& form = *pairs_[p].first;
   const int selector = pairs_[p].second;
   const auto pair_start = Clock::now();
+  heartbeat_.send("pair " + std::to_string(p) + " " + (backends_->hardware() ? "0 " : "1 ") + std::to_string(selector) + " " + form.opcode);
   PairWork work;
   work.journal.form = form.opcode;
   work.journal.selector = selector;
   std::string why;
-  if (!backends_->primary().supports(form, &why)) {
+  if (!primary().supports(form, &why)) {
     ++not_supported_;
     for (Suite suite : {Suite::random, Suite::special}) {
       ResultRecord result;
@@ -441,7 +443,7 @@ bool Nightly::run_pair(size_t p) {
       result.selector = selector;
       result.suite = std::string(name(suite));
       result.status = Status::not_supported;
-      result.backend = backends_->primary().description();
+      result.backend = primary().description();
       result.note = why;
       add(work, std::move(result));
     }
@@ -540,11 +542,17 @@ RunRecord Nightly::run(const std::string& command_line) {
       work.journal = done;
       for (const auto& result : done.results) work.cases += result.cases, work.failures += is_failure(result.status);
       if (extras_) collect_sass(*pairs_[p].first, pairs_[p].second, work.sass);
-      not_supported_ += !backends_->primary().supports(*pairs_[p].first, nullptr);
+      not_supported_ += !primary().supports(*pairs_[p].first, nullptr);
       commit(p, std::move(work));
       continue;
     }
-    if (!run_pair(p)) break;
+    const bool finished = run_pair(p);
+    heartbeat_.send("idle");
+    if (!finished) break;
+    // A worker whose context is lost can run nothing more: its supervisor starts a new one (--resume).
+    if (heartbeat_.active() && !primary().usable())
+      throw WorkerLost("the GPU context was lost during " + pairs_[p].first->opcode + " sel=" + std::to_string(pairs_[p].second) +
+                       " (its results say Crash); a new worker continues");
   }
   disassemble_all();
   finish();
@@ -552,6 +560,16 @@ RunRecord Nightly::run(const std::string& command_line) {
 }
 
 }  // namespace
+
+std::string emulation_label(const Form& form) {
+  // Never a hardware result: say which device it would need — the first known target the form is legal on, when that
+  // is an architecture-specific one (sm_120a), else any GPU.
+  for (const auto& target : known_targets())
+    if (form.legal_on(target, form.version_for(target)))
+      return target.suffix != '\0' ? "emulated on the CPU; not executed: no " + target.name + " device"
+                                    : "emulated on the CPU; not executed on a GPU";
+  return "emulated on the CPU; not executed on a GPU";
+}
 
 Shard parse_shard(const std::string& text) {
   const auto slash = text.find('/');

@@ -24,7 +24,10 @@ struct NightlyOptions {
   bool ub = false;
   std::string out = "mmasp-out";
   bool resume = false;          // continue the interrupted run in `out` from its journal (run/journal.h)
-  bool force = false;           // replace the reports of an earlier run in `out` (else a non-empty `out` is refused)
+  bool force = false;           // replace an unfinished run in `out`, or write beside files mmasp did not write
+  // Isolation (run/worker.h): a worker sends its heartbeat to this descriptor (-1: not a worker); the test-only fault.
+  int heartbeat_fd = -1;
+  std::string inject_worker_fault;
   bool no_compile = false;
   bool layouts = true;          // layout discovery on a GPU (on the emulator only when asked: --layouts)
   bool layouts_given = false;
@@ -39,6 +42,10 @@ struct NightlyOptions {
   std::string model = "auto";
   bool model_candidates = false;   // also judge by unverified table records (to verify them on hardware)
 };
+
+// The note of an emulated result: "emulated on the CPU; not executed: no sm_120a device" for a form that needs an
+// architecture-specific target, else "emulated on the CPU; not executed on a GPU".
+std::string emulation_label(const Form& form);
 
 struct Shard {
   int index = 1, count = 1;

@@ -15,6 +15,7 @@
 #include <set>
 
 #include "harness/compile_conformance.h"
+#include "harness/fault_injection.h"
 #include "harness/temporary_files.h"
 #include "reports/compile_report.h"
 #include "reports/findings.h"
@@ -329,6 +330,18 @@ TEST(TemporaryFiles, OrphanedDirectoriesAreRemovedAndLiveOnesKept) {
   EXPECT_EQ(file.parent_path(), process_temporary_directory());
   EXPECT_EQ(file.extension(), ".ptx");
   fs::remove_all(root);
+}
+
+// The watchdog's test kernels (a hang, a trap) assemble for every target a GPU run could have, so the GPU test fails
+// only for what it tests.
+TEST(CompileConformanceMachinery, TheWatchdogTestKernelsAssemble) {
+  Ptxas ptxas(real_ptxas(), {}, 1);
+  for (const char* target_name : {"sm_80", "sm_90a", "sm_120a"})
+    for (ProcessFault fault : {ProcessFault::hang, ProcessFault::trap}) {
+      const Target target = *find_target(target_name);
+      const AssembleResult result = ptxas.assemble({process_fault_kernel(fault, target), target.name});
+      EXPECT_TRUE(result.accepted) << name(fault) << " on " << target_name << ": " << result.diagnostics;
+    }
 }
 
 }  // namespace

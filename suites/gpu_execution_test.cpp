@@ -10,6 +10,7 @@
 #include "harness/execution.h"
 #include "harness/gpu_probe.h"
 #include "harness/ptxas.h"
+#include "suites/watchdog_runs.h"
 
 namespace mmasp {
 namespace {
@@ -61,6 +62,33 @@ TEST(GpuExecution, EverySupportedFormAndSelectorPassesOnBothCompilePaths) {
   std::cout << pairs << " form x selector x path runs, " << cases << " cases (" << warnings << " QualityWarning) in "
             << seconds << " s\n";
   EXPECT_GT(pairs, 0u);
+}
+
+// Issue #16 on the hardware: a kernel that never ends is Timeout for its pair, one that traps (the context is lost) is
+// Crash; each run finishes in new workers, and every other pair's results equal a clean run's bit for bit. Prints the
+// device and the timings for the record.
+TEST(GpuWatchdog, AHangingAndATrappingKernelEndTheirPairOnlyAndTheRunFinishes) {
+  const GpuProbe probe = probe_gpus();
+  if (!probe.available) GTEST_SKIP() << "no GPU: " << probe.reason;
+  const std::filesystem::path root = std::filesystem::temp_directory_path() / "mmasp-gpu-watchdog";
+  const std::string hit = "mma.sp.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32";
+  const std::vector<std::string> options = {"--no-compile", "--extras", "off", "--filter", "*m16n8k16*bf16*", "--cases",
+                                            "4096", "--watchdog", "10"};
+  const SupervisedRun clean = supervised_run(root / "clean", options);
+  ASSERT_EQ(clean.command.exit_code, 0) << clean.command.output;
+  ASSERT_TRUE(clean.record.environment.device) << "the run did not use the GPU";
+  const DeviceFingerprint& device = *clean.record.environment.device;
+  std::cout << "device: " << device.name << " (sm_" << device.sm << "), driver " << device.driver_version
+            << "; clean run " << clean.seconds << " s\n";
+  for (const auto& [fault, status] : {std::pair{"hang", Status::timeout}, std::pair{"trap", Status::crash}}) {
+    std::vector<std::string> with_fault = options;
+    with_fault.insert(with_fault.end(), {"--inject-worker-fault", std::string(fault) + "@" + hit + "@1"});
+    const SupervisedRun run = supervised_run(root / fault, with_fault);
+    std::cout << fault << ": exit " << run.command.exit_code << ", " << run.seconds << " s\n";
+    EXPECT_EQ(run.command.exit_code, 1) << run.command.output;
+    expect_only_the_pair_differs(clean.record, run.record, hit, 1, status);
+  }
+  std::filesystem::remove_all(root);
 }
 
 }  // namespace

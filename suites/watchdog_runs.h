@@ -1,0 +1,56 @@
+// The watchdog tests (issue #16), on the emulator (watchdog_test.cpp) and on a GPU (gpu_execution_test.cpp): the real
+// `mmasp run` binary under its supervisor, with a test-only fault injected into one form x selector pair.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "harness/ptxas.h"
+#include "reports/run_record.h"
+
+namespace mmasp {
+
+struct SupervisedRun {
+  CommandResult command;
+  RunRecord record;
+  double seconds = 0;
+};
+
+// `mmasp run --isolation process --out OUT --force` plus `options`.
+inline SupervisedRun supervised_run(const std::filesystem::path& out, std::vector<std::string> options) {
+  std::vector<std::string> argv = {MMASP_BINARY, "run", "--isolation", "process", "--force", "--out", out.string()};
+  argv.insert(argv.end(), options.begin(), options.end());
+  SupervisedRun run;
+  const auto start = std::chrono::steady_clock::now();
+  run.command = run_command(argv);
+  run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  run.record = load_run_record(out / "run.json");
+  return run;
+}
+
+// Every result of `faulty` is the clean run's, bit for bit (time aside), except the pair hit by the fault, whose
+// every suite has `expected` status.
+inline void expect_only_the_pair_differs(const RunRecord& clean, const RunRecord& faulty, const std::string& opcode,
+                                         int selector, Status expected) {
+  ASSERT_EQ(clean.results.size(), faulty.results.size());
+  size_t hit = 0;
+  for (size_t i = 0; i < faulty.results.size(); ++i) {
+    const ResultRecord& result = faulty.results[i];
+    if (result.form == opcode && result.selector == selector) {
+      ++hit;
+      EXPECT_EQ(result.status, expected) << result.id << ": " << result.note;
+      continue;
+    }
+    auto a = to_json(clean.results[i]), b = to_json(result);
+    a.erase("seconds");
+    b.erase("seconds");
+    EXPECT_EQ(a, b) << result.id << " differs from the clean run's";
+  }
+  EXPECT_GE(hit, 2u) << "the faulty pair's results are missing";
+}
+
+}  // namespace mmasp
