@@ -10,31 +10,13 @@
 #include <cstring>
 #include <iostream>
 
+#include "fuzz/bytes_draw.h"
 #include "generators/distributions.h"
 #include "oracle/case_file.h"
 #include "oracle/classification.h"
 #include "oracle/fragments.h"
 
 namespace {
-
-// Draws from the fuzzer's bytes; zeros once they run out (zero is always the simplest choice).
-class BytesDraw {
- public:
-  BytesDraw(const uint8_t* data, size_t size) : data_(data), size_(size) {}
-  uint64_t bits() {
-    uint64_t value = 0;
-    const size_t n = std::min<size_t>(8, size_ - used_);
-    std::memcpy(&value, data_ + used_, n);
-    used_ += n;
-    return value;
-  }
-  uint32_t field(int width) { return uint32_t(bits() & ((uint64_t(1) << width) - 1)); }
-  uint32_t below(uint32_t n) { return uint32_t(bits() % n); }
-
- private:
-  const uint8_t* data_;
-  size_t size_, used_ = 0;
-};
 
 void require(bool condition, const char* what, const mmasp::MmaCase& test) {
   if (condition) return;
@@ -49,7 +31,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size < 2) return 0;
   const auto& forms = instruction_space();
   const Form& form = forms[data[0] % forms.size()];
-  BytesDraw draw(data + 1, size - 1);
+  fuzz::BytesDraw draw(data + 1, size - 1);
   gen::Options options;
   options.undefined_behaviour = data[1] & 1;
   MmaCase test;

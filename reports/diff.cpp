@@ -1,5 +1,7 @@
 #include "reports/diff.h"
 
+#include "oracle/input_file.h"
+
 #include <fstream>
 #include <map>
 #include <set>
@@ -36,9 +38,12 @@ std::string driver_of(const RunRecord& run) {
 }  // namespace
 
 std::vector<Waiver> load_waivers(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error(path.string() + ": cannot open");
-  json root = json::parse(in, nullptr, false);
+  return parse_waivers(read_input_file(path, kMaxSmallJsonBytes, "a waivers file"), path.string());
+}
+
+std::vector<Waiver> parse_waivers(const std::string& text, const std::string& source) {
+  const std::filesystem::path path = source;
+  json root = json::parse(text, nullptr, false);
   if (root.is_discarded()) throw std::runtime_error(path.string() + ": not valid JSON");
   if (!root.is_object() || root.value("schema", json()) != "mmasp-waivers/1")
     throw std::runtime_error(path.string() + ": /schema must be \"mmasp-waivers/1\"");

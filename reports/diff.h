@@ -23,6 +23,8 @@ struct Waiver {
 // Throws std::runtime_error naming the file, the JSON pointer and the problem: unknown keys (a misspelled "devcie"
 // would otherwise waive every device), values that are not strings, malformed globs, a missing reason.
 std::vector<Waiver> load_waivers(const std::filesystem::path& path);
+// The same from the file's text; `source` names it in errors (std::runtime_error, with the JSON pointer).
+std::vector<Waiver> parse_waivers(const std::string& text, const std::string& source);
 
 struct DiffEntry {
   std::string kind;           // "new failure", "fixed", "status change", "numeric drift", "compile change",

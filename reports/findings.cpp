@@ -1,5 +1,7 @@
 #include "reports/findings.h"
 
+#include "oracle/input_file.h"
+
 #include <fnmatch.h>
 
 #include <fstream>
@@ -36,11 +38,9 @@ std::filesystem::path default_findings_path() {
 FindingsFile load_findings(const std::filesystem::path& path) {
   FindingsFile file;
   file.path = path;
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error("cannot read findings file " + path.string());
   nlohmann::json json;
   try {
-    json = nlohmann::json::parse(in);
+    json = nlohmann::json::parse(read_input_file(path, kMaxSmallJsonBytes, "a findings file"));
     if (json.value("schema", "") != "mmasp-findings/1")
       throw std::runtime_error("schema must be \"mmasp-findings/1\"");
     for (const auto& entry : json.at("findings")) {

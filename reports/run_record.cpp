@@ -7,6 +7,7 @@
 #include "harness/execution.h"
 #include "harness/layout_discovery.h"
 #include "harness/sass.h"
+#include "oracle/input_file.h"
 #include "oracle/instruction_space.h"
 #include "oracle/text.h"
 
@@ -535,12 +536,12 @@ RunRecord run_record_from_json(const json& document) {
 }
 
 RunRecord load_run_record(const std::filesystem::path& path) {
-  if (std::filesystem::is_directory(path)) throw RunRecordError(path.string() + ": a directory, not a run.json file");
-  std::ifstream in(path);
-  if (!in) throw RunRecordError(path.string() + ": cannot open");
-  std::ostringstream text;
-  text << in.rdbuf();
-  const std::string content = text.str();
+  std::string content;
+  try {
+    content = read_input_file(path, kMaxRunFileBytes, "a run.json file");
+  } catch (const InputFileError& error) {
+    throw RunRecordError(error.what());
+  }
   json document;
   try {
     document = json::parse(content);

@@ -1,5 +1,8 @@
 #include "run/journal.h"
 
+#include <sstream>
+
+#include "oracle/input_file.h"
 #include "run/usage_error.h"
 
 namespace mmasp::run {
@@ -45,9 +48,17 @@ JournalPair pair_from(const json& line) {
 }  // namespace
 
 Journal read_journal(const fs::path& path) {
-  std::ifstream in(path);
-  if (!in) throw UsageError("--resume: no " + path.string() + " (nothing to resume: was the run started with this --out?)");
+  if (!fs::exists(path)) throw UsageError("--resume: no " + path.string() + " (nothing to resume: was the run started with this --out?)");
+  try {
+    return parse_journal(read_input_file(path, kMaxRunFileBytes, "a journal"), path);
+  } catch (const InputFileError& error) {
+    throw UsageError(error.what());
+  }
+}
+
+Journal parse_journal(const std::string& content, const fs::path& path) {
   std::vector<std::string> lines;
+  std::istringstream in(content);
   for (std::string text; std::getline(in, text);) lines.push_back(text);
   Journal journal;
   for (size_t n = 0; n < lines.size(); ++n) {

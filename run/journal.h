@@ -47,6 +47,7 @@ struct Journal {
 
 // Throws UsageError naming the file and line of what is wrong.
 Journal read_journal(const std::filesystem::path& path);
+Journal parse_journal(const std::string& text, const std::filesystem::path& path);   // `path` names it in errors
 
 // "" when equal, else the first key whose value differs: "seed: 2 now, 1 in the interrupted run".
 std::string identity_difference(const nlohmann::json& interrupted, const nlohmann::json& now);
