@@ -26,6 +26,15 @@ struct Value {
 
 int bit_length(uint64_t x) { return 64 - std::countl_zero(x); }
 
+// The installed event sink (ModelEventScope) and the stage the element's computation is in.
+thread_local ModelEventSink t_sink = nullptr;
+thread_local void* t_sink_context = nullptr;
+thread_local ModelStage t_stage = ModelStage::first_block;
+inline void report(ModelEvent event, int value) {
+  if (t_sink) [[unlikely]]
+    t_sink(t_sink_context, event, t_stage, std::clamp(value, 0, kModelEventValues - 1));
+}
+
 Value decode_value(ElemType type, uint32_t code, Subnormals subnormals) {
   const FloatFormat& f = *float_format(type);
   Value v;
@@ -154,23 +163,35 @@ Value round_to(const Format& format, bool negative, uint64_t magnitude, int expo
   uint64_t significand;
   if (shift <= 0) {
     significand = magnitude << -shift;
+    report(ModelEvent::rounding, 0);
   } else if (shift >= 64) {
     significand = 0;
     if (rounding == Rounding::nearest_even && shift == 64 && (magnitude >> 63)) significand = 1;  // above the half
+    report(ModelEvent::rounding, magnitude == 0 ? 0 : significand ? 2 : 1);
   } else {
     significand = magnitude >> shift;
     const uint64_t rest = magnitude & ((uint64_t(1) << shift) - 1), half = uint64_t(1) << (shift - 1);
-    if (rounding == Rounding::nearest_even && (rest > half || (rest == half && (significand & 1)))) ++significand;
+    const bool up = rounding == Rounding::nearest_even && (rest > half || (rest == half && (significand & 1)));
+    if (up) ++significand;
+    report(ModelEvent::rounding, rest == 0 ? 0 : up ? 2 : 1);
   }
-  if (significand == 0) { v.cls = Value::zero; v.negative = negative && signed_zero_results; return v; }
+  if (significand == 0) {
+    report(ModelEvent::result, 0);
+    v.cls = Value::zero;
+    v.negative = negative && signed_zero_results;
+    return v;
+  }
   v.cls = Value::finite;
   v.significand = significand;
   v.exponent = quantum;
   const int result_leading = bit_length(significand) - 1 + quantum;
   if (result_leading > format.max_exponent) {
+    report(ModelEvent::result, overflow == SumOverflow::to_infinity ? 4 : 3);
     if (overflow == SumOverflow::to_infinity) { v.cls = Value::infinite; return v; }
     v.significand = (uint64_t(1) << (format.mantissa_bits + 1)) - 1;
     v.exponent = format.max_exponent - format.mantissa_bits;
+  } else {
+    report(ModelEvent::result, result_leading < format.min_exponent ? (subnormals == Subnormals::flushed ? 5 : 1) : 2);
   }
   if (result_leading < format.min_exponent && subnormals == Subnormals::flushed) {
     v.cls = Value::zero;
@@ -204,6 +225,7 @@ struct Term {
   uint64_t significand;
   int exponent;
   int reference;   // its alignment exponent
+  bool product;    // a product (else C or the running sum)
 };
 
 // One block: the terms' specials, then their aligned exact sum, rounded once.
@@ -220,7 +242,7 @@ class Block {
     }
     all_zero_negative_ = false;
     const int leading = bit_length(v.significand) - 1 + v.exponent;
-    push({v.negative, v.significand, v.exponent, p_.alignment == AlignmentExponent::leading_bit ? leading : v.field});
+    push({v.negative, v.significand, v.exponent, p_.alignment == AlignmentExponent::leading_bit ? leading : v.field, false});
   }
   void add_product(const Value& a, const Value& b) {
     const bool negative = a.negative != b.negative;
@@ -229,12 +251,12 @@ class Block {
       const uint64_t significand = a.significand * b.significand;
       const int exponent = a.exponent + b.exponent;
       push({negative, significand, exponent,
-            p_.alignment == AlignmentExponent::leading_bit ? bit_length(significand) - 1 + exponent : a.field + b.field});
+            p_.alignment == AlignmentExponent::leading_bit ? bit_length(significand) - 1 + exponent : a.field + b.field, true});
       return;
     }
-    if (a.cls == Value::nan || b.cls == Value::nan) { nan_ = true; return; }
+    if (a.cls == Value::nan || b.cls == Value::nan) { report(ModelEvent::special, 0); nan_ = true; return; }
     if (a.cls == Value::infinite || b.cls == Value::infinite) {
-      if (a.cls == Value::zero || b.cls == Value::zero) nan_ = true;
+      if (a.cls == Value::zero || b.cls == Value::zero) report(ModelEvent::special, 1), nan_ = true;
       else (negative ? negative_inf_ : positive_inf_) = true;
       return;
     }
@@ -244,16 +266,30 @@ class Block {
     const int exponent = a.exponent + b.exponent;
     const int reference = p_.alignment == AlignmentExponent::leading_bit ? bit_length(significand) - 1 + exponent
                                                                          : a.field + b.field;
-    push({negative, significand, exponent, reference});
+    push({negative, significand, exponent, reference, true});
   }
 
   // The block's result in `format`.
   Value finish(const Format& format, Rounding rounding) const {
     Value v;
-    if (nan_ || (positive_inf_ && negative_inf_)) { v.cls = Value::nan; return v; }
-    if (positive_inf_ || negative_inf_) { v.cls = Value::infinite; v.negative = negative_inf_; return v; }
-    if (count_ == 0) { v.negative = all_zero_negative_ && p_.signed_zero_results; return v; }
+    if (nan_ || (positive_inf_ && negative_inf_)) {
+      report(ModelEvent::special, nan_ ? 0 : 3);
+      v.cls = Value::nan;
+      return v;
+    }
+    if (positive_inf_ || negative_inf_) { report(ModelEvent::special, 2); v.cls = Value::infinite; v.negative = negative_inf_; return v; }
+    if (count_ == 0) {
+      if (all_zero_negative_) report(ModelEvent::special, 4);
+      v.negative = all_zero_negative_ && p_.signed_zero_results;
+      return v;
+    }
     const int top = top_;
+    report(ModelEvent::block_terms, int(count_));
+    if (t_sink) [[unlikely]] {
+      bool from_c = false;
+      for (size_t t = 0; t < count_; ++t) from_c |= !terms_[t].product && terms_[t].reference == top;
+      report(ModelEvent::alignment_from_c, from_c);
+    }
     int lsb = top - p_.fraction_bits;
     if (p_.alignment_floor_guard >= 0) lsb = std::max(lsb, kF32MinSubnormalExponent - p_.alignment_floor_guard);
     // The sign of the largest term (by exact magnitude), for floor_in_largest_sign.
@@ -276,6 +312,8 @@ class Block {
       if (shift >= 0) {
         aligned = (unsigned __int128)term.significand << shift;
       } else if (-shift >= 64) {
+        report(ModelEvent::shifted_out, 64);
+        report(ModelEvent::shifted_out_lost, 64);
         // Every bit shifted out: nothing survives except what floor or rounding up keeps.
         aligned = (p_.shifted_out == ShiftedOut::floor && term.negative) ||
                           (p_.shifted_out == ShiftedOut::floor_in_largest_sign && term.negative != largest_negative)
@@ -284,15 +322,29 @@ class Block {
         const int s = -shift;
         aligned = term.significand >> s;
         const uint64_t rest = term.significand & ((uint64_t(1) << s) - 1), half = uint64_t(1) << (s - 1);
+        report(ModelEvent::shifted_out, s);
+        if (rest) report(ModelEvent::shifted_out_lost, s);
         if (p_.shifted_out == ShiftedOut::floor && term.negative && rest) ++aligned;
         if (p_.shifted_out == ShiftedOut::floor_in_largest_sign && term.negative != largest_negative && rest) ++aligned;
         if (p_.shifted_out == ShiftedOut::nearest_even && (rest > half || (rest == half && (aligned & 1)))) ++aligned;
       }
       sum += term.negative ? -__int128(aligned) : __int128(aligned);
     }
-    if (sum == 0) { v.negative = false; return v; }
+    if (sum == 0) {
+      report(ModelEvent::cancellation, 64);
+      report(ModelEvent::result, 0);
+      v.negative = false;
+      return v;
+    }
     const bool negative = sum < 0;
     const unsigned __int128 magnitude = negative ? -(unsigned __int128)sum : (unsigned __int128)sum;
+    if (t_sink) [[unlikely]] {
+      // Where the sum's leading bit is against the alignment exponent (top, at lsb + fraction_bits): above is a carry,
+      // below a cancellation.
+      const int leading = (magnitude >> 64 ? 64 + bit_length(uint64_t(magnitude >> 64)) : bit_length(uint64_t(magnitude))) - 1 + lsb;
+      if (leading > top) report(ModelEvent::carry, leading - top);
+      else report(ModelEvent::cancellation, top - leading);
+    }
     // Aligned sums stay far below 2^64 (at most 33 terms of fraction_bits + 3 bits); keep 64 bits regardless.
     uint64_t narrow = uint64_t(magnitude);
     int exponent = lsb;
@@ -338,6 +390,15 @@ Value ieee_add(const Value& a, const Value& b, const ModelParameters& p) {
 
 bool model_applies(const Form& form) { return !form.is_integer() && !form.block_scale; }
 
+ModelEventScope::ModelEventScope(ModelEventSink sink, void* context) {
+  t_sink = sink;
+  t_sink_context = context;
+}
+ModelEventScope::~ModelEventScope() {
+  t_sink = nullptr;
+  t_sink_context = nullptr;
+}
+
 std::vector<uint32_t> model_result(const MmaCase& test, const ModelParameters& p) {
   check_shape(test);
   const Form& form = *test.form;
@@ -377,10 +438,12 @@ std::vector<uint32_t> model_result(const MmaCase& test, const ModelParameters& p
         // Separate additions: every block from zero, then C + r0 + r1 + ... each rounded to nearest even.
         std::vector<Value> partials;
         for (int block = 0; block < blocks; ++block) {
+          t_stage = block == 0 ? ModelStage::first_block : ModelStage::later_block;
           Block sum(p);
           for (int s : members[size_t(block)]) sum.add_product(a_row[size_t(s)], b[size_t(columns[size_t(s)] * n + j)]);
           partials.push_back(sum.finish(kF32, p.block_rounding));
         }
+        t_stage = ModelStage::c_addition;
         if (c_first) partials.insert(partials.begin(), c);
         else partials.push_back(c);
         result = partials.front();
@@ -389,6 +452,7 @@ std::vector<uint32_t> model_result(const MmaCase& test, const ModelParameters& p
         continue;
       }
       for (int block = 0; block < blocks; ++block) {
+        t_stage = block == 0 ? ModelStage::first_block : ModelStage::later_block;
         Block sum(p);
         if (accumulator) sum.add(*accumulator);
         for (int s : members[size_t(block)]) sum.add_product(a_row[size_t(s)], b[size_t(columns[size_t(s)] * n + j)]);
@@ -400,6 +464,7 @@ std::vector<uint32_t> model_result(const MmaCase& test, const ModelParameters& p
           result = *accumulator;
         }
       }
+      t_stage = ModelStage::c_addition;
       if (p.c_placement == CPlacement::fadd_after && &out == &kF32) {
         result = ieee_add(accumulator.value_or(Value{}), c, p);
         accumulator = result;

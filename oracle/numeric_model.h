@@ -117,4 +117,32 @@ std::vector<uint32_t> model_result(const MmaCase& test, const ModelParameters& p
 // Whether the model can express the form's arithmetic at all (float, no block scale).
 bool model_applies(const Form& form);
 
+// What the model decides while it computes, as countable events (issue #17): libFuzzer cannot see inside a GPU, but
+// it can see these, and a new event is a new numeric situation worth keeping. Each event has a value (clamped to
+// [0, kModelEventValues)) and the stage of the computation it happened in. Nothing is reported unless a sink is
+// installed on the calling thread (ModelEventScope); without one the model pays one branch per event.
+enum class ModelEvent : uint8_t {
+  block_terms,        // finite non-zero terms in a block (products, and C or the running sum)
+  alignment_from_c,   // 1: C or the running sum sets the block's alignment; 0: a product does
+  shifted_out,        // bits of one term shifted below the block's kept fraction (64: every bit)
+  shifted_out_lost,   // the same, when the bits shifted out were not all zero (precision was lost)
+  carry,              // bits the aligned sum grew above its largest term
+  cancellation,       // leading bits the aligned sum lost below its largest term
+  rounding,           // 0: exact, 1: rounded down, 2: rounded up
+  result,             // 0: zero, 1: subnormal, 2: normal, 3: saturated, 4: infinity, 5: flushed to zero
+  special,            // 0: NaN input, 1: Inf x 0, 2: Inf, 3: +Inf and -Inf, 4: only negative zeros
+};
+inline constexpr int kModelEventKinds = 9;
+inline constexpr int kModelEventValues = 72;
+enum class ModelStage : uint8_t { first_block, later_block, c_addition };   // where in the element's computation
+inline constexpr int kModelStages = 3;
+using ModelEventSink = void (*)(void* context, ModelEvent event, ModelStage stage, int value);
+class ModelEventScope {
+ public:
+  ModelEventScope(ModelEventSink sink, void* context);
+  ~ModelEventScope();
+  ModelEventScope(const ModelEventScope&) = delete;
+  ModelEventScope& operator=(const ModelEventScope&) = delete;
+};
+
 }  // namespace mmasp

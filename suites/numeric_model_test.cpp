@@ -5,6 +5,7 @@
 #include <cmath>
 #include <fstream>
 #include <set>
+#include <tuple>
 
 #include <nlohmann/json.hpp>
 #include <random>
@@ -141,6 +142,51 @@ TEST(NumericModel, HandWorkedExamples) {
     const std::vector<uint32_t> d = model_result(case_of(form, example.c, example.products), p);
     EXPECT_EQ(d[0], example.expected) << example.changes << ": got 0x" << std::hex << d[0];
   }
+}
+
+// Issue #17: the model's decisions as events. A hand-worked element gives the events it must; a sink changes no
+// result; without a sink nothing is reported.
+TEST(NumericModel, ReportsItsDecisionsAsEventsToAnInstalledSink) {
+  struct Seen {
+    std::set<std::tuple<ModelEvent, ModelStage, int>> events;
+    static void sink(void* context, ModelEvent event, ModelStage stage, int value) {
+      static_cast<Seen*>(context)->events.insert({event, stage, value});
+    }
+  };
+  const Form& form = *find_form("mma.sp::ordered_metadata.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32");
+  const double tiny = std::ldexp(1.0, -14);
+  // 1 - 1 + 2^-25: with 25 fraction bits the 2^-25 product is kept and 25 leading bits cancel; with 24 it is lost
+  // and the sum is zero.
+  const MmaCase test = case_of(form, 0, {{1, 1}, {-1, 1}, {tiny, std::ldexp(1.0, -11)}});
+  const ModelParameters p25 = with_changes(published_dense_hypothesis(form), "fraction_bits=25");
+  const ModelParameters p24 = with_changes(published_dense_hypothesis(form), "fraction_bits=24");
+  const auto quiet = model_result(test, p25);
+  Seen seen25, seen24;
+  {
+    ModelEventScope scope(&Seen::sink, &seen25);
+    EXPECT_EQ(model_result(test, p25), quiet) << "a sink changed a result";
+  }
+  {
+    ModelEventScope scope(&Seen::sink, &seen24);
+    (void)model_result(test, p24);
+  }
+  const auto has = [](const Seen& seen, ModelEvent event, ModelStage stage, int value) {
+    return seen.events.count({event, stage, value}) > 0;
+  };
+  std::string dump;
+  for (const auto& [event, stage, value] : seen25.events)
+    dump += " (" + std::to_string(int(event)) + "," + std::to_string(int(stage)) + "," + std::to_string(value) + ")";
+  EXPECT_TRUE(has(seen25, ModelEvent::cancellation, ModelStage::first_block, 25)) << "1 - 1 + 2^-25 cancels 25 bits:" << dump;
+  EXPECT_TRUE(has(seen25, ModelEvent::block_terms, ModelStage::first_block, 3));
+  // The 2^-25 product (significand 2^20, exponent -45) sits 20 bits below the 25-bit window's last place with only
+  // zeros there; a 24-bit window shifts out 21 bits, the top one set.
+  EXPECT_TRUE(has(seen25, ModelEvent::shifted_out, ModelStage::first_block, 20));
+  EXPECT_FALSE(has(seen25, ModelEvent::shifted_out_lost, ModelStage::first_block, 20));
+  EXPECT_TRUE(has(seen24, ModelEvent::shifted_out_lost, ModelStage::first_block, 21)) << "24 bits lose the 2^-25 bit";
+  EXPECT_TRUE(has(seen24, ModelEvent::result, ModelStage::first_block, 0) || has(seen24, ModelEvent::result, ModelStage::c_addition, 0));
+  Seen after;
+  (void)model_result(test, p24);   // the scope is gone: nothing may arrive
+  EXPECT_TRUE(after.events.empty());
 }
 
 TEST(NumericModel, ParameterChangesAreCheckedByName) {
