@@ -8,11 +8,22 @@
 
 namespace mmasp::fuzz {
 
-// Draws from the fuzzer's bytes; zeros once they run out (zero is always the simplest choice).
+// Draws from the fuzzer's bytes. Once they run out: zeros (zero is always the simplest choice), or, with
+// `random_tail`, a pseudo-random stream seeded by the bytes themselves — so that a short input is already a case as
+// rich as random generation gives (a case of m16n8k16 takes about 3 KB of choices), and the fuzzer's mutations steer
+// its first choices (profile, selector, metadata pattern, leading values).
 class BytesDraw {
  public:
-  BytesDraw(const uint8_t* data, size_t size) : data_(data), size_(size) {}
+  BytesDraw(const uint8_t* data, size_t size, bool random_tail = false) : data_(data), size_(size), random_tail_(random_tail) {
+    for (size_t i = 0; i < size; ++i) state_ = (state_ ^ data[i]) * 0x100000001B3ull;   // FNV-1a of the input
+  }
   uint64_t bits() {
+    if (used_ >= size_ && random_tail_) {
+      uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);   // splitmix64
+      z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+      z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+      return z ^ (z >> 31);
+    }
     uint64_t value = 0;
     const size_t n = std::min<size_t>(8, size_ - used_);
     std::memcpy(&value, data_ + used_, n);
@@ -25,6 +36,8 @@ class BytesDraw {
  private:
   const uint8_t* data_;
   size_t size_, used_ = 0;
+  bool random_tail_;
+  uint64_t state_ = 0xCBF29CE484222325ull;
 };
 
 }  // namespace mmasp::fuzz

@@ -33,7 +33,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace mmasp;
   if (size < 2 || modelled_forms().empty()) return 0;
   const Form& form = *modelled_forms()[data[0] % modelled_forms().size()];
-  fuzz::BytesDraw draw(data + 1, size - 1);
+  fuzz::BytesDraw draw(data + 1, size - 1, /*random_tail=*/true);
   gen::Options options;
   options.undefined_behaviour = false;
   MmaCase test;

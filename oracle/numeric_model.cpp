@@ -216,7 +216,10 @@ uint32_t encode_value(const Format& format, const Value& v, bool canonical_nan) 
     // Subnormal: the significand sits on the quantum 2^(min_exponent - mantissa_bits).
     return sign | uint32_t(v.significand << (v.exponent - (format.min_exponent - format.mantissa_bits)));
   }
-  const uint64_t normalised = v.significand << (format.mantissa_bits - (bit_length(v.significand) - 1));
+  // A rounding that carried (1.11..1 up to 10.00..0) leaves one bit more than the format holds, all below it zero:
+  // shift right then (a left shift by a negative count is undefined; found by model_fuzz under UBSan).
+  const int excess = bit_length(v.significand) - 1 - format.mantissa_bits;
+  const uint64_t normalised = excess >= 0 ? v.significand >> excess : v.significand << -excess;
   return sign | (uint32_t(leading - format.min_exponent + 1) << format.mantissa_bits) | (uint32_t(normalised) & mantissa_mask);
 }
 

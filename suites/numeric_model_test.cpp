@@ -142,6 +142,16 @@ TEST(NumericModel, HandWorkedExamples) {
     const std::vector<uint32_t> d = model_result(case_of(form, example.c, example.products), p);
     EXPECT_EQ(d[0], example.expected) << example.changes << ": got 0x" << std::hex << d[0];
   }
+  // f16 output: 1024 + 1023 + 0.75 = 2047.75 rounds to nearest 2048, a carry into the next binade (the path whose
+  // left shift by -1 model_fuzz found under UBSan); toward zero it is 2047.
+  const Form& f16 = *find_form("mma.sp.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16");
+  for (const auto& [changes, expected] : {std::pair{"narrow_output=from-sum,output_rounding=nearest-even", 0x6800u},
+                                          std::pair{"narrow_output=from-sum,output_rounding=toward-zero", 0x67ffu},
+                                          std::pair{"narrow_output=via-f32,output_rounding=nearest-even", 0x6800u}}) {
+    const ModelParameters p = with_changes(published_dense_hypothesis(f16), changes);
+    const std::vector<uint32_t> d = model_result(case_of(f16, 0, {{1024, 1}, {1023, 1}, {0.75, 1}}), p);
+    EXPECT_EQ(d[0], expected) << changes << ": got 0x" << std::hex << d[0];
+  }
 }
 
 // Issue #17: the model's decisions as events. A hand-worked element gives the events it must; a sink changes no
