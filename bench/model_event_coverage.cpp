@@ -83,7 +83,10 @@ int main(int argc, char** argv) {
   }
   std::printf("random generation: %llu cases in %.1f s (%.0f cases/s), %zu model events over %zu forms\n",
               (unsigned long long)cases, elapsed(), double(cases) / elapsed(), reached.size(), forms.size());
-  if (fuzzer_events.empty()) return 0;
+  if (fuzzer_events.empty()) {
+    print("reached by random generation", reached);
+    return 0;
+  }
   std::set<Event> fuzzed;
   std::ifstream in(fuzzer_events);
   for (std::string line; std::getline(in, line);) {

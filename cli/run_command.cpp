@@ -1,6 +1,7 @@
 #include "cli/run_command.h"
 
 #include <signal.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -137,6 +138,8 @@ int run_main(const RunOptions& o, int argc, char** argv) {
   if (!o.baseline.empty()) baseline = load_run_record(o.baseline);
   std::string command;
   for (int i = 0; i < argc; ++i) command += (i ? " " : "") + std::string(argv[i]);
+  // A worker dies with its supervisor (a kill -9 of `mmasp run` ends the whole run, as without isolation).
+  if (o.worker) prctl(PR_SET_PDEATHSIG, SIGKILL);
   RunProgress progress;
   run::NightlyHooks hooks = progress.hooks();
   hooks.stop_signal = [] { return int(g_stop_signal); };

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -22,7 +23,9 @@ struct SupervisedRun {
 
 // `mmasp run --isolation process --out OUT --force` plus `options`.
 inline SupervisedRun supervised_run(const std::filesystem::path& out, std::vector<std::string> options) {
-  std::vector<std::string> argv = {MMASP_BINARY, "run", "--isolation", "process", "--force", "--out", out.string()};
+  // MMASP_BINARY in the environment overrides the build's path (a GPU machine that got the build copied elsewhere).
+  const char* binary = std::getenv("MMASP_BINARY") ? std::getenv("MMASP_BINARY") : MMASP_BINARY;
+  std::vector<std::string> argv = {binary, "run", "--isolation", "process", "--force", "--out", out.string()};
   argv.insert(argv.end(), options.begin(), options.end());
   SupervisedRun run;
   const auto start = std::chrono::steady_clock::now();
