@@ -374,11 +374,38 @@ CompileRecord compile_record_from_json(const json& document) {
   return compile_from(*summary, root.object("compile_matrix"));
 }
 
+namespace {
+
+// "repro: mmasp eval /out/dir/failures/../deviations/case-12.json   # ..." -> "repro: mmasp eval case-12.json   # ...":
+// the case file's name is a digest of the case; the directory is --out, which is where the run ran.
+void without_out_directory(json& value) {
+  if (value.is_object()) {
+    for (auto& [key, member] : value.items()) {
+      if (key == "repro" && member.is_string()) {
+        std::string text = member.get<std::string>();
+        const size_t path = text.find('/'), end = text.find(".json", path == std::string::npos ? 0 : path);
+        if (path != std::string::npos && end != std::string::npos) {
+          const size_t name = text.rfind('/', end);
+          text.erase(path, name + 1 - path);
+        }
+        member = text;
+      } else {
+        without_out_directory(member);
+      }
+    }
+  } else if (value.is_array()) {
+    for (auto& element : value) without_out_directory(element);
+  }
+}
+
+}  // namespace
+
 json without_volatile_fields(json run) {
   for (const char* key : {"started", "finished", "host", "command", "seconds", "phase_seconds", "resumed"})
     run["run"].erase(key);
   if (run.contains("compile")) run["compile"].erase("seconds"), run["compile"].erase("cache_hits");
   for (auto& result : run["results"]) result.erase("seconds");
+  without_out_directory(run["results"]);
   return run;
 }
 

@@ -214,8 +214,8 @@ nlohmann::json to_json(const CompilePathComparison& comparison);
 CompilePathComparison compile_path_from_json(const nlohmann::json& document);
 nlohmann::json to_json(const CompileRecord& compile);   // {"compile": ..., "compile_matrix": ...} as in run.json
 CompileRecord compile_record_from_json(const nlohmann::json& document);
-// run.json without what differs between two runs of the same work: when and where it ran, how long it took, the
-// command line, how often it was resumed, the compile cache's hits. Two runs of the same options, seed and device
+// run.json without what differs between two runs of the same work: when and where it ran (the --out directory in
+// repro lines too), how long it took, the command line, how often it was resumed, the compile cache's hits. Two runs of the same options, seed and device
 // (one interrupted and resumed, one not) give equal documents.
 nlohmann::json without_volatile_fields(nlohmann::json run_json);
 // Reads run.json: errors name the file; a truncated file says so instead of "not an mmasp run".

@@ -99,5 +99,37 @@ TEST(RunRecord, ATruncatedFileIsCalledTruncated) {
   fs::remove(path);
 }
 
+// Two runs of the same work compare equal without what says when, where and how long they ran — the --out directory
+// in repro lines included — and unequal for any change of a result (mmasp diff --identical, the resume tests).
+TEST(RunRecord, VolatileFieldsAsideTwoRunsOfTheSameWorkAreEqual) {
+  RunRecord a;
+  a.run.started = "2026-11-23T10:00:00Z";
+  a.run.seconds = 12;
+  a.run.command = "mmasp run --out one";
+  ResultRecord result;
+  result.id = "x sel=0 random";
+  result.status = Status::quality_warning;
+  result.seconds = 1.5;
+  result.closest_to_bound = ClosestToBound{"repro: mmasp eval /tmp/one/failures/../closest-to-bound/case-42.json   # note", "", {}, 1};
+  a.results = {result};
+  RunRecord b = a;
+  b.run.started = "2026-11-24T10:00:00Z";
+  b.run.seconds = 99;
+  b.run.command = "mmasp run --out two --resume";
+  b.run.resumed = 2;
+  b.results[0].seconds = 7;
+  b.results[0].closest_to_bound->repro = "repro: mmasp eval /elsewhere/two/failures/../closest-to-bound/case-42.json   # note";
+  EXPECT_EQ(without_volatile_fields(to_json(a)), without_volatile_fields(to_json(b)));
+  RunRecord c = b;
+  c.results[0].closest_to_bound->repro = "repro: mmasp eval /tmp/one/failures/../closest-to-bound/case-43.json   # note";
+  EXPECT_NE(without_volatile_fields(to_json(a)), without_volatile_fields(to_json(c))) << "another case file";
+  RunRecord d = b;
+  d.results[0].status = Status::pass;
+  EXPECT_NE(without_volatile_fields(to_json(a)), without_volatile_fields(to_json(d)));
+  RunRecord e = b;
+  e.run.seed = 2;
+  EXPECT_NE(without_volatile_fields(to_json(a)), without_volatile_fields(to_json(e)));
+}
+
 }  // namespace
 }  // namespace mmasp
