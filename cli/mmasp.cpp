@@ -100,6 +100,9 @@ int main(int argc, char** argv) {
   diff->add_option("baseline", diff_baseline, "baseline run.json")->required();
   diff->add_option("run", diff_run, "new run.json")->required();
   diff->add_option("--waivers", diff_waivers, "waivers file (schema mmasp-waivers/1)");
+  std::string diff_bits = "strict";
+  diff->add_option("--bits", diff_bits, "results whose D changed bit for bit on the same cases (results[].digest): strict "
+                   "(a regression), warn (listed), off")->check(CLI::IsMember({"strict", "warn", "off"}))->capture_default_str();
   bool diff_identical = false;
   diff->add_flag("--identical", diff_identical,
                  "instead: exit 0 only when the two runs are the same in everything but when, where and how long they "
@@ -201,7 +204,7 @@ int main(int argc, char** argv) {
           throw UsageError(error.what());
         }
       }
-      const DiffReport report = diff_runs(baseline, current, waivers);
+      const DiffReport report = diff_runs(baseline, current, waivers, *bits_mode_named(diff_bits));
       std::cout << format_diff(report, baseline, current);
       return report.regressions ? kExitFail : kExitPass;
     }

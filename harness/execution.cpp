@@ -144,6 +144,12 @@ void shrink_and_keep_deviation(SuiteContext& context, SuiteResult& result, const
   result.deviation = std::move(report);
 }
 
+uint64_t mix64(uint64_t z) {
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
 // An intermittent result is never a Pass nor an ordinary Fail: the failing and deviating cases of a batch (up to
 // limits.replays per suite) run again, together, and a case whose D is not bit for bit the first run's becomes
 // Intermittent, with both results kept and its case file saved.
@@ -191,6 +197,7 @@ void judge_batch(SuiteContext& context, SuiteResult& result, const Form& form, i
                  const std::vector<MmaCase>& cases, const std::vector<std::string>& names, const SuiteLimits& limits,
                  uint64_t first_index = 0) {
   const auto observed = execute(context.backend, form, selector, cases, context.threads);
+  for (size_t i = 0; i < cases.size(); ++i) result.digest.add(first_index + i, observed[i]);
   std::vector<CaseVerdict> verdicts(cases.size());
   const std::optional<ModelParameters> model =
       context.model.active_for(form) ? context.model.parameters(form) : std::nullopt;
@@ -256,6 +263,17 @@ void judge_batch(SuiteContext& context, SuiteResult& result, const Form& form, i
 }
 
 }  // namespace
+
+void ResultDigest::add(uint64_t case_index, std::span<const uint32_t> d) {
+  uint64_t h = 0xcbf29ce484222325ull ^ case_index;
+  for (uint32_t word : d) h = (h ^ word) * 0x100000001b3ull;
+  total_ = mix64(total_ ^ h);
+  chunk_ = mix64(chunk_ ^ h);
+  if (++cases_ % kDigestChunkCases == 0) {
+    if (chunks_.size() < kDigestChunks) chunks_.push_back(chunk_);
+    chunk_ = 0x6a09e667f3bcc908ull;
+  }
+}
 
 std::string_view name(ModelMode mode) {
   switch (mode) {

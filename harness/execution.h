@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -67,6 +68,24 @@ struct IntermittentReport {
   std::string saved_to;
 };
 
+// Every bit of every D a suite observed, in case order (issue #14): a digest of all of it, and one per chunk of
+// kDigestChunkCases cases (the first kDigestChunks chunks), so that two runs of the same cases can tell whether any
+// bit changed and in which cases, without storing D. Case i's D (M x N codes) is hashed word by word with i;
+// 64-bit FNV-1a over the words, then mixed (splitmix64) into the chunk's and the suite's digest in order.
+inline constexpr uint64_t kDigestChunkCases = 1024;
+inline constexpr size_t kDigestChunks = 64;
+class ResultDigest {
+ public:
+  void add(uint64_t case_index, std::span<const uint32_t> d);
+  uint64_t total() const { return total_; }
+  const std::vector<uint64_t>& chunks() const { return chunks_; }   // complete chunks only
+  uint64_t cases() const { return cases_; }
+
+ private:
+  uint64_t total_ = 0x6a09e667f3bcc908ull, chunk_ = 0x6a09e667f3bcc908ull, cases_ = 0;
+  std::vector<uint64_t> chunks_;
+};
+
 struct SuiteResult {
   const Form* form = nullptr;
   int selector = 0;
@@ -102,6 +121,7 @@ struct SuiteResult {
   std::optional<ModelDeviationReport> deviation;
   // Every failing or deviating case (up to SuiteLimits::replays) runs again; those whose D changed are Intermittent.
   uint64_t replayed = 0, intermittent = 0;
+  ResultDigest digest;              // random and special suites (UB outputs are not results)
   std::optional<IntermittentReport> intermittent_case;   // the first
   bool interrupted = false;        // context.stop ended the suite before its cases were done: an incomplete result
 };

@@ -117,8 +117,37 @@ std::string failure_detail(const ResultRecord& now) {
 
 std::string joined(const std::string& a, const std::string& b) { return a.empty() ? b : b.empty() ? a : a + " " + b; }
 
+// The first chunk of cases whose digest differs, among the complete chunks both results have; -1 when they agree.
+long first_differing_chunk(const DigestRecord& a, const DigestRecord& b) {
+  const size_t common = std::min(a.chunks.size(), b.chunks.size());
+  for (size_t c = 0; c < common; ++c)
+    if (a.chunks[c] != b.chunks[c]) return long(c);
+  return -1;
+}
+
 template <typename Add>
-void compare_results(const RunRecord& baseline, const RunRecord& run, bool different_cases, Add&& add) {
+void compare_bits(const ResultRecord& then, const ResultRecord& now, BitsMode bits, Add&& add) {
+  if (bits == BitsMode::off || !then.digest || !now.digest || then.digest->chunk_cases != now.digest->chunk_cases) return;
+  const DigestRecord &a = *then.digest, &b = *now.digest;
+  const long chunk = first_differing_chunk(a, b);
+  const bool whole = a.cases == b.cases && a.all != b.all;
+  if (chunk < 0 && !whole) return;
+  std::string where;
+  if (chunk >= 0) {
+    const uint64_t first = uint64_t(chunk) * a.chunk_cases;
+    where = "first in cases " + std::to_string(first) + "–" + std::to_string(first + a.chunk_cases - 1) + " (chunk " +
+            std::to_string(chunk) + ")";
+  } else {
+    where = "after the first " + std::to_string(std::min(a.chunks.size(), b.chunks.size()) * a.chunk_cases) +
+            " cases (beyond the chunks recorded)";
+  }
+  add({"bits changed", then.id, a.all, b.all,
+       "D changed bit for bit on the same cases, " + where + (bits == BitsMode::warn ? " (--bits warn)" : ""),
+       bits == BitsMode::strict});
+}
+
+template <typename Add>
+void compare_results(const RunRecord& baseline, const RunRecord& run, bool different_cases, BitsMode bits, Add&& add) {
   std::map<std::string, const ResultRecord*> before, after;
   for (const auto& r : baseline.results) before[r.id] = &r;
   for (const auto& r : run.results) after[r.id] = &r;
@@ -129,6 +158,7 @@ void compare_results(const RunRecord& baseline, const RunRecord& run, bool diffe
       continue;
     }
     const ResultRecord& then = *it->second;
+    compare_bits(then, *now, bits, add);
     const std::string old_status(name(then.status)), status(name(now->status));
     // Same streams but another number of cases (a --budget run, or another --cases) is a prefix or an extension of
     // the other run's cases: also sampling.
@@ -174,7 +204,14 @@ std::string list_text(const std::vector<std::string>& items) { return json(items
 
 }  // namespace
 
-DiffReport diff_runs(const RunRecord& baseline, const RunRecord& run, const std::vector<Waiver>& waivers) {
+std::optional<BitsMode> bits_mode_named(std::string_view text) {
+  if (text == "strict") return BitsMode::strict;
+  if (text == "warn") return BitsMode::warn;
+  if (text == "off") return BitsMode::off;
+  return std::nullopt;
+}
+
+DiffReport diff_runs(const RunRecord& baseline, const RunRecord& run, const std::vector<Waiver>& waivers, BitsMode bits) {
   DiffReport report;
   compare_cases(baseline, run, report);
   const std::string device = device_of(run), driver = driver_of(run);
@@ -196,7 +233,8 @@ DiffReport diff_runs(const RunRecord& baseline, const RunRecord& run, const std:
     add({"interrupted", "run", "complete",
          "interrupted by " + i->signal_name + " after " + std::to_string(i->pairs_done) + " of " + std::to_string(i->pairs) + " pairs",
          "an incomplete run is never clean: `mmasp run --resume` finishes it", true});
-  compare_results(baseline, run, report.same_cases == SameCases::no, add);
+  // Bits are compared only where the cases are known to be the same (equal seed and case streams).
+  compare_results(baseline, run, report.same_cases == SameCases::no, report.same_cases == SameCases::yes ? bits : BitsMode::off, add);
 
   // Compile matrix: accept/reject per form, selector and target.
   std::map<std::string, std::string> observed_before;

@@ -4,7 +4,9 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <ostream>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -27,8 +29,8 @@ std::vector<Waiver> load_waivers(const std::filesystem::path& path);
 std::vector<Waiver> parse_waivers(const std::string& text, const std::string& source);
 
 struct DiffEntry {
-  std::string kind;           // "new failure", "fixed", "status change", "numeric drift", "compile change",
-                              // "sass change", "missing", "new", "no results"
+  std::string kind;           // "new failure", "fixed", "status change", "numeric drift", "bits changed",
+                              // "compile change", "sass change", "missing", "new", "no results", "interrupted"
   std::string id;
   std::string before, after;
   std::string detail;
@@ -50,7 +52,14 @@ struct DiffReport {
   int waived = 0;
 };
 
-DiffReport diff_runs(const RunRecord& baseline, const RunRecord& run, const std::vector<Waiver>& waivers);
+// Bit-level comparison (results[].digest): with the same cases, a result whose D changed in any bit is a "bits
+// changed" entry naming the first differing chunk of cases — a regression (strict, the default), listed only (warn),
+// or not compared (off).
+enum class BitsMode { strict, warn, off };
+std::optional<BitsMode> bits_mode_named(std::string_view text);   // "strict", "warn", "off"
+
+DiffReport diff_runs(const RunRecord& baseline, const RunRecord& run, const std::vector<Waiver>& waivers,
+                     BitsMode bits = BitsMode::strict);
 std::string format_diff(const DiffReport& report, const RunRecord& baseline, const RunRecord& run);
 
 // Whether two runs are equal in everything but their volatile fields (without_volatile_fields); when not, writes the

@@ -1,5 +1,6 @@
 #include "reports/run_record.h"
 
+#include <cstdio>
 #include <fstream>
 #include <limits>
 #include <sstream>
@@ -183,6 +184,8 @@ json result_to_json(const ResultRecord& r) {
     out["failure"] = {{"case", f->case_name},  {"repro", f->repro},       {"element", element_json(f->element)},
                       {"expected", f->expected}, {"observed", f->observed}, {"reason", f->reason},
                       {"shrink_attempts", f->shrink_attempts}};
+  if (const auto& d = r.digest)
+    out["digest"] = {{"cases", d->cases}, {"chunk_cases", d->chunk_cases}, {"all", d->all}, {"chunks", d->chunks}};
   if (const auto& i = r.intermittent)
     out["intermittent"] = {{"case", i->case_name},   {"repro", i->repro},   {"element", element_json(i->element)},
                            {"first", i->first},      {"replay", i->replay}, {"differing_elements", i->differing_elements},
@@ -261,6 +264,14 @@ ResultRecord result_from(const Reader& r) {
     failure.observed = code(*f, "observed");
     failure.shrink_attempts = f->integer("shrink_attempts");
     out.failure = failure;
+  }
+  if (auto d = r.object("digest")) {
+    DigestRecord digest{d->count("cases"), d->count("chunk_cases"), d->required_text("all"), d->texts("chunks")};
+    const auto hex16 = [](const std::string& text) { return text.size() == 16 && text.find_first_not_of("0123456789abcdef") == std::string::npos; };
+    if (!hex16(digest.all)) d->fail("all", "16 lower-case hex digits");
+    for (size_t c = 0; c < digest.chunks.size(); ++c)
+      if (!hex16(digest.chunks[c])) throw RunRecordError(d->pointer() + "/chunks/" + std::to_string(c) + ": 16 lower-case hex digits are expected");
+    out.digest = digest;
   }
   if (auto i = r.object("intermittent"))
     out.intermittent = IntermittentRecord{i->text("case"),  i->text("repro"),    i->element("element"),
@@ -628,6 +639,16 @@ ResultRecord record_of(const SuiteResult& r) {
     const ElementVerdict& w = r.failure->verdict.worst;
     out.failure = FailureRecord{r.failure->case_name, r.failure->saved_to, w.reason, {w.row, w.col}, w.expected, w.observed,
                                 r.failure->shrink_attempts};
+  }
+  if (r.digest.cases()) {
+    const auto hex16 = [](uint64_t value) {
+      char text[17];
+      std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(value));
+      return std::string(text);
+    };
+    DigestRecord digest{r.digest.cases(), kDigestChunkCases, hex16(r.digest.total()), {}};
+    for (uint64_t chunk : r.digest.chunks()) digest.chunks.push_back(hex16(chunk));
+    out.digest = digest;
   }
   if (r.intermittent_case) {
     const IntermittentReport& i = *r.intermittent_case;

@@ -117,6 +117,12 @@ struct IntermittentRecord {     // the first failing/deviating case whose replay
   int differing_elements = 0;
   uint64_t cases = 0, replayed = 0;   // intermittent cases in the result, and cases replayed to find them
 };
+struct DigestRecord {           // every bit of D the result observed (harness/execution.h, ResultDigest)
+  uint64_t cases = 0;             // cases hashed
+  uint64_t chunk_cases = 0;       // cases per chunk
+  std::string all;                // 16 hex digits
+  std::vector<std::string> chunks;   // one per complete chunk, in case order (the first 64)
+};
 struct UbObservation {          // UB suite: unordered-metadata cases, and how many computed what .sp computes
   uint64_t cases = 0, like_sp = 0;
 };
@@ -143,6 +149,7 @@ struct ResultRecord {
   std::optional<ModelTierRecord> model;
   std::optional<FailureRecord> failure;
   std::optional<IntermittentRecord> intermittent;
+  std::optional<DigestRecord> digest;
 };
 
 struct LayoutOperandRecord {
