@@ -22,6 +22,7 @@
 #include "reports/catalog_json.h"
 #include "reports/compile_report.h"
 #include "reports/diff.h"
+#include "reports/merge.h"
 #include "reports/run_report.h"
 #include "reports/evaluation.h"
 #include "harness/module_store.h"
@@ -118,6 +119,11 @@ int main(int argc, char** argv) {
   repro->add_flag("--emulator", repro_emulator, "use the CPU emulator even with a GPU present");
 
   // report
+  auto* merge = app.add_subcommand("merge", "the shards of one run (mmasp run --shard i/n) as one run: run.json and every report");
+  std::vector<std::string> merge_runs_in;
+  std::string merge_out;
+  merge->add_option("runs", merge_runs_in, "run.json of each shard")->required();
+  merge->add_option("--out", merge_out, "directory for the merged reports")->required();
   auto* report = app.add_subcommand("report", "render the reports of a run.json again (JUnit, Markdown, HTML), optionally against a baseline");
   std::string report_run, report_out, report_baseline;
   report->add_option("run", report_run, "run.json")->required();
@@ -207,6 +213,20 @@ int main(int argc, char** argv) {
       const DiffReport report = diff_runs(baseline, current, waivers, *bits_mode_named(diff_bits));
       std::cout << format_diff(report, baseline, current);
       return report.regressions ? kExitFail : kExitPass;
+    }
+    if (*merge) {
+      std::vector<RunRecord> shards;
+      for (const auto& path : merge_runs_in) shards.push_back(load_run_record(path));
+      RunRecord merged;
+      try {
+        merged = merge_runs(shards, merge_runs_in);
+      } catch (const MergeError& error) {
+        throw UsageError(error.what());
+      }
+      write_reports(merged, merge_out);
+      std::cout << console_summary(merged) << "\nreports: " << (std::filesystem::path(merge_out) / "run.json").string()
+                << ", junit.xml, summary.md, report.html\n";
+      return exit_code_for(merged);
     }
     if (*repro) return repro_main(repro_file, repro_device, repro_emulator);
     if (*report) {

@@ -1,0 +1,100 @@
+#include "reports/merge.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <tuple>
+
+#include "oracle/instruction_space.h"
+
+namespace mmasp {
+namespace {
+
+// Where the unsharded run puts a result: forms in catalog order, selectors in the form's order, then special, ub,
+// random (run/nightly.cpp runs a pair's suites in that order).
+std::tuple<size_t, size_t, int> position(const std::string& opcode, int selector, const std::string& suite) {
+  const auto& forms = instruction_space();
+  size_t form_index = forms.size(), selector_index = 0;
+  for (size_t f = 0; f < forms.size(); ++f)
+    if (forms[f].opcode == opcode) {
+      form_index = f;
+      const auto& selectors = forms[f].selectors;
+      selector_index = size_t(std::find(selectors.begin(), selectors.end(), selector) - selectors.begin());
+      break;
+    }
+  const int suite_index = suite == "special" ? 0 : suite == "ub" ? 1 : 2;
+  return {form_index, selector_index, suite_index};
+}
+
+template <typename T, typename Key>
+void sort_by_position(std::vector<T>& items, Key&& key) {
+  std::stable_sort(items.begin(), items.end(), [&](const T& a, const T& b) { return key(a) < key(b); });
+}
+
+}  // namespace
+
+RunRecord merge_runs(const std::vector<RunRecord>& shards, const std::vector<std::string>& names) {
+  if (shards.empty()) throw MergeError("merge needs at least one run.json");
+  const RunRecord& first = shards.front();
+  RunRecord merged = first;
+  merged.results.clear();
+  merged.layouts.clear();
+  merged.sass.clear();
+  merged.compile_paths.clear();
+  merged.run.notes.clear();
+  merged.run.phase_seconds.clear();
+  merged.run.seconds = 0;
+  std::set<std::string> ids, notes_seen;
+  std::set<int> shard_indices;
+  int shard_count = -1;
+  for (size_t s = 0; s < shards.size(); ++s) {
+    const RunRecord& shard = shards[s];
+    const std::string& name = names.at(s);
+    const auto same = [&](const auto& a, const auto& b, const char* what) {
+      if (!(a == b)) throw MergeError(name + ": not a shard of the same run as " + names.front() + ": " + what + " differs");
+    };
+    same(shard.run.seed, first.run.seed, "the seed");
+    same(shard.run.case_streams, first.run.case_streams, "the case streams");
+    same(shard.run.mmasp_commit, first.run.mmasp_commit, "the mmasp commit");
+    same(shard.run.budget_seconds, first.run.budget_seconds, "the budget");
+    same(shard.run.ub, first.run.ub, "--ub");
+    same(shard.run.model_tier, first.run.model_tier, "the model tier");
+    same(shard.environment.backend, first.environment.backend, "the backend");
+    same(shard.environment.toolkit, first.environment.toolkit, "the toolkit");
+    int index = 0, count = 0;
+    if (std::sscanf(shard.run.shard.c_str(), "%d/%d", &index, &count) == 2) {
+      if (shard_count >= 0 && count != shard_count) throw MergeError(name + ": shard " + shard.run.shard + " of another split");
+      shard_count = count;
+      if (!shard_indices.insert(index).second) throw MergeError(name + ": shard " + shard.run.shard + " is given twice");
+    }
+    for (const auto& result : shard.results) {
+      if (!ids.insert(result.id).second) throw MergeError(name + ": result " + result.id + " is in two shards");
+      merged.results.push_back(result);
+    }
+    for (const auto& l : shard.layouts) merged.layouts.push_back(l);
+    for (const auto& x : shard.sass) merged.sass.push_back(x);
+    for (const auto& p : shard.compile_paths) merged.compile_paths.push_back(p);
+    for (const auto& note : shard.run.notes)
+      if (notes_seen.insert(note).second) merged.run.notes.push_back(note);
+    for (const auto& [phase, seconds] : shard.run.phase_seconds) merged.run.phase_seconds[phase] += seconds;
+    merged.run.seconds = std::max(merged.run.seconds, shard.run.seconds);
+    merged.run.started = std::min(merged.run.started, shard.run.started);
+    merged.run.finished = std::max(merged.run.finished, shard.run.finished);
+    if (shard.run.interrupted && !merged.run.interrupted) merged.run.interrupted = shard.run.interrupted;
+    if (!merged.compile && shard.compile) merged.compile = shard.compile;
+  }
+  sort_by_position(merged.results, [](const ResultRecord& r) { return position(r.form, r.selector, r.suite); });
+  sort_by_position(merged.layouts, [](const LayoutRecord& l) { return position(l.form, l.selector, ""); });
+  sort_by_position(merged.sass, [](const SassRecord& x) { return position(x.form, x.selector, ""); });
+  sort_by_position(merged.compile_paths, [](const CompilePathComparison& p) { return position(p.form, p.selector, ""); });
+  const bool whole = shard_count > 0 && int(shard_indices.size()) == shard_count;
+  merged.run.shard = whole ? "1/1" : "merged " + std::to_string(shard_indices.size()) + " of " + std::to_string(shard_count);
+  merged.run.command = "mmasp merge";
+  for (const auto& name : names) merged.run.command += " " + name;
+  if (!whole && shard_count > 0)
+    merged.run.notes.push_back("merged " + std::to_string(shard_indices.size()) + " of " + std::to_string(shard_count) +
+                               " shards: the results of the missing shards are not here");
+  return merged;
+}
+
+}  // namespace mmasp
