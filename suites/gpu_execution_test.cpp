@@ -10,6 +10,7 @@
 #include "harness/execution.h"
 #include "harness/gpu_probe.h"
 #include "harness/ptxas.h"
+#include "suites/gpu_resource.h"
 #include "suites/watchdog_runs.h"
 
 namespace mmasp {
@@ -18,7 +19,7 @@ namespace {
 TEST(GpuExecution, EverySupportedFormAndSelectorPassesOnBothCompilePaths) {
   GpuProbe probe = probe_gpus();
   if (!probe.available) GTEST_SKIP() << "no GPU: " << probe.reason;
-  auto device = std::make_shared<CudaDevice>(0);
+  auto device = std::make_shared<CudaDevice>(test_gpu());
   std::optional<Ptxas> ptxas;
   try {
     ptxas.emplace(locate_ptxas(), std::filesystem::path(), 1);
@@ -70,11 +71,12 @@ TEST(GpuExecution, EverySupportedFormAndSelectorPassesOnBothCompilePaths) {
 TEST(GpuWatchdog, AHangingAndATrappingKernelEndTheirPairOnlyAndTheRunFinishes) {
   const GpuProbe probe = probe_gpus();
   if (!probe.available) GTEST_SKIP() << "no GPU: " << probe.reason;
-  const std::filesystem::path root = std::filesystem::temp_directory_path() / "mmasp-gpu-watchdog";
+  const std::filesystem::path root = std::filesystem::temp_directory_path() / ("mmasp-gpu-watchdog-" + std::to_string(test_gpu()));
   const std::string hit = "mma.sp.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32";
   // The driver-JIT path alone: a GPU runner may have no toolkit, and the faults strike before either path's code runs.
   const std::vector<std::string> options = {"--no-compile", "--extras", "off", "--paths",  "driver-jit", "--filter",
-                                            "*m16n8k16*bf16*", "--cases", "4096", "--watchdog", "10"};
+                                            "*m16n8k16*bf16*", "--cases", "4096", "--watchdog", "10",
+                                            "--device", std::to_string(test_gpu())};
   const SupervisedRun clean = supervised_run(root / "clean", options);
   ASSERT_EQ(clean.command.exit_code, 0) << clean.command.output;
   ASSERT_TRUE(clean.record.environment.device) << "the run did not use the GPU";
