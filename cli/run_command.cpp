@@ -111,6 +111,7 @@ void add_run_options(CLI::App* command, RunOptions& o) {
   command->add_flag("--worker", o.worker)->group("");
   command->add_option("--heartbeat-fd", o.heartbeat_fd)->group("");
   command->add_option("--inject-worker-fault", o.inject_worker_fault)->group("");
+  command->add_option("--inject-fault", o.inject_fault)->group("");
   command->add_flag("--layouts,!--no-layouts", o.layouts, "layout discovery (default on a GPU)")
       ->each([&o](const std::string&) { o.layouts_given = true; });
   command->add_option("--extras", o.extras, "layout discovery, SASS and the compile-path comparison on a GPU: auto, on, off")

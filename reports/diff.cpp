@@ -137,9 +137,11 @@ void compare_bits(const ResultRecord& then, const ResultRecord& now, BitsMode bi
     const uint64_t first = uint64_t(chunk) * a.chunk_cases;
     where = "first in cases " + std::to_string(first) + "–" + std::to_string(first + a.chunk_cases - 1) + " (chunk " +
             std::to_string(chunk) + ")";
+  } else if (std::min(a.chunks.size(), b.chunks.size()) == 0) {
+    where = "among its " + std::to_string(b.cases) + " cases (fewer than one chunk of " + std::to_string(a.chunk_cases) + ")";
   } else {
-    where = "after the first " + std::to_string(std::min(a.chunks.size(), b.chunks.size()) * a.chunk_cases) +
-            " cases (beyond the chunks recorded)";
+    where = "after case " + std::to_string(std::min(a.chunks.size(), b.chunks.size()) * a.chunk_cases - 1) +
+            " (beyond the chunks recorded)";
   }
   add({"bits changed", then.id, a.all, b.all,
        "D changed bit for bit on the same cases, " + where + (bits == BitsMode::warn ? " (--bits warn)" : ""),

@@ -118,7 +118,10 @@ class Nightly {
     return body();
   }
   int stop_signal() const { return hooks_.stop_signal ? hooks_.stop_signal() : 0; }
-  Backend& primary() const { return watched_ ? *watched_ : backends_->primary(); }
+  Backend& primary() const {
+    if (watched_) return *watched_;
+    return faulty_ ? *faulty_ : backends_->primary();
+  }
   double elapsed() const { return elapsed_before_ + std::chrono::duration<double>(Clock::now() - start_).count(); }
   void prepare_out();
   void begin(const std::string& command_line);
@@ -153,6 +156,7 @@ class Nightly {
   std::optional<Journal> interrupted_run_;   // --resume: what the interrupted run finished
   std::optional<JournalWriter> journal_;
   Heartbeat heartbeat_{-1};
+  std::unique_ptr<FaultyBackend> faulty_;     // --inject-fault (test-only)
   std::unique_ptr<WatchedBackend> watched_;   // a worker's primary backend (run/worker.h)
   nlohmann::json identity_;
   double elapsed_before_ = 0;                // --resume: seconds the interrupted sessions ran
@@ -222,11 +226,19 @@ void Nightly::choose_backends() {
   backends_.emplace(make_backends(request));
   record_.environment = backends_->environment();
   heartbeat_ = Heartbeat(o_.heartbeat_fd);
+  if (!o_.inject_fault.empty()) {
+    const Fault* fault = find_fault(o_.inject_fault);
+    if (!fault) throw UsageError("--inject-fault: no fault '" + o_.inject_fault + "' in the catalogue (mmasp selftest --faults lists them)");
+    const std::string architecture = "sm_" + std::to_string(backends_->sm() ? backends_->sm() : 90);
+    faulty_ = std::make_unique<FaultyBackend>(backends_->primary(), *fault,
+                                              [architecture](const Form& form) { return verified_model(form, architecture); });
+    note("test-only fault injected into every batch: " + fault->id + " (" + fault->description + ")");
+  }
   if (heartbeat_.active() || !o_.inject_worker_fault.empty()) {
     std::optional<WorkerFault> fault;
     if (!o_.inject_worker_fault.empty()) fault = parse_worker_fault(o_.inject_worker_fault);
     GpuBackend* gpu = backends_->gpu.empty() ? nullptr : backends_->gpu.front();
-    watched_ = std::make_unique<WatchedBackend>(backends_->primary(), heartbeat_, fault, gpu ? &gpu->device() : nullptr,
+    watched_ = std::make_unique<WatchedBackend>(faulty_ ? *faulty_ : backends_->primary(), heartbeat_, fault, gpu ? &gpu->device() : nullptr,
                                                 gpu ? std::optional<Target>(gpu->target()) : std::nullopt);
   }
   if (backends_->hardware()) {

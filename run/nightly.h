@@ -28,6 +28,9 @@ struct NightlyOptions {
   // Isolation (run/worker.h): a worker sends its heartbeat to this descriptor (-1: not a worker); the test-only fault.
   int heartbeat_fd = -1;
   std::string inject_worker_fault;
+  // Test-only: a fault of the catalogue (harness/fault_injection.h) applied to every batch, e.g. to show that
+  // `mmasp diff` finds a change of a few bits (the results name the fault in their backend).
+  std::string inject_fault;
   bool no_compile = false;
   bool layouts = true;          // layout discovery on a GPU (on the emulator only when asked: --layouts)
   bool layouts_given = false;
