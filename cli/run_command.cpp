@@ -11,6 +11,7 @@
 #include "oracle/text.h"
 #include "reports/run_report.h"
 #include "run/backends.h"
+#include "run/devices.h"
 #include "run/worker.h"
 
 namespace mmasp::cli {
@@ -112,6 +113,9 @@ void add_run_options(CLI::App* command, RunOptions& o) {
   command->add_option("--heartbeat-fd", o.heartbeat_fd)->group("");
   command->add_option("--inject-worker-fault", o.inject_worker_fault)->group("");
   command->add_option("--inject-fault", o.inject_fault)->group("");
+  command->add_option("--devices", o.devices, "the same run on several devices at once, each in <out>/<device>/, then "
+                      "compared bit for bit (<out>/devices.json names a deviating device): all, 0,2,... or emulator:N");
+  command->add_option("--inject-fault-on", o.inject_fault_on)->group("");
   command->add_flag("--layouts,!--no-layouts", o.layouts, "layout discovery (default on a GPU)")
       ->each([&o](const std::string&) { o.layouts_given = true; });
   command->add_option("--extras", o.extras, "layout discovery, SASS and the compile-path comparison on a GPU: auto, on, off")
@@ -129,6 +133,29 @@ void add_run_options(CLI::App* command, RunOptions& o) {
 
 int run_main(const RunOptions& o, int argc, char** argv) {
   if (!o.inject_worker_fault.empty()) run::parse_worker_fault(o.inject_worker_fault);   // a usage error before anything
+  if (!o.devices.empty()) {
+    // Each device's run is this command without the options that select devices and the output (run/devices.h).
+    const auto devices = run::parse_devices(o.devices);
+    std::vector<std::string> run_argv;
+    for (int i = 0; i < argc; ++i) {
+      const std::string arg = argv[i];
+      bool dropped = false;
+      for (const char* option : {"--devices", "--inject-fault-on", "--out"}) {
+        if (arg == option) {
+          ++i, dropped = true;
+          break;
+        }
+        if (arg.rfind(std::string(option) + "=", 0) == 0) {
+          dropped = true;
+          break;
+        }
+      }
+      if (!dropped) run_argv.push_back(arg);
+    }
+    run::DevicesOptions options{o.out, o.inject_fault_on, [](const std::string& line) { std::cout << line << "\n" << std::flush; }};
+    return run::run_on_devices(run_argv, devices, options);
+  }
+  if (!o.inject_fault_on.empty()) throw UsageError("--inject-fault-on needs --devices");
   const bool isolate = o.isolation == "process" || (o.isolation == "auto" && !o.emulator);
   if (isolate && !o.worker) {
     std::vector<std::string> worker_argv(argv, argv + argc);

@@ -15,6 +15,8 @@ struct RunOptions : run::NightlyOptions {
   std::string isolation = "auto";   // process: the pairs run in watched worker processes (run/worker.h); none; auto
   double watchdog = 60;             // seconds: the deadline floor of a batch in a worker
   bool worker = false;              // this process is a worker of a supervising `mmasp run`
+  std::string devices;              // run/devices.h: all, 0,2,..., emulator:N
+  std::string inject_fault_on;      // test-only: K:FAULT, a fault on the K-th of --devices alone
 };
 void add_run_options(CLI::App* command, RunOptions& options);
 int run_main(const RunOptions& options, int argc, char** argv);
