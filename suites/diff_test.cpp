@@ -241,21 +241,6 @@ TEST(Diff, WaiverFilesAreChecked) {
 
 // Issue #14: the bits of D. The emulator with one case's D[0][0] one unit off (case 1500 of the random suite): the
 // digests differ, `mmasp diff` names the chunk of cases 1024-2047 and counts a regression; a clean rerun is clean.
-class OneCaseOneUnitOff final : public DefectiveEmulator {
- public:
-  OneCaseOneUnitOff() : DefectiveEmulator("emulator, case 1500 one unit off (test)") {}
-  std::vector<uint32_t> run(const Form& form, int selector, const std::vector<uint32_t>& input, uint32_t cases) override {
-    std::vector<uint32_t> out = inner_.run(form, selector, input, cases);
-    const uint64_t first = seen_;
-    seen_ += cases;
-    if (first <= 1500 && 1500 < seen_) out[(1500 - first) * (out.size() / cases)] ^= 1;   // lane 0, register 0: D[0][0]
-    return out;
-  }
-
- private:
-  uint64_t seen_ = 0;
-};
-
 TEST(Diff, ABitChangeInOneCaseIsFoundThroughTheDigestsAndLocated) {
   const Form& form = *find_form("mma.sp.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32");
   SuiteLimits limits;
@@ -270,7 +255,7 @@ TEST(Diff, ABitChangeInOneCaseIsFoundThroughTheDigestsAndLocated) {
     return run;
   };
   EmulatorBackend clean_backend;
-  OneCaseOneUnitOff off_backend;
+  FlippingEmulator off_backend("emulator, case 1500 one unit off (test)", 1, [](int, uint64_t index) { return index == 1500; });
   const RunRecord clean = random_result(clean_backend), again = random_result(clean_backend), off = random_result(off_backend);
   ASSERT_TRUE(clean.results[0].digest);
   EXPECT_EQ(clean.results[0].digest->cases, 3000u);

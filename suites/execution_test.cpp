@@ -94,26 +94,12 @@ TEST(Execution, ABrokenBackendIsCaughtShrunkAndSaved) {
   std::filesystem::remove_all(dir);
 }
 
-// The emulator, wrong only on its first launch: exponent bit 30 of D[0][0] of every case flipped (a transient fault).
-class FirstLaunchOnlyBackend final : public DefectiveEmulator {
- public:
-  FirstLaunchOnlyBackend() : DefectiveEmulator("flaky emulator (test)") {}
-  std::vector<uint32_t> run(const Form& form, int selector, const std::vector<uint32_t>& input, uint32_t cases) override {
-    std::vector<uint32_t> out = inner_.run(form, selector, input, cases);
-    if (launches_++ == 0)
-      for (uint32_t c = 0; c < cases; ++c) out[c * (out.size() / cases)] ^= 1u << 30;   // lane 0, register 0: D[0][0]
-    return out;
-  }
-
- private:
-  int launches_ = 0;
-};
-
 // Issue #16: a failing case whose replay gives another D is Intermittent (a failure of the run), with both results and
 // a saved case; the deterministic defect above stays a plain Fail.
 TEST(Execution, AResultThatChangesOnReplayIsIntermittent) {
   const Form& form = *find_form("mma.sp.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32");
-  FirstLaunchOnlyBackend flaky;
+  // Wrong only on its first launch: exponent bit 30 of D[0][0] of every case flipped (a transient fault).
+  FlippingEmulator flaky("flaky emulator (test)", 1u << 30, [](int launch, uint64_t) { return launch == 0; });
   const auto dir = std::filesystem::temp_directory_path() / "mmasp-intermittent-test" / "failures";
   std::filesystem::remove_all(dir.parent_path());
   SuiteContext context{flaky, 7, 2, dir.string(), {}};
