@@ -37,7 +37,7 @@ struct Sink {
 };
 
 const char* kEventNames[] = {"block_terms", "alignment_from_c", "shifted_out", "shifted_out_lost", "carry",
-                             "cancellation", "rounding", "result", "special"};
+                             "cancellation", "rounding", "result", "special", "rounding_bits", "second_term_gap"};
 const char* kStageNames[] = {"first_block", "later_block", "c_addition"};
 
 void print(const char* title, const std::set<Event>& events) {

@@ -172,6 +172,11 @@ Value round_to(const Format& format, bool negative, uint64_t magnitude, int expo
     significand = magnitude >> shift;
     const uint64_t rest = magnitude & ((uint64_t(1) << shift) - 1), half = uint64_t(1) << (shift - 1);
     const bool up = rounding == Rounding::nearest_even && (rest > half || (rest == half && (significand & 1)));
+    if (t_sink) [[unlikely]] {
+      const int guard = int((magnitude >> (shift - 1)) & 1), round = shift >= 2 ? int((magnitude >> (shift - 2)) & 1) : 0;
+      const int sticky = shift >= 3 && (magnitude & ((uint64_t(1) << (shift - 2)) - 1)) != 0;
+      report(ModelEvent::rounding_bits, 4 * guard + 2 * round + sticky);
+    }
     if (up) ++significand;
     report(ModelEvent::rounding, rest == 0 ? 0 : up ? 2 : 1);
   }
@@ -290,8 +295,15 @@ class Block {
     report(ModelEvent::block_terms, int(count_));
     if (t_sink) [[unlikely]] {
       bool from_c = false;
-      for (size_t t = 0; t < count_; ++t) from_c |= !terms_[t].product && terms_[t].reference == top;
+      int second = INT32_MIN;
+      bool top_seen = false;
+      for (size_t t = 0; t < count_; ++t) {
+        from_c |= !terms_[t].product && terms_[t].reference == top;
+        if (terms_[t].reference == top && !top_seen) top_seen = true;
+        else second = std::max(second, terms_[t].reference);
+      }
       report(ModelEvent::alignment_from_c, from_c);
+      if (second != INT32_MIN) report(ModelEvent::second_term_gap, top - second);
     }
     int lsb = top - p_.fraction_bits;
     if (p_.alignment_floor_guard >= 0) lsb = std::max(lsb, kF32MinSubnormalExponent - p_.alignment_floor_guard);

@@ -131,8 +131,10 @@ enum class ModelEvent : uint8_t {
   rounding,           // 0: exact, 1: rounded down, 2: rounded up
   result,             // 0: zero, 1: subnormal, 2: normal, 3: saturated, 4: infinity, 5: flushed to zero
   special,            // 0: NaN input, 1: Inf x 0, 2: Inf, 3: +Inf and -Inf, 4: only negative zeros
+  rounding_bits,      // the three bits below the kept last place when rounding: 4 guard + 2 round + 1 sticky
+  second_term_gap,    // how far below the block's alignment the second-largest term's alignment lies
 };
-inline constexpr int kModelEventKinds = 9;
+inline constexpr int kModelEventKinds = 11;
 inline constexpr int kModelEventValues = 72;
 enum class ModelStage : uint8_t { first_block, later_block, c_addition };   // where in the element's computation
 inline constexpr int kModelStages = 3;
