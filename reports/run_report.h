@@ -24,6 +24,9 @@ std::vector<std::string> model_tier_lines(const RunRecord& run);
 // With a baseline's diff, regressions are listed right after the failures.
 std::string html_report(const RunRecord& run, const DiffReport* against_baseline = nullptr);
 
+// The reports write_reports writes, by file name.
+inline constexpr const char* kReportFiles[] = {"run.json", "junit.xml", "summary.md", "report.html"};
+
 // Writes run.json, junit.xml, summary.md and report.html into `dir`.
 void write_reports(const RunRecord& run, const std::filesystem::path& dir, const DiffReport* against_baseline = nullptr);
 

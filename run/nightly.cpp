@@ -269,7 +269,7 @@ void Nightly::open_journal() {
                        ". The interrupted run was: " + interrupted_run_->command);
     // Nothing in --out changes before the identity is checked. Then the interrupted session's reports go: a report
     // never sits beside results newer than it.
-    for (const char* report : {"run.json", "junit.xml", "summary.md", "report.html"}) fs::remove(out_dir_ / report);
+    for (const char* report : kReportFiles) fs::remove(out_dir_ / report);
     journal_.emplace(out_dir_ / kJournalFile, *interrupted_run_);
     journal_->resumed(now_iso());
     // results.jsonl is written again from the journal as the finished pairs are taken over: it always holds
