@@ -1,0 +1,496 @@
+// The arithmetic of the bit-exact model (numeric_model.h) for one element of D, written once for two compilers: the
+// host's, where model_result() runs it, and nvcc's, where the GPU-resident check (harness/resident.h) runs the very
+// same code on every case it judges. Plain C++ with no CUDA: under nvcc MMASP_PORTABLE marks the functions
+// __host__ __device__, elsewhere it is `inline`. No exceptions, no allocation, no standard-library calls on the
+// device path; the caller checks its inputs first (model_result throws for what this code cannot take).
+//
+// What the model computes, and where each parameter comes from, is said in numeric_model.h and numeric_model_table.cpp.
+#pragma once
+
+#include <cstdint>
+
+#if defined(__CUDACC__)
+#define MMASP_PORTABLE __host__ __device__ inline
+#else
+#define MMASP_PORTABLE inline
+#endif
+
+namespace mmasp {
+
+// --- The parameter space (numeric_model.h documents each value). -----------------------------------------------------
+enum class ShiftedOut { truncate, floor, nearest_even, floor_in_largest_sign };
+enum class Rounding { toward_zero, nearest_even };
+enum class AlignmentExponent { leading_bit, exponent_sum };
+enum class CPlacement { first_block, after_products, fadd_after };
+enum class NarrowOutput { from_sum, via_f32 };
+enum class BlockCombination { chained, fadd };
+enum class Subnormals { kept, flushed };
+enum class SubnormalRounding { as_normal, nearest_even, nearest_after_truncation };
+enum class SumOverflow { to_infinity, saturate };
+
+// Model events (issue #17; numeric_model.h lists what each value means).
+enum class ModelEvent : uint8_t {
+  block_terms, alignment_from_c, shifted_out, shifted_out_lost, carry, cancellation, rounding, result, special,
+  rounding_bits, second_term_gap,
+};
+inline constexpr int kModelEventKinds = 11;
+inline constexpr int kModelEventValues = 72;
+enum class ModelStage : uint8_t { first_block, later_block, c_addition };
+inline constexpr int kModelStages = 3;
+
+namespace model {
+
+// Where the events go: nowhere (the device, and the host when no sink is installed), or to the host's sink
+// (numeric_model.cpp). `on()` guards the work of computing an event's value.
+struct NoEvents {
+  MMASP_PORTABLE static constexpr bool on() { return false; }
+  MMASP_PORTABLE void report(ModelEvent, int) const {}
+  MMASP_PORTABLE void stage(ModelStage) const {}
+};
+
+MMASP_PORTABLE int bit_length(uint64_t x) {
+#if defined(__CUDA_ARCH__)
+  return 64 - __clzll((long long)x);
+#else
+  return x ? 64 - __builtin_clzll(x) : 0;
+#endif
+}
+MMASP_PORTABLE int max_of(int a, int b) { return a > b ? a : b; }
+
+// A finite value as significand * 2^exponent, or a special. `field` is the exponent the hardware's exponent field
+// gives it (subnormals: the format's smallest normal exponent), used by AlignmentExponent::exponent_sum.
+struct Value {
+  enum Class : uint8_t { zero, finite, infinite, nan };
+  Class cls = zero;
+  bool negative = false;
+  uint64_t significand = 0;
+  int exponent = 0;
+  int field = 0;
+};
+
+// An operand's float encoding, from number_format's FloatFormat (the host fills it: operand_format()).
+struct OperandFormat {
+  int exponent_bits = 0, mantissa_bits = 0, bias = 0, low_pad_bits = 0;
+  uint8_t specials = 0;        // 0: IEEE (all-ones exponent is Inf/NaN), 1: only all ones is NaN, 2: every code finite
+  bool fp8_fields_as_f16 = false;   // the alignment exponent field is f16's (ModelParameters::fp8_fields_as_f16)
+  int code_bits() const { return 1 + exponent_bits + mantissa_bits; }
+};
+inline constexpr int kF16Bias = 15;
+
+MMASP_PORTABLE Value decode_operand(uint32_t code, const OperandFormat& f, Subnormals subnormals) {
+  Value v;
+  const uint32_t mantissa_mask = (1u << f.mantissa_bits) - 1, exponent_mask = (1u << f.exponent_bits) - 1;
+  v.negative = (code >> (f.low_pad_bits + f.mantissa_bits + f.exponent_bits)) & 1;
+  const uint32_t exponent = (code >> (f.low_pad_bits + f.mantissa_bits)) & exponent_mask;
+  const uint32_t mantissa = (code >> f.low_pad_bits) & mantissa_mask;
+  if (f.specials == 0 && exponent == exponent_mask) {
+    v.cls = mantissa ? Value::nan : Value::infinite;
+    return v;
+  }
+  if (f.specials == 1 && exponent == exponent_mask && mantissa == mantissa_mask) {
+    v.cls = Value::nan;
+    return v;
+  }
+  if (exponent == 0 && (mantissa == 0 || subnormals == Subnormals::flushed)) return v;   // a (signed) zero
+  v.cls = Value::finite;
+  v.significand = exponent ? (mantissa | (1u << f.mantissa_bits)) : mantissa;
+  v.exponent = (exponent ? int(exponent) : 1) - f.bias - f.mantissa_bits;
+  const int smallest_normal = 1 - (f.fp8_fields_as_f16 ? kF16Bias : f.bias);
+  v.field = max_of(bit_length(v.significand) - 1 + v.exponent, smallest_normal);
+  return v;
+}
+
+// A result format: the accumulator's f32 and an f16 D. The canonical NaN (every bit but the sign) is what the
+// hardware returns; the default quiet NaN is IEEE's (the top mantissa bit).
+struct ResultFormat {
+  int mantissa_bits, min_exponent, max_exponent;
+  uint32_t sign_bit, canonical_nan, default_nan, infinity;
+};
+MMASP_PORTABLE constexpr ResultFormat result_format(int exponent_bits, int mantissa_bits, int bias) {
+  const uint32_t sign = 1u << (exponent_bits + mantissa_bits);
+  const uint32_t infinity = ((1u << exponent_bits) - 1) << mantissa_bits;
+  return {mantissa_bits, 1 - bias, (1 << exponent_bits) - 2 - bias, sign, sign - 1, infinity | (1u << (mantissa_bits - 1)),
+          infinity};
+}
+inline constexpr ResultFormat kF32 = result_format(8, 23, 127);
+inline constexpr ResultFormat kF16 = result_format(5, 10, 15);
+inline constexpr int kF32MinSubnormalExponent = -149;
+
+// The parameters the arithmetic reads (a copy of ModelParameters' fields, trivially copyable to a GPU).
+struct Parameters {
+  int block_products = 16;
+  int block_interleave = 0;
+  int fraction_bits = 25;
+  ShiftedOut shifted_out = ShiftedOut::truncate;
+  AlignmentExponent alignment = AlignmentExponent::leading_bit;
+  bool fp8_fields_as_f16 = false;
+  Rounding block_rounding = Rounding::toward_zero;
+  Rounding output_rounding = Rounding::nearest_even;
+  NarrowOutput narrow_output = NarrowOutput::from_sum;
+  CPlacement c_placement = CPlacement::first_block;
+  BlockCombination block_combination = BlockCombination::chained;
+  Subnormals subnormal_inputs = Subnormals::kept;
+  Subnormals subnormal_results = Subnormals::kept;
+  SubnormalRounding subnormal_rounding = SubnormalRounding::as_normal;
+  int alignment_floor_guard = -1;
+  SumOverflow overflow = SumOverflow::to_infinity;
+  bool signed_zero_results = true;
+  bool canonical_nan = true;
+  bool operator==(const Parameters&) const = default;
+};
+
+// Rounds (-1)^negative * magnitude * 2^exponent (magnitude != 0) to `format`.
+template <class Events>
+MMASP_PORTABLE Value round_to(const ResultFormat& format, bool negative, uint64_t magnitude, int exponent,
+                              Rounding rounding, const Parameters& p, const Events& events) {
+  const Subnormals subnormals = p.subnormal_results;
+  Value v;
+  v.negative = negative;
+  const int leading = bit_length(magnitude) - 1 + exponent;
+  if (leading < format.min_exponent) {
+    if (p.subnormal_rounding == SubnormalRounding::nearest_even) rounding = Rounding::nearest_even;
+    if (p.subnormal_rounding == SubnormalRounding::nearest_after_truncation) {
+      const int excess = bit_length(magnitude) - (format.mantissa_bits + 1);
+      if (excess > 0) magnitude = (magnitude >> excess) << excess;
+      rounding = Rounding::nearest_even;
+    }
+  }
+  const int quantum = max_of(leading, format.min_exponent) - format.mantissa_bits;
+  const int shift = quantum - exponent;
+  uint64_t significand;
+  if (shift <= 0) {
+    significand = magnitude << -shift;
+    events.report(ModelEvent::rounding, 0);
+  } else if (shift >= 64) {
+    significand = 0;
+    if (rounding == Rounding::nearest_even && shift == 64 && (magnitude >> 63)) significand = 1;  // above the half
+    events.report(ModelEvent::rounding, magnitude == 0 ? 0 : significand ? 2 : 1);
+  } else {
+    significand = magnitude >> shift;
+    const uint64_t rest = magnitude & ((uint64_t(1) << shift) - 1), half = uint64_t(1) << (shift - 1);
+    const bool up = rounding == Rounding::nearest_even && (rest > half || (rest == half && (significand & 1)));
+    if (events.on()) {
+      const int guard = int((magnitude >> (shift - 1)) & 1), round = shift >= 2 ? int((magnitude >> (shift - 2)) & 1) : 0;
+      const int sticky = shift >= 3 && (magnitude & ((uint64_t(1) << (shift - 2)) - 1)) != 0;
+      events.report(ModelEvent::rounding_bits, 4 * guard + 2 * round + sticky);
+    }
+    if (up) ++significand;
+    events.report(ModelEvent::rounding, rest == 0 ? 0 : up ? 2 : 1);
+  }
+  if (significand == 0) {
+    events.report(ModelEvent::result, 0);
+    v.cls = Value::zero;
+    v.negative = negative && p.signed_zero_results;
+    return v;
+  }
+  v.cls = Value::finite;
+  v.significand = significand;
+  v.exponent = quantum;
+  const int result_leading = bit_length(significand) - 1 + quantum;
+  if (result_leading > format.max_exponent) {
+    events.report(ModelEvent::result, p.overflow == SumOverflow::to_infinity ? 4 : 3);
+    if (p.overflow == SumOverflow::to_infinity) {
+      v.cls = Value::infinite;
+      return v;
+    }
+    v.significand = (uint64_t(1) << (format.mantissa_bits + 1)) - 1;
+    v.exponent = format.max_exponent - format.mantissa_bits;
+  } else {
+    events.report(ModelEvent::result,
+                  result_leading < format.min_exponent ? (subnormals == Subnormals::flushed ? 5 : 1) : 2);
+  }
+  if (result_leading < format.min_exponent && subnormals == Subnormals::flushed) {
+    v.cls = Value::zero;
+    v.negative = negative && p.signed_zero_results;
+    return v;
+  }
+  v.field = max_of(bit_length(v.significand) - 1 + v.exponent, format.min_exponent);
+  return v;
+}
+
+MMASP_PORTABLE uint32_t encode_value(const ResultFormat& format, const Value& v, bool canonical_nan) {
+  const uint32_t sign = v.negative ? format.sign_bit : 0;
+  switch (v.cls) {
+    case Value::zero: return sign;
+    case Value::infinite: return sign | format.infinity;
+    case Value::nan: return canonical_nan ? format.canonical_nan : format.default_nan;
+    case Value::finite: break;
+  }
+  const int leading = bit_length(v.significand) - 1 + v.exponent;
+  const uint32_t mantissa_mask = (1u << format.mantissa_bits) - 1;
+  if (leading < format.min_exponent) {
+    // Subnormal: the significand sits on the quantum 2^(min_exponent - mantissa_bits).
+    return sign | uint32_t(v.significand << (v.exponent - (format.min_exponent - format.mantissa_bits)));
+  }
+  // A rounding that carried (1.11..1 up to 10.00..0) leaves one bit more than the format holds, all below it zero:
+  // shift right then (a left shift by a negative count is undefined; found by model_fuzz under UBSan).
+  const int excess = bit_length(v.significand) - 1 - format.mantissa_bits;
+  const uint64_t normalised = excess >= 0 ? v.significand >> excess : v.significand << -excess;
+  return sign | (uint32_t(leading - format.min_exponent + 1) << format.mantissa_bits) | (uint32_t(normalised) & mantissa_mask);
+}
+
+struct Term {
+  bool negative;
+  uint64_t significand;
+  int exponent;
+  int reference;   // its alignment exponent
+  bool product;    // a product (else C or the running sum)
+};
+
+// One block: the terms' specials, then their aligned exact sum, rounded once.
+inline constexpr int kMaxBlockTerms = 40;   // at most 32 products, the accumulator and C (model_result checks)
+template <class Events>
+class Block {
+ public:
+  MMASP_PORTABLE Block(const Parameters& p, const Events& events) : p_(p), events_(events) {}
+
+  MMASP_PORTABLE void add(const Value& v) {
+    switch (v.cls) {
+      case Value::zero: all_zero_negative_ &= v.negative; return;
+      case Value::nan: nan_ = true; return;
+      case Value::infinite: (v.negative ? negative_inf_ : positive_inf_) = true; return;
+      case Value::finite: break;
+    }
+    all_zero_negative_ = false;
+    const int leading = bit_length(v.significand) - 1 + v.exponent;
+    push({v.negative, v.significand, v.exponent, p_.alignment == AlignmentExponent::leading_bit ? leading : v.field, false});
+  }
+  MMASP_PORTABLE void add_product(const Value& a, const Value& b) {
+    const bool negative = a.negative != b.negative;
+    if (a.cls == Value::finite && b.cls == Value::finite) {
+      all_zero_negative_ = false;
+      const uint64_t significand = a.significand * b.significand;
+      const int exponent = a.exponent + b.exponent;
+      push({negative, significand, exponent,
+            p_.alignment == AlignmentExponent::leading_bit ? bit_length(significand) - 1 + exponent : a.field + b.field, true});
+      return;
+    }
+    if (a.cls == Value::nan || b.cls == Value::nan) {
+      events_.report(ModelEvent::special, 0);
+      nan_ = true;
+      return;
+    }
+    if (a.cls == Value::infinite || b.cls == Value::infinite) {
+      if (a.cls == Value::zero || b.cls == Value::zero) {
+        events_.report(ModelEvent::special, 1);
+        nan_ = true;
+      } else {
+        (negative ? negative_inf_ : positive_inf_) = true;
+      }
+      return;
+    }
+    all_zero_negative_ &= negative;   // a zero times anything finite
+  }
+
+  // The block's result in `format`.
+  MMASP_PORTABLE Value finish(const ResultFormat& format, Rounding rounding) const {
+    Value v;
+    if (nan_ || (positive_inf_ && negative_inf_)) {
+      events_.report(ModelEvent::special, nan_ ? 0 : 3);
+      v.cls = Value::nan;
+      return v;
+    }
+    if (positive_inf_ || negative_inf_) {
+      events_.report(ModelEvent::special, 2);
+      v.cls = Value::infinite;
+      v.negative = negative_inf_;
+      return v;
+    }
+    if (count_ == 0) {
+      if (all_zero_negative_) events_.report(ModelEvent::special, 4);
+      v.negative = all_zero_negative_ && p_.signed_zero_results;
+      return v;
+    }
+    const int top = top_;
+    events_.report(ModelEvent::block_terms, count_);
+    if (events_.on()) {
+      bool from_c = false, top_seen = false;
+      int second = INT32_MIN;
+      for (int t = 0; t < count_; ++t) {
+        from_c |= !terms_[t].product && terms_[t].reference == top;
+        if (terms_[t].reference == top && !top_seen) top_seen = true;
+        else second = max_of(second, terms_[t].reference);
+      }
+      events_.report(ModelEvent::alignment_from_c, from_c);
+      if (second != INT32_MIN) events_.report(ModelEvent::second_term_gap, top - second);
+    }
+    int lsb = top - p_.fraction_bits;
+    if (p_.alignment_floor_guard >= 0) lsb = max_of(lsb, kF32MinSubnormalExponent - p_.alignment_floor_guard);
+    // The sign of the largest term (by exact magnitude), for floor_in_largest_sign.
+    bool largest_negative = false;
+    if (p_.shifted_out == ShiftedOut::floor_in_largest_sign) {
+      int largest = 0;
+      for (int t = 1; t < count_; ++t)
+        if (larger_magnitude(terms_[t], terms_[largest])) largest = t;
+      largest_negative = terms_[largest].negative;
+    }
+    __int128 sum = 0;
+    for (int t = 0; t < count_; ++t) {
+      const Term& term = terms_[t];
+      const int shift = term.exponent - lsb;
+      unsigned __int128 aligned;
+      if (shift >= 0) {
+        aligned = (unsigned __int128)term.significand << shift;
+      } else if (-shift >= 64) {
+        events_.report(ModelEvent::shifted_out, 64);
+        events_.report(ModelEvent::shifted_out_lost, 64);
+        // Every bit shifted out: nothing survives except what floor or rounding up keeps.
+        aligned = (p_.shifted_out == ShiftedOut::floor && term.negative) ||
+                          (p_.shifted_out == ShiftedOut::floor_in_largest_sign && term.negative != largest_negative)
+                      ? 1 : 0;
+      } else {
+        const int s = -shift;
+        aligned = term.significand >> s;
+        const uint64_t rest = term.significand & ((uint64_t(1) << s) - 1), half = uint64_t(1) << (s - 1);
+        events_.report(ModelEvent::shifted_out, s);
+        if (rest) events_.report(ModelEvent::shifted_out_lost, s);
+        if (p_.shifted_out == ShiftedOut::floor && term.negative && rest) ++aligned;
+        if (p_.shifted_out == ShiftedOut::floor_in_largest_sign && term.negative != largest_negative && rest) ++aligned;
+        if (p_.shifted_out == ShiftedOut::nearest_even && (rest > half || (rest == half && (aligned & 1)))) ++aligned;
+      }
+      sum += term.negative ? -__int128(aligned) : __int128(aligned);
+    }
+    if (sum == 0) {
+      events_.report(ModelEvent::cancellation, 64);
+      events_.report(ModelEvent::result, 0);
+      v.negative = false;
+      return v;
+    }
+    const bool negative = sum < 0;
+    const unsigned __int128 magnitude = negative ? -(unsigned __int128)sum : (unsigned __int128)sum;
+    if (events_.on()) {
+      // Where the sum's leading bit is against the alignment exponent (top, at lsb + fraction_bits): above is a carry,
+      // below a cancellation.
+      const int leading =
+          (magnitude >> 64 ? 64 + bit_length(uint64_t(magnitude >> 64)) : bit_length(uint64_t(magnitude))) - 1 + lsb;
+      if (leading > top) events_.report(ModelEvent::carry, leading - top);
+      else events_.report(ModelEvent::cancellation, top - leading);
+    }
+    // Aligned sums stay far below 2^64 (at most 33 terms of fraction_bits + 3 bits); keep 64 bits regardless.
+    uint64_t narrow = uint64_t(magnitude);
+    int exponent = lsb;
+    if (magnitude >> 64) {
+      const int extra = bit_length(uint64_t(magnitude >> 64));
+      narrow = uint64_t(magnitude >> extra) | uint64_t((magnitude & (((unsigned __int128)1 << extra) - 1)) != 0);
+      exponent += extra;
+    }
+    return round_to(format, negative, narrow, exponent, rounding, p_, events_);
+  }
+
+ private:
+  MMASP_PORTABLE static bool larger_magnitude(const Term& x, const Term& y) {
+    const int lx = bit_length(x.significand), ly = bit_length(y.significand);
+    const int ex = lx - 1 + x.exponent, ey = ly - 1 + y.exponent;
+    if (ex != ey) return ex > ey;
+    return (x.significand << (64 - lx)) > (y.significand << (64 - ly));
+  }
+  MMASP_PORTABLE void push(const Term& term) {
+    if (count_ == kMaxBlockTerms) return;   // cannot happen: model_result refuses such shapes first
+    top_ = count_ ? max_of(top_, term.reference) : term.reference;
+    terms_[count_++] = term;
+  }
+
+  const Parameters& p_;
+  const Events& events_;
+  Term terms_[kMaxBlockTerms];
+  int count_ = 0;
+  int top_ = 0;   // the largest alignment exponent pushed so far
+  bool nan_ = false, positive_inf_ = false, negative_inf_ = false;
+  bool all_zero_negative_ = true;   // every term so far is a negative zero (IEEE: -0 + -0 = -0)
+};
+
+// a + b as an IEEE f32 addition rounded to nearest even (exact sum, one rounding), with the model's handling of
+// zeros, subnormals and specials.
+template <class Events>
+MMASP_PORTABLE Value ieee_add(const Value& a, const Value& b, const Parameters& p, const Events& events) {
+  Parameters exact = p;
+  exact.fraction_bits = 60;
+  exact.alignment = AlignmentExponent::leading_bit;
+  exact.shifted_out = ShiftedOut::truncate;
+  exact.alignment_floor_guard = -1;
+  exact.subnormal_rounding = SubnormalRounding::as_normal;
+  Block<Events> add(exact, events);
+  add.add(a);
+  add.add(b);
+  return add.finish(kF32, Rounding::nearest_even);
+}
+
+// Which block stored product s belongs to, of `blocks`.
+MMASP_PORTABLE int block_of(const Parameters& p, int s, int blocks) {
+  return p.block_interleave ? (s / p.block_interleave) % blocks : s / p.block_products;
+}
+
+// D[i][j] as the model computes it. `operands(s, a, b)` gives the decoded A element of stored product s (in stored
+// order, 0 .. stored-1) and the B element it meets; `c` is the decoded C element; `f16_d`: D is f16, else f32.
+template <class Operands, class Events>
+MMASP_PORTABLE uint32_t element(const Parameters& p, int stored, const Operands& operands, const Value& c, bool f16_d,
+                                const Events& events) {
+  const ResultFormat& out = f16_d ? kF16 : kF32;
+  const int blocks = (stored + p.block_products - 1) / p.block_products;
+  const bool c_first = p.c_placement == CPlacement::first_block;
+  Value a, b;
+  Value result;
+  if (p.block_combination == BlockCombination::fadd && !f16_d) {
+    // Separate additions: every block from zero, then C + r0 + r1 + ... each rounded to nearest even.
+    bool started = false;
+    if (c_first) {
+      result = c;
+      started = true;
+    }
+    for (int block = 0; block < blocks; ++block) {
+      events.stage(block == 0 ? ModelStage::first_block : ModelStage::later_block);
+      Block<Events> sum(p, events);
+      for (int s = 0; s < stored; ++s) {
+        if (block_of(p, s, blocks) != block) continue;
+        operands(s, a, b);
+        sum.add_product(a, b);
+      }
+      const Value partial = sum.finish(kF32, p.block_rounding);
+      events.stage(ModelStage::c_addition);
+      result = started ? ieee_add(result, partial, p, events) : partial;
+      started = true;
+    }
+    if (!c_first) result = ieee_add(result, c, p, events);
+    return encode_value(out, result, p.canonical_nan);
+  }
+  bool have_accumulator = c_first;
+  Value accumulator = c;
+  for (int block = 0; block < blocks; ++block) {
+    events.stage(block == 0 ? ModelStage::first_block : ModelStage::later_block);
+    Block<Events> sum(p, events);
+    if (have_accumulator) sum.add(accumulator);
+    for (int s = 0; s < stored; ++s) {
+      if (block_of(p, s, blocks) != block) continue;
+      operands(s, a, b);
+      sum.add_product(a, b);
+    }
+    const bool last = block == blocks - 1 && c_first;
+    if (last && f16_d && p.narrow_output == NarrowOutput::from_sum) {
+      result = sum.finish(kF16, p.output_rounding);
+    } else {
+      accumulator = sum.finish(kF32, p.block_rounding);
+      have_accumulator = true;
+      result = accumulator;
+    }
+  }
+  events.stage(ModelStage::c_addition);
+  if (p.c_placement == CPlacement::fadd_after && !f16_d) {
+    result = ieee_add(have_accumulator ? accumulator : Value{}, c, p, events);
+  } else if (!c_first) {
+    Block<Events> sum(p, events);
+    if (have_accumulator) sum.add(accumulator);
+    sum.add(c);
+    if (f16_d && p.narrow_output == NarrowOutput::from_sum) result = sum.finish(kF16, p.output_rounding);
+    else result = sum.finish(kF32, p.block_rounding);
+  }
+  if (f16_d && p.narrow_output == NarrowOutput::via_f32) {
+    Value narrow = result;
+    if (result.cls == Value::finite)
+      narrow = round_to(kF16, result.negative, result.significand, result.exponent, p.output_rounding, p, events);
+    return encode_value(kF16, narrow, p.canonical_nan);
+  }
+  return encode_value(out, result, p.canonical_nan);
+}
+
+}  // namespace model
+}  // namespace mmasp
