@@ -1,4 +1,5 @@
 #include "generators/distributions.h"
+#include "generators/portable_case.h"
 
 #include "generators/draw.h"
 
@@ -566,18 +567,9 @@ float f16_to_float(uint32_t code) {
 }
 
 std::optional<uint32_t> f16_nearest_finite(double value) {
-  // Round to nearest, ties to even, in units of the f16 spacing at |value|: adding and subtracting 2^52 rounds a
-  // double below 2^52 to an integer exactly that way. At or above 65520 (max finite + half a spacing) the rounding
-  // is Inf.
-  const uint32_t sign = std::signbit(value) ? 0x8000u : 0;
-  const double magnitude = std::fabs(value);
-  if (!(magnitude < 65520.0)) return std::nullopt;
-  constexpr double kTwo52 = 4503599627370496.0;
-  if (magnitude < 0x1p-14) return sign | uint32_t((magnitude * 0x1p24 + kTwo52) - kTwo52);   // 1024 is 2^-14
-  const int exponent = int((std::bit_cast<uint64_t>(magnitude) >> 52) & 0x7FF) - 1023;        // -14 .. 15
-  const double units = (magnitude * std::bit_cast<double>(uint64_t(1023 + 10 - exponent) << 52) + kTwo52) - kTwo52;
-  // units in [1024, 2048]; 2048 carries into the next binade, which the sum below does by itself.
-  return sign | (uint32_t(exponent + 14) << 10) + uint32_t(units);
+  const uint32_t code = portable::f16_nearest_finite(value);   // one definition, also drawn on GPUs
+  if (code == 0xFFFFFFFFu) return std::nullopt;
+  return code;
 }
 
 // The values of `codes`, one branch per array rather than per element.

@@ -10,6 +10,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "generators/portable_case.h"
+
 namespace mmasp::gen {
 
 // True when MMASP_PORTABLE=1 is set: the generators' hand-written AVX-512 paths (draw.cpp, distributions.cpp) are
@@ -30,12 +32,7 @@ class SplitMixDraw {
   explicit SplitMixDraw(uint64_t seed) : state_(seed) {}
 
   // The output that follows `state`: for one-off hashes, without a block.
-  static uint64_t mix(uint64_t state) {
-    uint64_t z = state + kGamma;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
+  static uint64_t mix(uint64_t state) { return portable::splitmix(state); }
 
   uint64_t bits() {
     if (next_ == kBlock) refill();

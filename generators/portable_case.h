@@ -1,0 +1,248 @@
+// The bulk generator's case streams (bulk.h, distributions.h), drawn element by element from flat tables: the form
+// of the generator a GPU runs (harness/resident.h). Written once for the host's compiler and nvcc (MMASP_PORTABLE, as
+// in oracle/model_arithmetic.h); the tables are made on the host from the very FormPlan the bulk generator draws
+// with (case_tables.h), and a CPU test proves that every element drawn here equals the bulk generator's, form by form.
+//
+// Why element by element: a case's fields lie at positions of its SplitMix64 stream that depend only on the form and
+// the case's profile (draw.h: a field never spans two outputs, and a whole-output draw leaves the current word
+// alone). So the 32 lanes of a warp can each draw their share of one case's elements, in any order, without drawing
+// the ones before them.
+#pragma once
+
+#include <cstdint>
+
+#include "oracle/model_arithmetic.h"   // MMASP_PORTABLE
+
+namespace mmasp::gen::portable {
+
+inline constexpr uint64_t kGamma = 0x9E3779B97F4A7C15ull;
+
+// SplitMix64's output for a state (Steele, Lea, Flood 2014); SplitMixDraw::mix is this function.
+MMASP_PORTABLE uint64_t splitmix(uint64_t state) {
+  uint64_t z = state + kGamma;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+// Output `index` of the stream seeded `seed` (SplitMixDraw: mix(seed + index * gamma)).
+MMASP_PORTABLE uint64_t stream_output(uint64_t seed, uint64_t index) { return splitmix(seed + index * kGamma); }
+
+// Where a run of draws starts in the stream: the next unread output, the output the current word came from, and the
+// bits of that word not yet cut into fields.
+struct Cursor {
+  uint32_t next = 0;
+  uint32_t word = 0;
+  uint32_t left = 0;
+};
+
+// A run of `count` draws of one kind: fields of `width` bits (1..32), or whole outputs (width 64).
+MMASP_PORTABLE Cursor after_run(Cursor at, uint32_t count, uint32_t width) {
+  if (width == 64) {
+    at.next += count;
+    return at;
+  }
+  const uint32_t from_word = at.left / width < count ? at.left / width : count;
+  if (from_word == count) {
+    at.left -= count * width;
+    return at;
+  }
+  const uint32_t rest = count - from_word, per_output = 64 / width;
+  const uint32_t outputs = (rest + per_output - 1) / per_output;
+  at.word = at.next + outputs - 1;
+  at.left = 64 - (rest - (outputs - 1) * per_output) * width;
+  at.next += outputs;
+  return at;
+}
+
+// Draw `index` of a run that starts at `at`: the bits it takes (a field, or a whole output for width 64).
+MMASP_PORTABLE uint64_t draw_in_run(uint64_t seed, const Cursor& at, uint32_t index, uint32_t width) {
+  if (width == 64) return stream_output(seed, at.next + index);
+  const uint32_t from_word = at.left / width;
+  uint64_t output;
+  uint32_t shift;
+  if (index < from_word) {
+    output = at.word;
+    shift = 64 - at.left + index * width;
+  } else {
+    const uint32_t j = index - from_word, per_output = 64 / width;
+    output = at.next + j / per_output;
+    shift = (j % per_output) * width;
+  }
+  return (stream_output(seed, output) >> shift) & ((uint64_t(1) << width) - 1);
+}
+
+// One ElementSampler (distributions_impl.h), flattened. Offsets are into the tables' word arena.
+struct Sampler {
+  uint32_t width = 0;          // bits per draw: a narrow slot field (8 or 12), a 32-bit field, or 64 (a whole output)
+  uint32_t slots = 0;          // narrow: 2^width slots, the code in the low byte
+  uint32_t mantissa_bits = 0;  // 32-bit fields: the type's mantissa and pad bits (code_of_field)
+  uint32_t pad_bits = 0;
+  uint32_t slot_class = 0;     // wide: 256 class numbers
+  uint32_t codes = 0;          // wide: every class's list, one after the other
+  uint32_t class_offset[16] = {}, class_size[16] = {}, class_mask[16] = {}, class_force[16] = {};
+};
+
+MMASP_PORTABLE uint32_t code_of(const Sampler& s, const uint32_t* arena, uint64_t r) {
+  if (s.width <= 12) return arena[s.slots + uint32_t(r)] & 0xFFu;
+  uint32_t slot, index, extra;
+  int index_bits;
+  if (s.width == 32) {   // code_of_field
+    const uint32_t field = uint32_t(r);
+    index_bits = 24 - int(s.mantissa_bits);
+    slot = field >> 24;
+    index = (field >> s.mantissa_bits) & ((1u << index_bits) - 1);
+    extra = field << s.pad_bits;
+  } else {               // code_of_output
+    index_bits = 32;
+    slot = uint32_t(r >> 56);
+    index = uint32_t(r >> 24);
+    extra = uint32_t(r);
+  }
+  const uint32_t c = arena[s.slot_class + slot];
+  return arena[s.codes + s.class_offset[c] + uint32_t((uint64_t(index) * s.class_size[c]) >> index_bits)] |
+         (extra & s.class_mask[c]) | s.class_force[c];
+}
+
+// How an operand's code becomes a double for the cancellation profile (C = -(the products' sum)).
+enum class ValueKind : uint32_t { table, f16, bf16, tf32 };
+enum class AccumulatorKind : uint32_t { f32, f16, s32 };
+
+inline constexpr int kProfiles = 6;        // gen::Profile::count
+inline constexpr int kRuns = 6;            // profile, nibbles, A, B, C, metadata noise: the order draw_case draws them
+enum Run : int { run_profile, run_nibbles, run_a, run_b, run_c, run_noise };
+
+// Everything needed to draw the cases of one form, for one fixed selector (the random suite's streams: options.selector
+// set, no undefined behaviour, no block scale). Offsets are into `arena`.
+struct CaseTables {
+  uint32_t m = 0, n = 0, k = 0, chunk_width = 0, stored_per_chunk = 0;
+  uint32_t a_count = 0, b_count = 0, c_count = 0, nibble_count = 0;   // M*K/2, K*N, M*N, M*K/chunk_width
+  uint32_t profiles = 0;                   // 256 profile numbers
+  uint32_t chunk_nibbles = 0;              // 256 nibbles (the metadata slots without undefined behaviour)
+  uint32_t chunk_columns = 0;              // 16 x 4 columns within a chunk, per nibble
+  uint32_t cancellation_profile = 0;
+  uint32_t sampler[3][kProfiles] = {};     // index of the A, B and C samplers of each profile in `samplers`
+  Cursor runs[kProfiles][kRuns] = {};      // where each run starts, per profile
+  uint32_t run_width[kProfiles][kRuns] = {};
+  ValueKind a_kind = ValueKind::table, b_kind = ValueKind::table;
+  uint32_t a_values = 0, b_values = 0;     // table kinds: the value of every code, as float bits
+  AccumulatorKind c_kind = AccumulatorKind::f32;
+  // Where the tables live (host pointers on the host, device pointers on a GPU).
+  const uint32_t* arena = nullptr;
+  const Sampler* samplers = nullptr;
+};
+
+MMASP_PORTABLE uint32_t profile_of(const CaseTables& t, uint64_t case_seed) {
+  return t.arena[t.profiles + uint32_t(stream_output(case_seed, 0) & 0xFF)];
+}
+
+// The code of element `index` of one operand run (run_a, run_b, run_c), or a metadata nibble (run_nibbles), or a
+// lane's metadata noise (run_noise), before the cancellation profile changes C.
+MMASP_PORTABLE uint32_t drawn(const CaseTables& t, uint64_t case_seed, uint32_t profile, int run, uint32_t index) {
+  const Cursor& at = t.runs[profile][run];
+  const uint32_t width = t.run_width[profile][run];
+  const uint64_t r = draw_in_run(case_seed, at, index, width);
+  if (run == run_nibbles) return t.arena[t.chunk_nibbles + uint32_t(r)] & 0xFFu;
+  if (run == run_noise) return uint32_t(r);
+  return code_of(t.samplers[t.sampler[run - run_a][profile]], t.arena, r);
+}
+
+MMASP_PORTABLE uint64_t double_bits(double x) {
+#if defined(__CUDA_ARCH__)
+  return uint64_t(__double_as_longlong(x));
+#else
+  return __builtin_bit_cast(uint64_t, x);
+#endif
+}
+MMASP_PORTABLE double double_of(uint64_t bits) {
+#if defined(__CUDA_ARCH__)
+  return __longlong_as_double((long long)bits);
+#else
+  return __builtin_bit_cast(double, bits);
+#endif
+}
+MMASP_PORTABLE float float_of(uint32_t bits) {
+#if defined(__CUDA_ARCH__)
+  return __uint_as_float(bits);
+#else
+  return __builtin_bit_cast(float, bits);
+#endif
+}
+MMASP_PORTABLE uint32_t float_bits(float x) {
+#if defined(__CUDA_ARCH__)
+  return __float_as_uint(x);
+#else
+  return __builtin_bit_cast(uint32_t, x);
+#endif
+}
+
+// The exact value of an IEEE-style code (f16, bf16, tf32 in its register), as a double; Inf and NaN as such.
+MMASP_PORTABLE double ieee_value(uint32_t code, int exponent_bits, int mantissa_bits, int bias) {
+  const uint32_t mantissa = code & ((1u << mantissa_bits) - 1);
+  const uint32_t exponent = (code >> mantissa_bits) & ((1u << exponent_bits) - 1);
+  const uint64_t sign = uint64_t((code >> (mantissa_bits + exponent_bits)) & 1) << 63;
+  if (exponent == (1u << exponent_bits) - 1)
+    return double_of(sign | uint64_t(0x7FF) << 52 | uint64_t(mantissa) << (52 - mantissa_bits));
+  if (exponent == 0) {   // subnormal or zero: mantissa * 2^(1 - bias - mantissa_bits), exact
+    const double magnitude = double(mantissa) * double_of(uint64_t(1023 + 1 - bias - mantissa_bits) << 52);
+    return sign ? -magnitude : magnitude;
+  }
+  return double_of(sign | uint64_t(int(exponent) - bias + 1023) << 52 | uint64_t(mantissa) << (52 - mantissa_bits));
+}
+
+MMASP_PORTABLE double operand_value(const CaseTables& t, ValueKind kind, uint32_t values, uint32_t code) {
+  switch (kind) {
+    case ValueKind::table: return double(float_of(t.arena[values + code]));
+    case ValueKind::f16: return ieee_value(code, 5, 10, 15);
+    case ValueKind::bf16: return ieee_value(code, 8, 7, 127);
+    case ValueKind::tf32: return ieee_value(code >> 13, 8, 10, 127);
+  }
+  return 0;
+}
+
+// The f16 code nearest `value` (ties to even), or 0xFFFFFFFF where that rounds to Inf (distributions.cpp uses it).
+MMASP_PORTABLE uint32_t f16_nearest_finite(double value) {
+  // Round to nearest, ties to even, in units of the f16 spacing at |value|: adding and subtracting 2^52 rounds a
+  // double below 2^52 to an integer exactly that way. At or above 65520 (max finite + half a spacing) the rounding
+  // is Inf.
+  const uint64_t bits = double_bits(value);
+  const uint32_t sign = (bits >> 63) ? 0x8000u : 0;
+  const double magnitude = double_of(bits & ~(uint64_t(1) << 63));
+  if (!(magnitude < 65520.0)) return 0xFFFFFFFFu;
+  const double two52 = 4503599627370496.0;
+  if (magnitude < 0x1p-14) return sign | uint32_t((magnitude * 0x1p24 + two52) - two52);   // 1024 is 2^-14
+  const int exponent = int((double_bits(magnitude) >> 52) & 0x7FF) - 1023;                // -14 .. 15
+  const double units = (magnitude * double_of(uint64_t(1023 + 10 - exponent) << 52) + two52) - two52;
+  // units in [1024, 2048]; 2048 carries into the next binade, which the sum below does by itself.
+  return sign | ((uint32_t(exponent + 14) << 10) + uint32_t(units));
+}
+
+// The logical column (0..K-1) of stored element s of a row whose chunk nibbles are `nibble_of(chunk)`.
+template <class Nibbles>
+MMASP_PORTABLE uint32_t logical_column(const CaseTables& t, const Nibbles& nibble_of, uint32_t s) {
+  const uint32_t chunk = s / t.stored_per_chunk;
+  return chunk * t.chunk_width + t.arena[t.chunk_columns + nibble_of(chunk) * 4 + s % t.stored_per_chunk];
+}
+
+// The cancellation profile's C[i][j]: minus the products' sum, summed in stored order in doubles and rounded to C's
+// type (detail::cancel_with_c), or the drawn code where that is not finite. `a(i, s)`, `b(row, j)` and `nibble(i,
+// chunk)` read the case's drawn elements.
+template <class A, class B, class Nibble>
+MMASP_PORTABLE uint32_t cancelled_c(const CaseTables& t, uint32_t i, uint32_t j, uint32_t drawn_c, const A& a, const B& b,
+                                    const Nibble& nibble) {
+  const uint32_t stored = t.k / 2;
+  double sum = 0;
+  for (uint32_t s = 0; s < stored; ++s) {
+    const uint32_t column = logical_column(t, [&](uint32_t chunk) { return nibble(i, chunk); }, s);
+    sum += operand_value(t, t.a_kind, t.a_values, a(i, s)) * operand_value(t, t.b_kind, t.b_values, b(column, j));
+  }
+  if (t.c_kind == AccumulatorKind::s32) return uint32_t(-(long long)(sum));   // exact: |sum| < 2^53
+  if ((double_bits(sum) & (uint64_t(0x7FF) << 52)) == (uint64_t(0x7FF) << 52)) return drawn_c;   // Inf or NaN
+  if (t.c_kind == AccumulatorKind::f32) {
+    const uint32_t rounded = float_bits(float(-sum));   // to nearest even
+    return (rounded & 0x7F800000u) == 0x7F800000u ? drawn_c : rounded;
+  }
+  const uint32_t code = f16_nearest_finite(-sum);
+  return code == 0xFFFFFFFFu ? drawn_c : code;
+}
+
+}  // namespace mmasp::gen::portable

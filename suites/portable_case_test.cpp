@@ -1,0 +1,79 @@
+// The portable generator (generators/portable_case.h, the one a GPU runs) draws exactly the bulk generator's cases:
+// every element of every case, for every form it can draw, for every selector and every profile.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "generators/bulk.h"
+#include "generators/case_tables.h"
+#include "generators/stream_salts.h"
+
+namespace mmasp {
+namespace {
+
+void expect_same_case(const MmaCase& bulk, const MmaCase& portable, const std::string& where) {
+  EXPECT_EQ(bulk.nibbles, portable.nibbles) << where << ": nibbles";
+  EXPECT_EQ(bulk.a_compressed, portable.a_compressed) << where << ": A";
+  EXPECT_EQ(bulk.b, portable.b) << where << ": B";
+  EXPECT_EQ(bulk.c, portable.c) << where << ": C";
+  EXPECT_EQ(bulk.metadata_noise, portable.metadata_noise) << where << ": metadata noise";
+  EXPECT_EQ(bulk.selector, portable.selector) << where;
+}
+
+TEST(PortableCase, DrawsTheBulkGeneratorsCasesForEveryDrawableForm) {
+  int forms = 0;
+  std::set<gen::Profile> profiles_seen;
+  for (const Form& form : instruction_space()) {
+    if (!gen::portable_drawable(form)) continue;
+    ++forms;
+    const gen::PortableCaseTables tables = gen::portable_case_tables(form);
+    for (int selector : form.selectors) {
+      gen::Options options;
+      options.selector = selector;
+      const gen::CaseSeeds seeds((uint64_t(selector) + 5) * 0x9E3779B97F4A7C15ull, form);
+      for (uint64_t index = 0; index < 120; ++index) {
+        MmaCase bulk;
+        gen::BulkGenerator(seeds.of(index)).next(form, bulk, options);
+        const MmaCase portable = gen::portable_case(tables, form, selector, seeds.of(index));
+        const std::string where = form.opcode + " selector " + std::to_string(selector) + " case " + std::to_string(index);
+        expect_same_case(bulk, portable, where);
+        profiles_seen.insert(gen::Profile(gen::portable::profile_of(tables.tables, seeds.of(index))));
+        if (HasFailure()) return;
+      }
+    }
+  }
+  EXPECT_GE(forms, 40) << "every sm_90 form without block scale should be drawable";
+  EXPECT_EQ(profiles_seen.size(), size_t(gen::Profile::count)) << "every profile drawn at least once";
+}
+
+TEST(PortableCase, EverySm90FormIsDrawable) {
+  const Target sm90 = *find_target("sm_90a");
+  for (const Form& form : instruction_space()) {
+    if (!form.legal_on(sm90, form.version_for(sm90))) continue;
+    std::string why;
+    EXPECT_TRUE(gen::portable_drawable(form, &why)) << form.opcode << ": " << why;
+  }
+}
+
+TEST(PortableCase, RunsOfFieldsStartWhereTheDrawLeftOff) {
+  // Three 12-bit fields, an output, then 8-bit fields: 5 fields of 12 bits fit an output (4 bits dropped), a whole
+  // output leaves the current word alone, and 8-bit fields continue in the word's remaining 28 bits.
+  using gen::portable::Cursor;
+  Cursor at = gen::portable::after_run({}, 3, 12);
+  EXPECT_EQ(at.next, 1u);
+  EXPECT_EQ(at.word, 0u);
+  EXPECT_EQ(at.left, 28u);
+  at = gen::portable::after_run(at, 2, 64);
+  EXPECT_EQ(at.next, 3u);
+  EXPECT_EQ(at.left, 28u);
+  const uint64_t seed = 77;
+  gen::SplitMixDraw draw(seed);
+  for (int i = 0; i < 3; ++i) draw.field(12);
+  draw.bits();
+  draw.bits();
+  for (uint32_t i = 0; i < 20; ++i)
+    EXPECT_EQ(draw.field(8), gen::portable::draw_in_run(seed, at, i, 8)) << "field " << i;
+}
+
+}  // namespace
+}  // namespace mmasp
