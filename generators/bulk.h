@@ -32,6 +32,8 @@ class CaseSeeds {
  public:
   CaseSeeds(uint64_t seed, const Form& form);
   uint64_t of(uint64_t index) const;
+  // of(index) is SplitMixDraw::mix(base() + index * gamma): what a GPU drawing the same stream is given.
+  uint64_t base() const { return base_; }
 
  private:
   uint64_t base_;

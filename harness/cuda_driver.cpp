@@ -44,6 +44,8 @@ struct CudaDevice::Api {
   CUresult (*cuLinkAddData)(CUlinkState, CUjitInputType, void*, size_t, const char*, unsigned, CUjit_option*, void**);
   CUresult (*cuLinkComplete)(CUlinkState, void**, size_t*);
   CUresult (*cuLinkDestroy)(CUlinkState);
+  CUresult (*cuOccupancyMaxActiveBlocksPerMultiprocessor)(int*, CUfunction, int, size_t);
+  CUresult (*cuFuncSetAttribute)(CUfunction, CUfunction_attribute, int);
   // Persistent device buffers, grown as needed, so a batch costs two copies and a launch.
   CUdeviceptr input = 0, output = 0;
   size_t input_bytes = 0, output_bytes = 0;
@@ -107,6 +109,8 @@ CudaDevice::CudaDevice(int ordinal) : api_(std::make_shared<Api>()) {
   api.bind(api.cuLinkAddData, "cuLinkAddData_v2");
   api.bind(api.cuLinkComplete, "cuLinkComplete");
   api.bind(api.cuLinkDestroy, "cuLinkDestroy");
+  api.bind(api.cuOccupancyMaxActiveBlocksPerMultiprocessor, "cuOccupancyMaxActiveBlocksPerMultiprocessor");
+  api.bind(api.cuFuncSetAttribute, "cuFuncSetAttribute");
   api.check(api.cuInit(0), "cuInit");
   api.check(api.cuDriverGetVersion(&api.driver_version), "cuDriverGetVersion");
   api.check(api.cuDeviceGet(&api.device, ordinal), "cuDeviceGet");
@@ -239,6 +243,63 @@ std::vector<uint32_t> CudaDevice::run_ptx(const std::string& ptx, const std::vec
                                           uint32_t cases) {
   auto module = load_ptx(ptx);
   return run(*module, input, output_words, cases);
+}
+
+CudaDevice::Memory::~Memory() {
+  if (api_ && address_) api_->cuMemFree(CUdeviceptr(address_));
+}
+
+std::shared_ptr<CudaDevice::Memory> CudaDevice::allocate(size_t bytes) {
+  std::shared_ptr<Memory> memory(new Memory());
+  CUdeviceptr address = 0;
+  api_->check(api_->cuMemAlloc(&address, bytes ? bytes : 4), "cuMemAlloc");
+  memory->api_ = api_;
+  memory->address_ = uint64_t(address);
+  memory->bytes_ = bytes;
+  api_->check(api_->cuMemsetD32(address, 0, (bytes + 3) / 4), "cuMemsetD32");
+  return memory;
+}
+
+void CudaDevice::copy_to(Memory& memory, const void* data, size_t bytes, size_t offset) {
+  if (offset + bytes > memory.bytes()) throw std::logic_error("copy_to: past the end of the device buffer");
+  api_->check(api_->cuMemcpyHtoD(CUdeviceptr(memory.address() + offset), data, bytes), "cuMemcpyHtoD");
+}
+
+void CudaDevice::copy_from(void* data, const Memory& memory, size_t bytes, size_t offset) {
+  if (offset + bytes > memory.bytes()) throw std::logic_error("copy_from: past the end of the device buffer");
+  api_->check(api_->cuMemcpyDtoH(data, CUdeviceptr(memory.address() + offset), bytes), "cuMemcpyDtoH");
+}
+
+std::shared_ptr<CudaModule> CudaDevice::load_image(const void* image) {
+  CUmodule module = nullptr;
+  api_->check(api_->cuModuleLoadDataEx(&module, image, 0, nullptr, nullptr), "loading a kernel image");
+  std::shared_ptr<CudaModule> result(new CudaModule());
+  result->api_ = api_;
+  result->module_ = module;
+  return result;
+}
+
+void* CudaDevice::function(CudaModule& module, const std::string& name) {
+  CUfunction function = nullptr;
+  if (api_->cuModuleGetFunction(&function, static_cast<CUmodule>(module.module_), name.c_str()) != CUDA_SUCCESS)
+    return nullptr;
+  return function;
+}
+
+int CudaDevice::resident_blocks(void* function, int threads, size_t shared_bytes) {
+  const auto f = static_cast<CUfunction>(function);
+  api_->check(api_->cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, int(shared_bytes)),
+              "cuFuncSetAttribute");
+  int blocks = 0;
+  api_->check(api_->cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, f, threads, shared_bytes), "cuOccupancy");
+  return blocks;
+}
+
+void CudaDevice::launch(void* function, unsigned blocks, unsigned threads, size_t shared_bytes, void** parameters) {
+  api_->check(api_->cuLaunchKernel(static_cast<CUfunction>(function), blocks, 1, 1, threads, 1, 1, unsigned(shared_bytes),
+                                   nullptr, parameters, nullptr),
+              "cuLaunchKernel");
+  api_->check(api_->cuCtxSynchronize(), "kernel execution");
 }
 
 std::shared_ptr<CudaModule> CudaDevice::wrap_module(void* module) {

@@ -55,6 +55,33 @@ class CudaDevice {
 
   struct Api;
 
+  // Lower-level calls for kernels with their own parameters (the GPU-resident path, harness/resident.h).
+  class Memory {
+   public:
+    ~Memory();
+    Memory(const Memory&) = delete;
+    Memory& operator=(const Memory&) = delete;
+    uint64_t address() const { return address_; }
+    size_t bytes() const { return bytes_; }
+
+   private:
+    friend class CudaDevice;
+    Memory() = default;
+    std::shared_ptr<Api> api_;
+    uint64_t address_ = 0;
+    size_t bytes_ = 0;
+  };
+  std::shared_ptr<Memory> allocate(size_t bytes);   // zeroed
+  void copy_to(Memory& memory, const void* data, size_t bytes, size_t offset = 0);
+  void copy_from(void* data, const Memory& memory, size_t bytes, size_t offset = 0);
+  // A module without the harness's entry point, and one of its kernels by name (nullptr when it has none).
+  std::shared_ptr<CudaModule> load_image(const void* image);
+  void* function(CudaModule& module, const std::string& name);
+  // Blocks of `threads` threads with `shared_bytes` of dynamic shared memory that fit on one multiprocessor at once.
+  int resident_blocks(void* function, int threads, size_t shared_bytes);
+  // Launches and waits; throws with the driver's error (a trap loses the context, as in run()).
+  void launch(void* function, unsigned blocks, unsigned threads, size_t shared_bytes, void** parameters);
+
  private:
   std::shared_ptr<CudaModule> wrap_module(void* module);
   std::shared_ptr<Api> api_;

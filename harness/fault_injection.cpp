@@ -74,30 +74,48 @@ Fault numerics(std::string id, std::string description, bool in_bound, std::func
   f.model_change = std::move(change);
   return f;
 }
-std::function<std::string(const Form&)> fixed(std::string change) {
-  return [change](const Form&) { return change; };
+// Faults said as data (Fault::OutputChange / RegisterChange), applied here as the kernel applies them.
+Fault declared_output(std::string id, std::string description, Fault::OutputChange change) {
+  Fault f = output(std::move(id), std::move(description), any_form,
+                   [change](const Form& form, std::vector<uint32_t>& d, uint64_t index, uint64_t salt) {
+                     if (change.one_in > 1 && mix(index ^ (salt << 20)) % change.one_in != 0) return;
+                     uint32_t& element = d[size_t(change.element) % d.size()];
+                     if (change.to_zero) element = 0;
+                     else element ^= change.bit < 0 ? sign_bit(form) : 1u << (change.bit % d_bits(form));
+                   });
+  f.output_change = change;
+  return f;
+}
+Fault declared_registers(std::string id, std::string description, std::function<bool(const Form&, int)> applies,
+                         Fault::RegisterChange change) {
+  Fault f = registers(std::move(id), std::move(description), std::move(applies), [change](const Form&, WarpRegisters& w) {
+    for (auto& lane : w.lanes) {
+      std::vector<uint32_t>* operands[3] = {&lane.a, &lane.b, &lane.c};
+      if (change.swap_operand >= 0) std::swap((*operands[change.swap_operand])[0], (*operands[change.swap_operand])[1]);
+      if (change.rotate_operand >= 0) {
+        uint32_t& word = (*operands[change.rotate_operand])[0];
+        word = (word << 16) | (word >> 16);
+      }
+      lane.e ^= change.e_xor;
+    }
+  });
+  f.register_change = change;
+  return f;
 }
 
-// Flips `bit` of element `element` of D in the cases the rate picks (every case at rate 1).
-std::function<void(const Form&, std::vector<uint32_t>&, uint64_t, uint64_t)> flip(int element, int bit, uint64_t one_in) {
-  return [=](const Form& form, std::vector<uint32_t>& d, uint64_t index, uint64_t salt) {
-    if (one_in > 1 && mix(index ^ (salt << 20)) % one_in != 0) return;
-    d[size_t(element) % d.size()] ^= 1u << (bit % d_bits(form));
-  };
+std::function<std::string(const Form&)> fixed(std::string change) {
+  return [change](const Form&) { return change; };
 }
 
 std::vector<Fault> build_catalog() {
   std::vector<Fault> c;
   // --- Layout and operand slips in the registers the instruction reads. ---
-  c.push_back(registers("a-registers-swapped", "A registers 0 and 1 swapped in every lane (a layout slip)",
-                        [](const Form& f, int) { return f.regs.a >= 2; },
-                        [](const Form&, WarpRegisters& w) { for (auto& l : w.lanes) std::swap(l.a[0], l.a[1]); }));
-  c.push_back(registers("b-registers-swapped", "B registers 0 and 1 swapped in every lane",
-                        [](const Form& f, int) { return f.regs.b >= 2; },
-                        [](const Form&, WarpRegisters& w) { for (auto& l : w.lanes) std::swap(l.b[0], l.b[1]); }));
-  c.push_back(registers("c-registers-swapped", "C registers 0 and 1 swapped in every lane",
-                        [](const Form& f, int) { return f.regs.c >= 2; },
-                        [](const Form&, WarpRegisters& w) { for (auto& l : w.lanes) std::swap(l.c[0], l.c[1]); }));
+  c.push_back(declared_registers("a-registers-swapped", "A registers 0 and 1 swapped in every lane (a layout slip)",
+                                 [](const Form& f, int) { return f.regs.a >= 2; }, {.swap_operand = 0}));
+  c.push_back(declared_registers("b-registers-swapped", "B registers 0 and 1 swapped in every lane",
+                                 [](const Form& f, int) { return f.regs.b >= 2; }, {.swap_operand = 1}));
+  c.push_back(declared_registers("c-registers-swapped", "C registers 0 and 1 swapped in every lane",
+                                 [](const Form& f, int) { return f.regs.c >= 2; }, {.swap_operand = 2}));
   c.push_back(registers("a-rows-shifted", "each lane reads the A registers of the lane 4 above (rows off by one)", any_form,
                         [](const Form&, WarpRegisters& w) {
                           auto copy = w.lanes;
@@ -108,16 +126,10 @@ std::vector<Fault> build_catalog() {
                           auto copy = w.lanes;
                           for (int l = 0; l < 32; ++l) w.lanes[size_t(l)].b = copy[size_t(l ^ 1)].b;
                         }));
-  c.push_back(registers("a-element-order-swapped", "the two halves of A register 0 swapped (element order slip)",
-                        [](const Form& f, int) { return elements_per_register(f) >= 2; },
-                        [](const Form&, WarpRegisters& w) {
-                          for (auto& l : w.lanes) l.a[0] = (l.a[0] << 16) | (l.a[0] >> 16);
-                        }));
-  c.push_back(registers("b-element-order-swapped", "the two halves of B register 0 swapped",
-                        [](const Form& f, int) { return 32 / f.b_container_bits >= 2; },
-                        [](const Form&, WarpRegisters& w) {
-                          for (auto& l : w.lanes) l.b[0] = (l.b[0] << 16) | (l.b[0] >> 16);
-                        }));
+  c.push_back(declared_registers("a-element-order-swapped", "the two halves of A register 0 swapped (element order slip)",
+                                 [](const Form& f, int) { return elements_per_register(f) >= 2; }, {.rotate_operand = 0}));
+  c.push_back(declared_registers("b-element-order-swapped", "the two halves of B register 0 swapped",
+                                 [](const Form& f, int) { return 32 / f.b_container_bits >= 2; }, {.rotate_operand = 1}));
   c.push_back(registers("metadata-nibble-changed", "the lowest metadata nibble of every lane names other positions",
                         any_form, [](const Form& f, WarpRegisters& w) {
                           for (auto& l : w.lanes) l.e = (l.e & ~0xFu) | other_nibble(f.sparsity, l.e & 0xFu);
@@ -126,8 +138,8 @@ std::vector<Fault> build_catalog() {
                         any_form, [](const Form& f, WarpRegisters& w) {
                           for (auto& l : w.lanes) l.e = (l.e & 0x0FFFFFFFu) | (other_nibble(f.sparsity, l.e >> 28) << 28);
                         }));
-  c.push_back(registers("metadata-bit-flip", "bit 2 of every lane's metadata flipped (a position index bit)", any_form,
-                        [](const Form&, WarpRegisters& w) { for (auto& l : w.lanes) l.e ^= 0x4u; }));
+  c.push_back(declared_registers("metadata-bit-flip", "bit 2 of every lane's metadata flipped (a position index bit)",
+                                 any_form, {.e_xor = 0x4u}));
   c.push_back(registers("metadata-lanes-rotated", "each lane reads the metadata of the next quad (lane + 4)", any_form,
                         [](const Form&, WarpRegisters& w) {
                           auto copy = w.lanes;
@@ -155,18 +167,16 @@ std::vector<Fault> build_catalog() {
                        for (int i = 0; i < 8; ++i)
                          for (int j = 0; j < n; ++j) std::swap(d[size_t(i * n + j)], d[size_t((i + 8) * n + j)]);
                      }));
-  c.push_back(output("d-element-stuck-at-zero", "D[5][3] always +0 (a stuck lane)", any_form,
-                     [](const Form&, std::vector<uint32_t>& d, uint64_t, uint64_t) { d[5 * 8 + 3] = 0; }));
-  c.push_back(output("d-lowest-bit-flip", "the lowest bit of D[0][0] flipped in every case (one ulp)", any_form,
-                     flip(0, 0, 1)));
-  c.push_back(output("d-lowest-bit-flip-rare", "the lowest bit of D[7][7] flipped in 1 of 1000 cases", any_form,
-                     flip(63, 0, 1000)));
-  c.push_back(output("d-sign-flip-rare", "the sign of D[9][2] flipped in 1 of 1000 cases", any_form,
-                     [](const Form& f, std::vector<uint32_t>& d, uint64_t index, uint64_t salt) {
-                       if (mix(index ^ (salt << 20)) % 1000 == 0) d[9 * 8 + 2] ^= sign_bit(f);
-                     }));
-  c.push_back(output("d-high-mantissa-bit-flip", "mantissa bit 9 of D[3][1] flipped in every case", any_form,
-                     flip(3 * 8 + 1, 9, 1)));
+  c.push_back(declared_output("d-element-stuck-at-zero", "D[5][3] always +0 (a stuck lane)",
+                              {.element = 5 * 8 + 3, .to_zero = true}));
+  c.push_back(declared_output("d-lowest-bit-flip", "the lowest bit of D[0][0] flipped in every case (one ulp)",
+                              {.element = 0, .bit = 0}));
+  c.push_back(declared_output("d-lowest-bit-flip-rare", "the lowest bit of D[7][7] flipped in 1 of 1000 cases",
+                              {.element = 63, .bit = 0, .one_in = 1000}));
+  c.push_back(declared_output("d-sign-flip-rare", "the sign of D[9][2] flipped in 1 of 1000 cases",
+                              {.element = 9 * 8 + 2, .bit = -1, .one_in = 1000}));
+  c.push_back(declared_output("d-high-mantissa-bit-flip", "mantissa bit 9 of D[3][1] flipped in every case",
+                              {.element = 3 * 8 + 1, .bit = 9}));
   c.push_back(output("d-random-bit-flip-rare", "one random bit of one random element flipped in 1 of 10000 cases",
                      any_form, [](const Form& f, std::vector<uint32_t>& d, uint64_t index, uint64_t salt) {
                        const uint64_t h = mix(index ^ (salt << 20) ^ 0xf11b);
@@ -237,6 +247,14 @@ std::vector<Fault> build_catalog() {
 
 }  // namespace
 
+ModelParameters faulty_parameters(const Fault& fault, const Form& form, const ModelParameters& truth) {
+  std::string change = fault.model_change(form);
+  // "half": half the true value (a block split in two whatever its size).
+  if (change == "block_products=half")
+    change = "block_products=" + std::to_string(std::max(1, std::min(truth.block_products, form.shape.k / 2) / 2));
+  return with_changes(truth, change);
+}
+
 const std::vector<Fault>& fault_catalog() {
   static const std::vector<Fault> catalog = build_catalog();
   return catalog;
@@ -288,11 +306,7 @@ std::vector<uint32_t> FaultyBackend::run(const Form& form, int selector, const s
       if (fault_.kind == FaultKind::numerics) {
         const auto truth = arithmetic_ ? arithmetic_(form) : std::nullopt;
         if (!truth) return clean;
-        std::string change = fault_.model_change(form);
-        // "half": half the true value (a block split in two whatever its size).
-        if (change == "block_products=half")
-          change = "block_products=" + std::to_string(std::max(1, std::min(truth->block_products, form.shape.k / 2) / 2));
-        changed = with_changes(*truth, change);
+        changed = faulty_parameters(fault_, form, *truth);
       }
       for (size_t c = 0; c < cases; ++c) {
         uint32_t* out = faulty.data() + c * words_out;

@@ -39,9 +39,27 @@ struct Fault {
   std::function<void(const Form&, std::vector<uint32_t>& d, uint64_t index, uint64_t salt)> on_output;
   // numerics: the parameter change ("name=value"); a function of the form where it depends on the shape.
   std::function<std::string(const Form&)> model_change;
+
+  // The simple output and register changes also as data, from which on_output / on_registers are made, so that the
+  // GPU-resident kernel applies the very same change (harness/resident.h).
+  struct OutputChange {
+    int element = 0;          // row-major D element (modulo M x N)
+    int bit = 0;              // flipped bit; -1: the sign bit
+    bool to_zero = false;     // the element set to +0 instead
+    uint64_t one_in = 1;      // the share of cases struck (1: every case)
+  };
+  std::optional<OutputChange> output_change;
+  struct RegisterChange {
+    int swap_operand = -1;    // registers 0 and 1 of this operand swapped (0 A, 1 B, 2 C)
+    int rotate_operand = -1;  // the 16-bit halves of register 0 of this operand swapped
+    uint32_t e_xor = 0;       // the metadata register xor-ed with this
+  };
+  std::optional<RegisterChange> register_change;
 };
 
 const std::vector<Fault>& fault_catalog();
+// A numerics fault's parameters: `truth` with the fault's change applied.
+ModelParameters faulty_parameters(const Fault& fault, const Form& form, const ModelParameters& truth);
 
 // Faults of the process rather than of the arithmetic, for the watchdog's own tests (mmasp run --inject-worker-fault,
 // test-only): a launch that never returns, a process that crashes, an instruction that traps and loses the context.

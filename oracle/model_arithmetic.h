@@ -112,8 +112,9 @@ MMASP_PORTABLE constexpr ResultFormat result_format(int exponent_bits, int manti
   return {mantissa_bits, 1 - bias, (1 << exponent_bits) - 2 - bias, sign, sign - 1, infinity | (1u << (mantissa_bits - 1)),
           infinity};
 }
-inline constexpr ResultFormat kF32 = result_format(8, 23, 127);
-inline constexpr ResultFormat kF16 = result_format(5, 10, 15);
+// Functions, not variables: device code may not take a host variable's address.
+MMASP_PORTABLE constexpr ResultFormat f32_format() { return result_format(8, 23, 127); }
+MMASP_PORTABLE constexpr ResultFormat f16_format() { return result_format(5, 10, 15); }
 inline constexpr int kF32MinSubnormalExponent = -149;
 
 // The parameters the arithmetic reads (a copy of ModelParameters' fields, trivially copyable to a GPU).
@@ -412,7 +413,7 @@ MMASP_PORTABLE Value ieee_add(const Value& a, const Value& b, const Parameters& 
   Block<Events> add(exact, events);
   add.add(a);
   add.add(b);
-  return add.finish(kF32, Rounding::nearest_even);
+  return add.finish(f32_format(), Rounding::nearest_even);
 }
 
 // Which block stored product s belongs to, of `blocks`.
@@ -425,7 +426,7 @@ MMASP_PORTABLE int block_of(const Parameters& p, int s, int blocks) {
 template <class Operands, class Events>
 MMASP_PORTABLE uint32_t element(const Parameters& p, int stored, const Operands& operands, const Value& c, bool f16_d,
                                 const Events& events) {
-  const ResultFormat& out = f16_d ? kF16 : kF32;
+  const ResultFormat out = f16_d ? f16_format() : f32_format();
   const int blocks = (stored + p.block_products - 1) / p.block_products;
   const bool c_first = p.c_placement == CPlacement::first_block;
   Value a, b;
@@ -445,7 +446,7 @@ MMASP_PORTABLE uint32_t element(const Parameters& p, int stored, const Operands&
         operands(s, a, b);
         sum.add_product(a, b);
       }
-      const Value partial = sum.finish(kF32, p.block_rounding);
+      const Value partial = sum.finish(f32_format(), p.block_rounding);
       events.stage(ModelStage::c_addition);
       result = started ? ieee_add(result, partial, p, events) : partial;
       started = true;
@@ -466,9 +467,9 @@ MMASP_PORTABLE uint32_t element(const Parameters& p, int stored, const Operands&
     }
     const bool last = block == blocks - 1 && c_first;
     if (last && f16_d && p.narrow_output == NarrowOutput::from_sum) {
-      result = sum.finish(kF16, p.output_rounding);
+      result = sum.finish(f16_format(), p.output_rounding);
     } else {
-      accumulator = sum.finish(kF32, p.block_rounding);
+      accumulator = sum.finish(f32_format(), p.block_rounding);
       have_accumulator = true;
       result = accumulator;
     }
@@ -480,14 +481,14 @@ MMASP_PORTABLE uint32_t element(const Parameters& p, int stored, const Operands&
     Block<Events> sum(p, events);
     if (have_accumulator) sum.add(accumulator);
     sum.add(c);
-    if (f16_d && p.narrow_output == NarrowOutput::from_sum) result = sum.finish(kF16, p.output_rounding);
-    else result = sum.finish(kF32, p.block_rounding);
+    if (f16_d && p.narrow_output == NarrowOutput::from_sum) result = sum.finish(f16_format(), p.output_rounding);
+    else result = sum.finish(f32_format(), p.block_rounding);
   }
   if (f16_d && p.narrow_output == NarrowOutput::via_f32) {
     Value narrow = result;
     if (result.cls == Value::finite)
-      narrow = round_to(kF16, result.negative, result.significand, result.exponent, p.output_rounding, p, events);
-    return encode_value(kF16, narrow, p.canonical_nan);
+      narrow = round_to(f16_format(), result.negative, result.significand, result.exponent, p.output_rounding, p, events);
+    return encode_value(f16_format(), narrow, p.canonical_nan);
   }
   return encode_value(out, result, p.canonical_nan);
 }

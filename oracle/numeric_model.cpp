@@ -30,24 +30,12 @@ struct ThreadEvents {
   void stage(ModelStage stage) const { t_stage = stage; }
 };
 
-model::OperandFormat operand_format(ElemType type, const ModelParameters& p) {
-  const FloatFormat& f = *float_format(type);
-  model::OperandFormat out;
-  out.exponent_bits = f.exponent_bits;
-  out.mantissa_bits = f.mantissa_bits;
-  out.bias = f.bias;
-  out.low_pad_bits = f.low_pad_bits;
-  out.specials = f.specials == Specials::ieee ? 0 : f.specials == Specials::nan_all_ones ? 1 : 2;
-  out.fp8_fields_as_f16 = p.fp8_fields_as_f16 && (type == ElemType::e4m3 || type == ElemType::e5m2);
-  if (!f.has_sign || !f.has_subnormals) throw std::invalid_argument("model: unsigned or subnormal-free operand type");
-  return out;
-}
 
 // Decodes the codes of one operand type; a code wider than its type is an error, not a silent truncation.
 class OperandDecoder {
  public:
   OperandDecoder(ElemType type, const ModelParameters& p)
-      : format_(operand_format(type, p)), subnormals_(p.subnormal_inputs),
+      : format_(model_operand_format(type, p)), subnormals_(p.subnormal_inputs),
         width_(format_.code_bits() + format_.low_pad_bits) {}
   Value operator()(uint32_t code) const {
     if (width_ < 32 && (code >> width_)) throw std::invalid_argument("model: code wider than its type");
@@ -61,6 +49,19 @@ class OperandDecoder {
 };
 
 }  // namespace
+
+model::OperandFormat model_operand_format(ElemType type, const ModelParameters& p) {
+  const FloatFormat& f = *float_format(type);
+  model::OperandFormat out;
+  out.exponent_bits = f.exponent_bits;
+  out.mantissa_bits = f.mantissa_bits;
+  out.bias = f.bias;
+  out.low_pad_bits = f.low_pad_bits;
+  out.specials = f.specials == Specials::ieee ? 0 : f.specials == Specials::nan_all_ones ? 1 : 2;
+  out.fp8_fields_as_f16 = p.fp8_fields_as_f16 && (type == ElemType::e4m3 || type == ElemType::e5m2);
+  if (!f.has_sign || !f.has_subnormals) throw std::invalid_argument("model: unsigned or subnormal-free operand type");
+  return out;
+}
 
 bool model_applies(const Form& form) { return !form.is_integer() && !form.block_scale; }
 

@@ -72,6 +72,9 @@ ModelParameters with_changes(ModelParameters parameters, std::string_view change
 // The model's D for a float case (M x N codes, row-major). Throws std::invalid_argument for integer forms, block-scale
 // forms and undefined metadata.
 std::vector<uint32_t> model_result(const MmaCase& test, const ModelParameters& parameters);
+// How the arithmetic (model_arithmetic.h) decodes an operand type's codes under these parameters. Throws for types it
+// cannot take (unsigned scale types).
+model::OperandFormat model_operand_format(ElemType type, const ModelParameters& parameters);
 // Whether the model can express the form's arithmetic at all (float, no block scale).
 bool model_applies(const Form& form);
 

@@ -1,0 +1,262 @@
+#include "harness/resident.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <stdexcept>
+
+#include "generators/bulk.h"
+#include "harness/resident_source.h"
+#include "oracle/fragments.h"
+#include "oracle/layout.h"
+#include "oracle/number_format.h"
+
+// The kernel image, embedded at build time (CMakeLists.txt: resident_image.S); absent in builds without nvcc.
+extern "C" {
+extern const unsigned char mmasp_resident_image[] __attribute__((weak));
+extern const unsigned char mmasp_resident_image_end[] __attribute__((weak));
+}
+
+namespace mmasp {
+namespace {
+
+constexpr Operand kOperands[4] = {Operand::a_compressed, Operand::b, Operand::c, Operand::d};
+constexpr unsigned kThreads = 128;   // the kernel's __launch_bounds__ (resident_source.cpp)
+
+ElemType type_of(const Form& form, int operand) {
+  switch (operand) {
+    case resident::operand_a: return form.a;
+    case resident::operand_b: return form.b;
+    case resident::operand_c: return form.c;
+    default: return form.d;
+  }
+}
+
+bool signed_integer(ElemType type) { return type == ElemType::s8 || type == ElemType::s4 || type == ElemType::s32; }
+
+void point_at_host_copies(ResidentPairTables& out) {
+  out.cases.tables.arena = out.cases.arena.data();
+  out.cases.tables.samplers = out.cases.samplers.data();
+  out.tables.cases = out.cases.tables;
+  out.tables.layouts = out.layouts.data();
+}
+
+}  // namespace
+
+ResidentPairTables resident_pair_tables(const Form& form, int selector, const ModelParameters* model) {
+  std::string why;
+  if (!has_resident_kernel(form, &why)) throw std::invalid_argument(form.opcode + ": no resident kernel: " + why);
+  if (std::find(form.selectors.begin(), form.selectors.end(), selector) == form.selectors.end())
+    throw std::invalid_argument(form.opcode + ": selector " + std::to_string(selector) + " is not one the form defines");
+  ResidentPairTables out;
+  out.cases = gen::portable_case_tables(form);
+  resident::PairTables& t = out.tables;
+  t.selector = selector;
+  t.instruction = uint32_t(resident_instruction_id(form, selector));
+  for (int operand = 0; operand < 4; ++operand) {
+    const Operand which = kOperands[operand];
+    const ElemType type = type_of(form, operand);
+    if (to_container(type, form.kind, 1) != 1) throw std::invalid_argument(form.opcode + ": a shifted container");
+    t.container_bits[operand] = uint32_t(container_bits(form, which));
+    t.per_lane[operand] = uint32_t(elements_per_lane(form, which));
+    if (t.per_lane[operand] * t.container_bits[operand] > 4 * 32)
+      throw std::invalid_argument(form.opcode + ": more than four registers per operand");
+    t.layout[operand] = uint32_t(out.layouts.size());
+    const int cols = cols_of(form, which);
+    for (int lane = 0; lane < kWarpLanes; ++lane)
+      for (int e = 0; e < elements_per_lane(form, which); ++e) {
+        const MatrixCoord at = coord_of(form, which, lane, e);
+        out.layouts.push_back(uint32_t(at.row * cols + at.col));
+      }
+  }
+  t.metadata = uint32_t(out.layouts.size());
+  out.layouts.resize(out.layouts.size() + 32 * 8, resident::kNoNibble);
+  const int chunks = form.shape.k / form.chunk_width;
+  for (const MetadataCell& cell : metadata_cells(form, selector)) {
+    out.layouts[t.metadata + uint32_t(cell.lane * 8 + cell.nibble)] = uint32_t(cell.row * chunks + cell.chunk);
+    t.holds_metadata |= 1u << cell.lane;
+  }
+  if (form.is_integer()) {
+    t.judge = resident::Judge::integer;
+    t.a_bits = uint32_t(info(form.a).bits);
+    t.b_bits = uint32_t(info(form.b).bits);
+    t.a_signed = signed_integer(form.a);
+    t.b_signed = signed_integer(form.b);
+    t.satfinite = form.satfinite;
+  } else {
+    if (!model) throw std::invalid_argument(form.opcode + ": a float form needs its model parameters");
+    t.judge = resident::Judge::float_model;
+    t.model = *model;
+    t.a_format = model_operand_format(form.a, *model);
+    t.b_format = model_operand_format(form.b, *model);
+    t.c_format = model_operand_format(form.c, *model);
+    t.f16_d = form.d == ElemType::f16;
+  }
+  point_at_host_copies(out);
+  return out;
+}
+
+std::optional<resident::Fault> resident_fault(const Fault& fault, const Form& form, const ModelParameters* truth,
+                                              std::string* why) {
+  auto no = [&](const std::string& reason) -> std::optional<resident::Fault> {
+    if (why) *why = reason;
+    return std::nullopt;
+  };
+  resident::Fault out;
+  if (fault.kind == FaultKind::numerics) {
+    if (!truth || form.is_integer()) return no("a numerics fault needs a float form with a model");
+    out.kind = resident::Fault::numerics;
+    out.changed = faulty_parameters(fault, form, *truth);
+    return out;
+  }
+  if (fault.output_change) {
+    const Fault::OutputChange& change = *fault.output_change;
+    out.kind = resident::Fault::output;
+    out.element = uint32_t(change.element);
+    const int bits = info(form.d).bits;
+    out.xor_mask = change.bit < 0 ? 1u << (bits - 1) : 1u << (change.bit % bits);
+    out.set = change.to_zero;
+    out.set_value = 0;
+    out.one_in = change.one_in;
+    out.salt = 0x5eed;
+    return out;
+  }
+  if (fault.register_change) {
+    out.kind = resident::Fault::registers;
+    out.swap_operand = fault.register_change->swap_operand;
+    out.rotate_operand = fault.register_change->rotate_operand;
+    out.e_xor = fault.register_change->e_xor;
+    return out;
+  }
+  return no("the fault is not said as data the kernel can apply (only on the host path)");
+}
+
+// --- The GPU. ------------------------------------------------------------------------------------------------------
+
+bool ResidentPath::built() { return mmasp_resident_image != nullptr; }
+
+ResidentPath::ResidentPath(CudaDevice& device) : device_(device) {
+  if (!built()) throw std::runtime_error("this build has no GPU-resident kernel (nvcc was not found at build time)");
+  if (device.sm() != 90) throw std::runtime_error("the resident kernel is built for sm_90a; this device is sm_" + std::to_string(device.sm()));
+  module_ = device.load_image(mmasp_resident_image);
+  kernel_ = device.function(*module_, kResidentKernel);
+  if (!kernel_) throw std::runtime_error("the resident kernel image lacks its kernel");
+  multiprocessors_ = device.fingerprint().sm_count;
+}
+
+ResidentPath::~ResidentPath() = default;
+
+struct ResidentPath::Launched {
+  resident::Counters counters;
+  std::vector<uint64_t> deviations;
+  std::vector<uint32_t> dump;
+  double seconds = 0;
+};
+
+ResidentPath::Launched ResidentPath::launch(const Form& form, int selector, const ModelParameters* model,
+                                            resident::Launch launch, uint64_t warps) {
+  ResidentPairTables host = resident_pair_tables(form, selector, model);
+  // One buffer: the pair's tables (with device pointers), the arena, the samplers, the layouts.
+  const size_t tables_bytes = (sizeof(resident::PairTables) + 15) / 16 * 16;
+  const size_t arena_bytes = host.cases.arena.size() * 4, samplers_bytes = host.cases.samplers.size() * sizeof(gen::portable::Sampler);
+  const size_t layouts_bytes = host.layouts.size() * 4;
+  const size_t arena_at = tables_bytes, samplers_at = (arena_at + arena_bytes + 15) / 16 * 16;
+  const size_t layouts_at = (samplers_at + samplers_bytes + 15) / 16 * 16;
+  auto tables = device_.allocate(layouts_at + layouts_bytes);
+  resident::PairTables on_device = host.tables;
+  on_device.cases.arena = reinterpret_cast<const uint32_t*>(tables->address() + arena_at);
+  on_device.cases.samplers = reinterpret_cast<const gen::portable::Sampler*>(tables->address() + samplers_at);
+  on_device.layouts = reinterpret_cast<const uint32_t*>(tables->address() + layouts_at);
+  device_.copy_to(*tables, &on_device, sizeof on_device, 0);
+  device_.copy_to(*tables, host.cases.arena.data(), arena_bytes, arena_at);
+  device_.copy_to(*tables, host.cases.samplers.data(), samplers_bytes, samplers_at);
+  device_.copy_to(*tables, host.layouts.data(), layouts_bytes, layouts_at);
+
+  auto counters = device_.allocate(sizeof(resident::Counters));
+  auto deviations = device_.allocate(size_t(launch.deviation_capacity) * 8);
+  const size_t dump_bytes = launch.mode == resident::Mode::dump ? size_t(launch.count) * resident::dump_words(host.tables) * 4 : 0;
+  auto dump = device_.allocate(dump_bytes);
+  launch.pair = reinterpret_cast<const resident::PairTables*>(tables->address());
+  launch.counters = reinterpret_cast<resident::Counters*>(counters->address());
+  launch.deviations = reinterpret_cast<uint64_t*>(deviations->address());
+  launch.dump = reinterpret_cast<uint32_t*>(dump->address());
+
+  const size_t shared = size_t(kThreads / 32) * resident::case_words(host.tables.cases) * 4;
+  const int per_multiprocessor = device_.resident_blocks(kernel_, int(kThreads), shared);
+  if (per_multiprocessor < 1) throw std::runtime_error(form.opcode + ": the resident kernel does not fit on a multiprocessor");
+  const uint64_t full = uint64_t(multiprocessors_) * uint64_t(per_multiprocessor);
+  const uint64_t blocks = std::max<uint64_t>(1, std::min<uint64_t>(full, (warps + kThreads / 32 - 1) / (kThreads / 32)));
+  void* parameters[] = {&launch};
+  const auto start = std::chrono::steady_clock::now();
+  device_.launch(kernel_, unsigned(blocks), kThreads, shared, parameters);
+  Launched out;
+  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  device_.copy_from(&out.counters, *counters, sizeof out.counters);
+  out.deviations.resize(size_t(std::min<unsigned long long>(out.counters.recorded, launch.deviation_capacity)));
+  if (!out.deviations.empty()) device_.copy_from(out.deviations.data(), *deviations, out.deviations.size() * 8);
+  out.dump.resize(dump_bytes / 4);
+  if (dump_bytes) device_.copy_from(out.dump.data(), *dump, dump_bytes);
+  return out;
+}
+
+ResidentResult ResidentPath::check(const Form& form, int selector, const ModelParameters* model, uint64_t stream_seed,
+                                   uint64_t first, uint64_t count, const resident::Fault* fault, uint32_t capacity) {
+  resident::Launch l;
+  l.stream_base = gen::CaseSeeds(stream_seed, form).base();
+  l.first = first;
+  l.count = count;
+  l.mode = resident::Mode::check;
+  l.deviation_capacity = capacity;
+  if (fault) l.fault = *fault;
+  Launched done = launch(form, selector, model, l, count);
+  ResidentResult out;
+  out.counts = {done.counters.generated, done.counters.checked, done.counters.deviating, done.counters.recorded};
+  out.deviating_indices = std::move(done.deviations);
+  std::sort(out.deviating_indices.begin(), out.deviating_indices.end());
+  out.seconds = done.seconds;
+  return out;
+}
+
+double ResidentPath::issue(const Form& form, int selector, const ModelParameters* model, uint64_t per_warp, uint64_t* total) {
+  resident::Launch l;
+  l.stream_base = gen::CaseSeeds(1, form).base();
+  l.count = (per_warp + 3) / 4 * 4;
+  l.mode = resident::Mode::issue;
+  Launched done = launch(form, selector, model, l, ~uint64_t(0));
+  if (total) *total = done.counters.generated * l.count;   // warps that ran x instructions per warp
+  return done.seconds;
+}
+
+std::vector<ResidentDump> ResidentPath::dump(const Form& form, int selector, const ModelParameters* model,
+                                             uint64_t stream_seed, uint64_t first, uint32_t count) {
+  resident::Launch l;
+  l.stream_base = gen::CaseSeeds(stream_seed, form).base();
+  l.first = first;
+  l.count = count;
+  l.mode = resident::Mode::dump;
+  Launched done = launch(form, selector, model, l, count);
+  const ResidentPairTables tables = resident_pair_tables(form, selector, model);
+  const gen::portable::CaseTables& t = tables.tables.cases;
+  const uint32_t words = resident::dump_words(tables.tables), d_registers = (words - resident::case_words(t) - 32) / 32;
+  std::vector<ResidentDump> out(count);
+  for (uint32_t w = 0; w < count; ++w) {
+    const uint32_t* record = done.dump.data() + size_t(w) * words;
+    MmaCase& test = out[w].test;
+    test.form = &form;
+    test.selector = selector;
+    auto take = [&](std::vector<uint32_t>& into, uint32_t n) {
+      into.assign(record, record + n);
+      record += n;
+    };
+    take(test.a_compressed, t.a_count);
+    take(test.b, t.b_count);
+    take(test.c, t.c_count);
+    take(test.nibbles, t.nibble_count);
+    take(test.metadata_noise, 32);
+    if (d_registers != uint32_t(form.regs.d)) throw std::logic_error("dump: D register count");
+    out[w].d = d_from_registers(form, std::vector<uint32_t>(record, record + 32 * d_registers));
+  }
+  return out;
+}
+
+}  // namespace mmasp

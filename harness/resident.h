@@ -1,0 +1,88 @@
+// The GPU-resident path (issue #13): cases are drawn, run and judged on the GPU itself, so a run judges as many cases
+// as the tensor cores and the model's integer arithmetic can get through, not as many as the host can pack and copy.
+//
+//  - The cases are the random suite's: the same SplitMix64 streams, distributions and indices as the host path
+//    (generators/portable_case.h draws them from tables made of the bulk generator's own plan; a CPU test proves
+//    every element equal, and the GPU test suites/gpu_resident_test.cpp proves the GPU draws them too). Any case a
+//    resident run names by its index is regenerated alone on the host.
+//  - Every element of D is judged on the device by the bit-exact model with the pair's verified parameters
+//    (oracle/model_arithmetic.h, the code model_result runs) or exactly (integer forms). The model is exact for
+//    every input (a 128-bit aligned sum), so no case is sent back for want of precision: the counter for that is
+//    structurally zero and is not kept.
+//  - Only counters and the indices of deviating cases come back (a bounded buffer; what does not fit is counted).
+//    The host replays each index through the normal backend path and the exact oracle (run/nightly.cpp).
+//
+// The kernel is compiled by nvcc at build time for sm_90a and embedded in the binary (CMakeLists.txt). Not NVRTC at
+// run time: libnvrtc is 100+ MB and absent on GPU runners that have only a driver, while the kernel depends on
+// nothing that is known only at run time (the form's instruction is a switch; everything else is tables).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "generators/case_tables.h"
+#include "harness/cuda_driver.h"
+#include "harness/fault_injection.h"
+#include "harness/resident_abi.h"
+#include "oracle/numeric_model.h"
+
+namespace mmasp {
+
+// The host's copy of one pair's tables; `tables` points into the vectors (re-point for a GPU: resident.cpp).
+struct ResidentPairTables {
+  resident::PairTables tables;
+  gen::PortableCaseTables cases;
+  std::vector<uint32_t> layouts;
+};
+// `model`: the verified parameters for a float form (required), ignored for integer forms. Throws
+// std::invalid_argument for a pair without a resident kernel (has_resident_kernel).
+ResidentPairTables resident_pair_tables(const Form& form, int selector, const ModelParameters* model);
+// A test-only fault of the catalogue as the kernel applies it, or nullopt (with why) where it cannot.
+std::optional<resident::Fault> resident_fault(const Fault& fault, const Form& form, const ModelParameters* truth,
+                                              std::string* why);
+
+struct ResidentCounts {
+  uint64_t generated = 0, checked = 0, deviating = 0, recorded = 0;
+  uint64_t overflowed() const { return deviating - recorded; }
+};
+struct ResidentResult {
+  ResidentCounts counts;
+  std::vector<uint64_t> deviating_indices;   // sorted; at most the capacity asked for
+  double seconds = 0;                        // the launches alone
+};
+// A case and its D as the GPU drew and computed it (dump mode).
+struct ResidentDump {
+  MmaCase test;
+  std::vector<uint32_t> d;   // M x N codes
+};
+
+class ResidentPath {
+ public:
+  // Throws std::runtime_error when this build has no resident kernel image or the device cannot load it.
+  explicit ResidentPath(CudaDevice& device);
+  ~ResidentPath();
+  static bool built();   // whether the kernel image was compiled into this binary
+
+  // Cases [first, first + count) of the random stream `stream_seed` (the suite's seed for the pair, as
+  // CaseSeeds(stream_seed, form) takes it), judged on the GPU. `capacity`: deviating indices kept.
+  ResidentResult check(const Form& form, int selector, const ModelParameters* model, uint64_t stream_seed,
+                       uint64_t first, uint64_t count, const resident::Fault* fault = nullptr, uint32_t capacity = 4096);
+  // The bare instruction: `per_warp` instructions in every warp of a full grid. Returns seconds; `total` the count.
+  double issue(const Form& form, int selector, const ModelParameters* model, uint64_t per_warp, uint64_t* total);
+  // The cases [first, first + count) as drawn on the GPU, and the hardware's D.
+  std::vector<ResidentDump> dump(const Form& form, int selector, const ModelParameters* model, uint64_t stream_seed,
+                                 uint64_t first, uint32_t count);
+
+ private:
+  struct Launched;
+  Launched launch(const Form& form, int selector, const ModelParameters* model, resident::Launch launch, uint64_t warps);
+  CudaDevice& device_;
+  std::shared_ptr<CudaModule> module_;
+  void* kernel_ = nullptr;
+  int multiprocessors_ = 0;
+};
+
+}  // namespace mmasp

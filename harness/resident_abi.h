@@ -1,0 +1,178 @@
+// What the host hands the GPU-resident kernels (resident_kernel.cuh) and what they hand back: plain structs compiled
+// by both the host's compiler and nvcc, so that the two sides cannot disagree about a field. harness/resident.h says
+// what the path does and why.
+#pragma once
+
+#include <cstdint>
+
+#include "generators/portable_case.h"
+#include "oracle/model_arithmetic.h"
+
+namespace mmasp::resident {
+
+// How the kernel judges a D element.
+enum class Judge : uint32_t {
+  float_model,   // the bit-exact model (oracle/model_arithmetic.h) with the form's verified parameters
+  integer,       // exact: C + the products' sum, wrapped to 32 bits or clamped (.satfinite)
+};
+
+// One form x selector: its case tables, its fragment layouts and how a D element is judged. Offsets are into
+// `layouts`.
+struct PairTables {
+  gen::portable::CaseTables cases;
+  int32_t selector = 0;
+  uint32_t instruction = 0;       // the form x selector's id in the kernel's switch (resident_instruction_id)
+  // Per operand (A compressed, B, C, D): bits per element in a register (its container), elements per lane, and per
+  // lane and element the row-major matrix index it holds (layout.h's coord_of, evaluated on the host).
+  uint32_t container_bits[4] = {};
+  uint32_t per_lane[4] = {};
+  uint32_t layout[4] = {};
+  // Metadata: per lane, 8 nibble positions of its e register, each the index (row * chunks + chunk) of the nibble it
+  // holds for this selector, or kNoNibble; a lane that holds none gets the case's metadata noise.
+  uint32_t metadata = 0;
+  uint32_t holds_metadata = 0;    // bit L: lane L holds metadata
+  Judge judge = Judge::float_model;
+  model::Parameters model;
+  model::OperandFormat a_format, b_format, c_format;
+  bool f16_d = false;
+  // Integer forms: element bits and signedness of A and B (C and D are s32), and .satfinite.
+  uint32_t a_bits = 0, b_bits = 0;
+  bool a_signed = false, b_signed = false, satfinite = false;
+  const uint32_t* layouts = nullptr;
+};
+inline constexpr uint32_t kNoNibble = 0xFFFFFFFFu;
+enum OperandIndex { operand_a = 0, operand_b = 1, operand_c = 2, operand_d = 3 };
+
+// A test-only fault the kernel applies to its own results, to prove that the resident check catches what the host
+// path catches (harness/fault_injection.h's catalogue, translated by resident.cpp).
+struct Fault {
+  enum Kind : uint32_t { none, output, numerics, registers } kind = none;
+  // output: in the cases the rate picks (splitmix(case index ^ salt) % one_in == 0; one_in 1: every case), D element
+  // `element` (row-major) has `xor_mask` flipped, or is set to `set_value` when `set` is true.
+  uint32_t element = 0, xor_mask = 0, set_value = 0;
+  bool set = false;
+  uint64_t one_in = 1, salt = 0;
+  // numerics: D is what the model computes with these parameters instead of the true ones.
+  model::Parameters changed;
+  // registers: registers 0 and 1 of an operand swapped (swap_operand), the halves of register 0 of an operand
+  // swapped (rotate_operand), the e register xor-ed with e_xor. -1: none.
+  int32_t swap_operand = -1, rotate_operand = -1;
+  uint32_t e_xor = 0;
+};
+
+// What the kernel does with its cases.
+enum class Mode : uint32_t {
+  check,   // generate, run, judge every element; count, and record deviating case indices
+  issue,   // only the instruction, `count` times per warp on one case's registers: the bare issue rate
+  dump,    // generate and run, and write every case and its D to `dump` (for the host to compare)
+};
+
+struct Counters {
+  unsigned long long generated = 0;   // cases drawn
+  unsigned long long checked = 0;     // cases whose every D element was judged
+  unsigned long long deviating = 0;   // cases with at least one element unlike the judge's
+  unsigned long long recorded = 0;    // deviating cases whose index is in `deviations` (the rest overflowed)
+  unsigned long long sink = 0;        // issue mode: the results, folded, so that no instruction is dead code
+};
+
+struct Launch {
+  const PairTables* pair = nullptr;
+  uint64_t stream_base = 0;      // the case seed of index i is splitmix(stream_base + i * gamma) (gen::CaseSeeds)
+  uint64_t first = 0;            // first case index
+  uint64_t count = 0;            // cases (issue mode: instructions per warp)
+  Mode mode = Mode::check;
+  Counters* counters = nullptr;
+  uint64_t* deviations = nullptr;
+  uint32_t deviation_capacity = 0;
+  uint32_t* dump = nullptr;      // dump mode: dump_words(pair) words per case
+  Fault fault;
+};
+
+// Words per warp of shared memory (one case: A, B, C and the nibbles), and per dumped case (the case, its noise and
+// 32 lanes' D registers).
+MMASP_PORTABLE uint32_t case_words(const gen::portable::CaseTables& t) {
+  return t.a_count + t.b_count + t.c_count + t.nibble_count;
+}
+MMASP_PORTABLE uint32_t dump_words(const PairTables& p) {
+  return case_words(p.cases) + 32 + 32 * ((p.per_lane[operand_d] * p.container_bits[operand_d] + 31) / 32);
+}
+
+// --- The kernel's per-element work, here so that the host can run it too (suites/resident_test.cpp proves on the
+// CPU that it packs what fragments.h packs and judges what the model and the reference judge). ---
+#if defined(__CUDACC__)
+#define MMASP_SHARED_CODE __host__ __device__ __noinline__   // one copy, called from everywhere (build time)
+#else
+#define MMASP_SHARED_CODE inline
+#endif
+
+// Register `reg` of `lane` for an operand, from its matrix of codes (row-major).
+MMASP_PORTABLE uint32_t pack_register(const PairTables& p, int operand, const uint32_t* matrix, uint32_t lane, uint32_t reg) {
+  const uint32_t bits = p.container_bits[operand], per_register = 32 / bits, per_lane = p.per_lane[operand];
+  const uint32_t* index = p.layouts + p.layout[operand] + lane * per_lane;
+  uint32_t word = 0;
+  for (uint32_t slot = 0; slot < per_register; ++slot) {
+    const uint32_t element = reg * per_register + slot;
+    if (element < per_lane) word |= matrix[index[element]] << (bits * slot);
+  }
+  return word;
+}
+
+// The e register of `lane`: its metadata nibbles for the pair's selector, or the case's noise where it holds none.
+MMASP_PORTABLE uint32_t metadata_register(const PairTables& p, const uint32_t* nibbles, uint32_t lane, uint32_t noise) {
+  const uint32_t* cells = p.layouts + p.metadata + lane * 8;
+  uint32_t e = (p.holds_metadata >> lane) & 1 ? 0u : noise;
+  for (uint32_t q = 0; q < 8; ++q)
+    if (cells[q] != kNoNibble) e |= nibbles[cells[q]] << (4 * q);
+  return e;
+}
+
+MMASP_PORTABLE long long integer_value(uint32_t code, uint32_t bits, bool is_signed) {
+  if (!is_signed || bits >= 32) return is_signed ? (long long)int32_t(code) : (long long)code;
+  const uint32_t shift = 32 - bits;
+  return (long long)(int32_t(code << shift) >> shift);
+}
+
+// What D[idx] must be for the case in a, b, c (row-major codes) and nibbles: the model's result with `parameters`
+// (float forms) or the exact integer result.
+MMASP_SHARED_CODE uint32_t judged(const PairTables& p, const model::Parameters& parameters, const uint32_t* a,
+                                  const uint32_t* b, const uint32_t* c, const uint32_t* nibbles, uint32_t idx) {
+  const gen::portable::CaseTables& t = p.cases;
+  const uint32_t n = t.n, i = idx / n, j = idx % n, stored = t.k / 2, chunks = t.k / t.chunk_width;
+  const uint32_t* row_nibbles = nibbles + i * chunks;
+  const auto nibble_of = [&](uint32_t chunk) { return row_nibbles[chunk]; };
+  if (p.judge == Judge::integer) {
+    long long sum = (long long)int32_t(c[idx]);
+    for (uint32_t s = 0; s < stored; ++s) {
+      const uint32_t column = gen::portable::logical_column(t, nibble_of, s);
+      sum += integer_value(a[i * stored + s], p.a_bits, p.a_signed) * integer_value(b[column * n + j], p.b_bits, p.b_signed);
+    }
+    if (p.satfinite) sum = sum > 2147483647LL ? 2147483647LL : sum < -2147483648LL ? -2147483648LL : sum;
+    return uint32_t((unsigned long long)sum);
+  }
+  const auto operands = [&](int s, model::Value& a_value, model::Value& b_value) {
+    const uint32_t column = gen::portable::logical_column(t, nibble_of, uint32_t(s));
+    a_value = model::decode_operand(a[i * stored + uint32_t(s)], p.a_format, parameters.subnormal_inputs);
+    b_value = model::decode_operand(b[column * n + j], p.b_format, parameters.subnormal_inputs);
+  };
+  const model::Value c_value = model::decode_operand(c[idx], p.c_format, parameters.subnormal_inputs);
+  return model::element(parameters, int(stored), operands, c_value, p.f16_d, model::NoEvents{});
+}
+
+// Element `element` (0 .. per_lane - 1) of a lane's registers, `bits` wide, and its replacement.
+MMASP_PORTABLE uint32_t element_of(const uint32_t* registers, uint32_t element, uint32_t bits) {
+  const uint32_t per_register = 32 / bits;
+  const uint32_t word = registers[element / per_register];
+  return bits == 32 ? word : (word >> (bits * (element % per_register))) & ((1u << bits) - 1);
+}
+MMASP_PORTABLE void set_element(uint32_t* registers, uint32_t element, uint32_t bits, uint32_t value) {
+  const uint32_t per_register = 32 / bits;
+  uint32_t& word = registers[element / per_register];
+  if (bits == 32) {
+    word = value;
+    return;
+  }
+  const uint32_t shift = bits * (element % per_register), mask = ((1u << bits) - 1) << shift;
+  word = (word & ~mask) | ((value << shift) & mask);
+}
+
+}  // namespace mmasp::resident

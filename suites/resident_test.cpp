@@ -1,0 +1,103 @@
+// The GPU-resident kernel's per-element work (harness/resident_abi.h), run on the CPU: for every pair with a resident
+// kernel, the registers it packs from its tables are the ones fragments.h packs, and the D it expects is the model's
+// (float forms, with the verified parameters) or the exact reference's (integer forms). What is left for the GPU test
+// (suites/gpu_resident_test.cpp) is the instruction itself and nvcc's compilation of this same code.
+#include <gtest/gtest.h>
+
+#include "generators/bulk.h"
+#include "harness/fault_injection.h"
+#include "harness/resident.h"
+#include "harness/resident_source.h"
+#include "oracle/fragments.h"
+#include "oracle/numeric_model_table.h"
+#include "oracle/reference.h"
+
+namespace mmasp {
+namespace {
+
+std::optional<ModelParameters> model_for(const Form& form) { return verified_model(form, "sm_90"); }
+
+TEST(Resident, EverySm90PairHasAKernelAndTablesThatPackAndJudgeAsTheHostDoes) {
+  int pairs = 0;
+  for (const Form& form : instruction_space()) {
+    if (!has_resident_kernel(form)) continue;
+    const auto model = model_for(form);
+    if (!form.is_integer()) ASSERT_TRUE(model) << form.opcode << ": a float sm_90 form without a verified model";
+    for (int selector : form.selectors) {
+      ++pairs;
+      const ResidentPairTables tables = resident_pair_tables(form, selector, model ? &*model : nullptr);
+      const resident::PairTables& p = tables.tables;
+      gen::Options options;
+      options.selector = selector;
+      const gen::CaseSeeds seeds(0xabc + uint64_t(selector), form);
+      for (uint64_t index = 0; index < 12; ++index) {
+        MmaCase test;
+        gen::BulkGenerator(seeds.of(index)).next(form, test, options);
+        const WarpRegisters expected = to_registers(test);
+        for (uint32_t lane = 0; lane < 32; ++lane) {
+          const LaneRegisters& want = expected.lanes[lane];
+          for (int r = 0; r < form.regs.a; ++r)
+            ASSERT_EQ(resident::pack_register(p, resident::operand_a, test.a_compressed.data(), lane, uint32_t(r)), want.a[size_t(r)])
+                << form.opcode << " lane " << lane << " A register " << r;
+          for (int r = 0; r < form.regs.b; ++r)
+            ASSERT_EQ(resident::pack_register(p, resident::operand_b, test.b.data(), lane, uint32_t(r)), want.b[size_t(r)])
+                << form.opcode << " lane " << lane << " B register " << r;
+          for (int r = 0; r < form.regs.c; ++r)
+            ASSERT_EQ(resident::pack_register(p, resident::operand_c, test.c.data(), lane, uint32_t(r)), want.c[size_t(r)])
+                << form.opcode << " lane " << lane << " C register " << r;
+          ASSERT_EQ(resident::metadata_register(p, test.nibbles.data(), lane, test.metadata_noise[lane]), want.e)
+              << form.opcode << " selector " << selector << " lane " << lane << " metadata";
+        }
+        std::vector<uint32_t> d_expected;
+        if (form.is_integer()) {
+          for (const auto& element : reference(test).d) d_expected.push_back(element.rounded_code);
+        } else {
+          d_expected = model_result(test, *model);
+        }
+        for (uint32_t idx = 0; idx < uint32_t(d_expected.size()); ++idx)
+          ASSERT_EQ(resident::judged(p, p.model, test.a_compressed.data(), test.b.data(), test.c.data(), test.nibbles.data(), idx),
+                    d_expected[idx])
+              << form.opcode << " case " << index << " element " << idx;
+        // The D layout: every element of D is some lane's, once.
+        std::vector<int> seen(d_expected.size());
+        for (uint32_t lane = 0; lane < 32; ++lane)
+          for (uint32_t q = 0; q < p.per_lane[resident::operand_d]; ++q)
+            ++seen[p.layouts[p.layout[resident::operand_d] + lane * p.per_lane[resident::operand_d] + q]];
+        for (int count : seen) ASSERT_EQ(count, 1) << form.opcode << ": D layout";
+      }
+    }
+  }
+  EXPECT_GE(pairs, 150) << "every sm_90 form x selector pair (152 on sm_90a)";
+}
+
+TEST(Resident, TheCataloguesDeclaredFaultsTranslateAndNumericsFaultsChangeTheModel) {
+  const Form& form = *find_form("mma.sp::ordered_metadata.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32");
+  const ModelParameters truth = *model_for(form);
+  int translated = 0;
+  for (const Fault& fault : fault_catalog()) {
+    if (!fault.applies(form, 0)) continue;
+    std::string why;
+    const auto on_device = resident_fault(fault, form, &truth, &why);
+    if (fault.kind == FaultKind::numerics) {
+      ASSERT_TRUE(on_device) << fault.id << ": " << why;
+      EXPECT_FALSE(on_device->changed == static_cast<const model::Parameters&>(truth)) << fault.id << " changes nothing";
+    }
+    if (fault.output_change || fault.register_change) ASSERT_TRUE(on_device) << fault.id << ": " << why;
+    if (!on_device) EXPECT_FALSE(why.empty()) << fault.id;
+    translated += on_device.has_value();
+  }
+  EXPECT_GE(translated, 20);
+}
+
+TEST(Resident, APairWithoutAKernelIsRefusedWithItsReason) {
+  for (const Form& form : instruction_space()) {
+    std::string why;
+    if (has_resident_kernel(form, &why)) continue;
+    EXPECT_FALSE(why.empty()) << form.opcode;
+    EXPECT_THROW(resident_pair_tables(form, form.selectors.front(), nullptr), std::invalid_argument) << form.opcode;
+    return;
+  }
+}
+
+}  // namespace
+}  // namespace mmasp
