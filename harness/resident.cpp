@@ -11,10 +11,10 @@
 #include "oracle/layout.h"
 #include "oracle/number_format.h"
 
-// The kernel image, embedded at build time (CMakeLists.txt: resident_image.S); absent in builds without nvcc.
+// The kernel image, embedded at build time (CMakeLists.txt: resident_image.S); empty in builds without nvcc.
 extern "C" {
-extern const unsigned char mmasp_resident_image[] __attribute__((weak));
-extern const unsigned char mmasp_resident_image_end[] __attribute__((weak));
+extern const unsigned char mmasp_resident_image[];
+extern const unsigned char mmasp_resident_image_end[];
 }
 
 namespace mmasp {
@@ -133,7 +133,7 @@ std::optional<resident::Fault> resident_fault(const Fault& fault, const Form& fo
 
 // --- The GPU. ------------------------------------------------------------------------------------------------------
 
-bool ResidentPath::built() { return mmasp_resident_image != nullptr; }
+bool ResidentPath::built() { return mmasp_resident_image_end > mmasp_resident_image; }
 
 ResidentPath::ResidentPath(CudaDevice& device) : device_(device) {
   if (!built()) throw std::runtime_error("this build has no GPU-resident kernel (nvcc was not found at build time)");
@@ -185,7 +185,7 @@ ResidentPath::Launched ResidentPath::launch(const Form& form, int selector, cons
   const int per_multiprocessor = device_.resident_blocks(kernel_, int(kThreads), shared);
   if (per_multiprocessor < 1) throw std::runtime_error(form.opcode + ": the resident kernel does not fit on a multiprocessor");
   const uint64_t full = uint64_t(multiprocessors_) * uint64_t(per_multiprocessor);
-  const uint64_t blocks = std::max<uint64_t>(1, std::min<uint64_t>(full, (warps + kThreads / 32 - 1) / (kThreads / 32)));
+  const uint64_t blocks = std::max<uint64_t>(1, std::min<uint64_t>(full, warps / (kThreads / 32) + 1));
   void* parameters[] = {&launch};
   const auto start = std::chrono::steady_clock::now();
   device_.launch(kernel_, unsigned(blocks), kThreads, shared, parameters);
@@ -217,12 +217,25 @@ ResidentResult ResidentPath::check(const Form& form, int selector, const ModelPa
   return out;
 }
 
+ResidentResult ResidentPath::stage(const Form& form, int selector, const ModelParameters* model, resident::Mode mode,
+                                   uint64_t count) {
+  resident::Launch l;
+  l.stream_base = gen::CaseSeeds(1, form).base();
+  l.count = count;
+  l.mode = mode;
+  Launched done = launch(form, selector, model, l, count);
+  ResidentResult out;
+  out.counts = {done.counters.generated, done.counters.checked, done.counters.deviating, done.counters.recorded};
+  out.seconds = done.seconds;
+  return out;
+}
+
 double ResidentPath::issue(const Form& form, int selector, const ModelParameters* model, uint64_t per_warp, uint64_t* total) {
   resident::Launch l;
   l.stream_base = gen::CaseSeeds(1, form).base();
   l.count = (per_warp + 3) / 4 * 4;
   l.mode = resident::Mode::issue;
-  Launched done = launch(form, selector, model, l, ~uint64_t(0));
+  Launched done = launch(form, selector, model, l, ~uint64_t(0) / 2);   // every block the GPU holds at once
   if (total) *total = done.counters.generated * l.count;   // warps that ran x instructions per warp
   return done.seconds;
 }

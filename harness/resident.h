@@ -70,6 +70,8 @@ class ResidentPath {
   // CaseSeeds(stream_seed, form) takes it), judged on the GPU. `capacity`: deviating indices kept.
   ResidentResult check(const Form& form, int selector, const ModelParameters* model, uint64_t stream_seed,
                        uint64_t first, uint64_t count, const resident::Fault* fault = nullptr, uint32_t capacity = 4096);
+  // Cases drawn only (mode draw), or drawn and run without a judge (mode run), for the benchmark's breakdown.
+  ResidentResult stage(const Form& form, int selector, const ModelParameters* model, resident::Mode mode, uint64_t count);
   // The bare instruction: `per_warp` instructions in every warp of a full grid. Returns seconds; `total` the count.
   double issue(const Form& form, int selector, const ModelParameters* model, uint64_t per_warp, uint64_t* total);
   // The cases [first, first + count) as drawn on the GPU, and the hardware's D.

@@ -65,6 +65,8 @@ enum class Mode : uint32_t {
   check,   // generate, run, judge every element; count, and record deviating case indices
   issue,   // only the instruction, `count` times per warp on one case's registers: the bare issue rate
   dump,    // generate and run, and write every case and its D to `dump` (for the host to compare)
+  draw,    // only draw the cases (where the time goes: the benchmark)
+  run,     // draw and run the cases, judge nothing (likewise)
 };
 
 struct Counters {
@@ -149,13 +151,16 @@ MMASP_SHARED_CODE uint32_t judged(const PairTables& p, const model::Parameters& 
     if (p.satfinite) sum = sum > 2147483647LL ? 2147483647LL : sum < -2147483648LL ? -2147483648LL : sum;
     return uint32_t((unsigned long long)sum);
   }
+  // Copies in registers: on a GPU the tables are in global memory, and the arithmetic reads these in its loops.
+  const model::Parameters local = parameters;
+  const model::OperandFormat a_format = p.a_format, b_format = p.b_format;
   const auto operands = [&](int s, model::Value& a_value, model::Value& b_value) {
     const uint32_t column = gen::portable::logical_column(t, nibble_of, uint32_t(s));
-    a_value = model::decode_operand(a[i * stored + uint32_t(s)], p.a_format, parameters.subnormal_inputs);
-    b_value = model::decode_operand(b[column * n + j], p.b_format, parameters.subnormal_inputs);
+    a_value = model::decode_operand(a[i * stored + uint32_t(s)], a_format, local.subnormal_inputs);
+    b_value = model::decode_operand(b[column * n + j], b_format, local.subnormal_inputs);
   };
-  const model::Value c_value = model::decode_operand(c[idx], p.c_format, parameters.subnormal_inputs);
-  return model::element(parameters, int(stored), operands, c_value, p.f16_d, model::NoEvents{});
+  const model::Value c_value = model::decode_operand(c[idx], p.c_format, local.subnormal_inputs);
+  return model::element(local, int(stored), operands, c_value, p.f16_d, model::NoEvents{});
 }
 
 // Element `element` (0 .. per_lane - 1) of a lane's registers, `bits` wide, and its replacement.

@@ -83,9 +83,15 @@ __device__ void resident_cases(const Launch& launch) {
 
   const Fault& fault = launch.fault;
   unsigned long long cases = 0;
+  uint32_t sink = 0;
   for (uint64_t w = warp_index; w < launch.count; w += all_warps) {
     const uint64_t index = launch.first + w;
     const uint32_t noise = draw_shared_case(launch, t, index, lane, a, b, c, nibbles);
+    if (launch.mode == Mode::draw) {
+      ++cases;
+      __syncwarp();
+      continue;
+    }
     uint32_t e = pack(noise);
     if (fault.kind == Fault::registers) {
       if (fault.swap_operand == operand_a) swap_first_two(ra);
@@ -96,6 +102,12 @@ __device__ void resident_cases(const Launch& launch) {
       e ^= fault.e_xor;
     }
     form_mma(p.instruction, ra, rb, rc, e, rd);
+    if (launch.mode == Mode::run) {
+      for (uint32_t r = 0; r < d_registers; ++r) sink ^= rd[r];
+      ++cases;
+      __syncwarp();
+      continue;
+    }
     if (fault.kind == Fault::output &&
         (fault.one_in <= 1 || gen::portable::splitmix(index ^ fault.salt) % fault.one_in == 0)) {
       for (uint32_t q = 0; q < d_per_lane; ++q) {
@@ -124,9 +136,10 @@ __device__ void resident_cases(const Launch& launch) {
     ++cases;
     __syncwarp();   // every lane is done with this case before the next one overwrites it
   }
+  if (sink) atomicAdd(&launch.counters->sink, (unsigned long long)sink);
   if (lane == 0) {
     atomicAdd(&launch.counters->generated, cases);
-    atomicAdd(&launch.counters->checked, cases);
+    if (launch.mode != Mode::draw && launch.mode != Mode::run) atomicAdd(&launch.counters->checked, cases);
   }
 }
 

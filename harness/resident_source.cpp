@@ -29,7 +29,7 @@ std::string operand_list(int first, int count) {
 
 // The instruction's text with its operands: D, A, B, C, e; f32 registers as floats ("f"), the rest as .b32 ("r").
 // `d`, `a`, ... name the C++ arrays the operands come from.
-std::string instruction(const Form& form, int selector, const std::string& d) {
+std::string instruction(const Form& form, int selector, const std::string& d, const std::string& a = "a") {
   const RegisterCounts& r = form.regs;
   const bool c_f32 = form.c == ElemType::f32, d_f32 = form.d == ElemType::f32;
   std::ostringstream cu;
@@ -38,7 +38,7 @@ std::string instruction(const Form& form, int selector, const std::string& d) {
      << ", " << selector << ";\" : ";
   for (int i = 0; i < r.d; ++i) cu << (i ? ", " : "") << (d_f32 ? "\"=f\"(" : "\"=r\"(") << d << "[" << i << "])";
   cu << " : ";
-  for (int i = 0; i < r.a; ++i) cu << (i ? ", " : "") << "\"r\"(a[" << i << "])";
+  for (int i = 0; i < r.a; ++i) cu << (i ? ", " : "") << "\"r\"(" << a << "[" << i << "])";
   for (int i = 0; i < r.b; ++i) cu << ", \"r\"(b[" << i << "])";
   for (int i = 0; i < r.c; ++i) cu << ", " << (c_f32 ? "\"f\"(cf[" : "\"r\"(c[") << i << "])";
   cu << ", \"r\"(e));";
@@ -87,10 +87,15 @@ std::string resident_kernels_source() {
     if (!has_resident_kernel(form)) continue;
     const bool d_f32 = form.d == ElemType::f32;
     for (int selector : form.selectors) {
+      // Each copy's A differs (its first word xor-ed with the round and the copy), so that ptxas can neither merge the
+      // four instructions nor lift them out of the loop.
       cu << "    case " << resident_instruction_id(form, selector) << ":\n"
          << "      for (uint64_t round = 0; round < rounds; ++round) {\n";
-      for (int copy = 0; copy < 4; ++copy)
-        cu << "        " << instruction(form, selector, (d_f32 ? "d" + std::to_string(copy) + "f" : "d" + std::to_string(copy))) << "\n";
+      for (int copy = 0; copy < 4; ++copy) {
+        const std::string a = "a" + std::to_string(copy);
+        cu << "        const uint32_t " << a << "[4] = {a[0] ^ (uint32_t(round) * 4u + " << copy << "u), a[1], a[2], a[3]};\n"
+           << "        " << instruction(form, selector, (d_f32 ? "d" + std::to_string(copy) + "f" : "d" + std::to_string(copy)), a) << "\n";
+      }
       cu << "        for (int i = 0; i < " << form.regs.d << "; ++i) fold ^= "
          << (d_f32 ? "__float_as_uint(d0f[i]) ^ __float_as_uint(d1f[i]) ^ __float_as_uint(d2f[i]) ^ __float_as_uint(d3f[i]);\n"
                    : "d0[i] ^ d1[i] ^ d2[i] ^ d3[i];\n")
@@ -98,7 +103,7 @@ std::string resident_kernels_source() {
     }
   }
   cu << "  }\n  return fold;\n}\n\n}  // namespace mmasp::resident\n\n"
-     << "extern \"C\" __global__ void __launch_bounds__(128) mmasp_resident(const mmasp::resident::Launch launch) {\n"
+     << "extern \"C\" __global__ void __launch_bounds__(128, 4) mmasp_resident(const mmasp::resident::Launch launch) {\n"
      << "  mmasp::resident::resident_cases(launch);\n}\n";
   return cu.str();
 }

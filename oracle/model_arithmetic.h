@@ -238,14 +238,17 @@ struct Term {
   bool product;    // a product (else C or the running sum)
 };
 
-// One block: the terms' specials, then their aligned exact sum, rounded once.
-inline constexpr int kMaxBlockTerms = 40;   // at most 32 products, the accumulator and C (model_result checks)
+// One block: the terms' specials, then their aligned exact sum, rounded once. The terms are handed over twice and in
+// the same order, without being stored: first (scan) to find the alignment exponent, the specials and what the
+// events need, then (sum) to align and add them. Two passes over the operands cost a few integer operations more
+// than a list of terms, and keep the block in registers on a GPU, where a list would live in local memory.
 template <class Events>
 class Block {
  public:
   MMASP_PORTABLE Block(const Parameters& p, const Events& events) : p_(p), events_(events) {}
 
-  MMASP_PORTABLE void add(const Value& v) {
+  // --- Pass 1. ---
+  MMASP_PORTABLE void scan(const Value& v) {
     switch (v.cls) {
       case Value::zero: all_zero_negative_ &= v.negative; return;
       case Value::nan: nan_ = true; return;
@@ -253,17 +256,13 @@ class Block {
       case Value::finite: break;
     }
     all_zero_negative_ = false;
-    const int leading = bit_length(v.significand) - 1 + v.exponent;
-    push({v.negative, v.significand, v.exponent, p_.alignment == AlignmentExponent::leading_bit ? leading : v.field, false});
+    note(term_of(v));
   }
-  MMASP_PORTABLE void add_product(const Value& a, const Value& b) {
+  MMASP_PORTABLE void scan_product(const Value& a, const Value& b) {
     const bool negative = a.negative != b.negative;
     if (a.cls == Value::finite && b.cls == Value::finite) {
       all_zero_negative_ = false;
-      const uint64_t significand = a.significand * b.significand;
-      const int exponent = a.exponent + b.exponent;
-      push({negative, significand, exponent,
-            p_.alignment == AlignmentExponent::leading_bit ? bit_length(significand) - 1 + exponent : a.field + b.field, true});
+      note(product_of(a, b));
       return;
     }
     if (a.cls == Value::nan || b.cls == Value::nan) {
@@ -281,6 +280,16 @@ class Block {
       return;
     }
     all_zero_negative_ &= negative;   // a zero times anything finite
+  }
+  // Whether pass 2 is needed: false when a special or zero settles the result.
+  MMASP_PORTABLE bool needs_sum() const { return !nan_ && !positive_inf_ && !negative_inf_ && count_ > 0; }
+
+  // --- Pass 2 (the same terms, in the same order). ---
+  MMASP_PORTABLE void sum(const Value& v) {
+    if (v.cls == Value::finite) add_aligned(term_of(v));
+  }
+  MMASP_PORTABLE void sum_product(const Value& a, const Value& b) {
+    if (a.cls == Value::finite && b.cls == Value::finite) add_aligned(product_of(a, b));
   }
 
   // The block's result in `format`.
@@ -305,60 +314,18 @@ class Block {
     const int top = top_;
     events_.report(ModelEvent::block_terms, count_);
     if (events_.on()) {
-      bool from_c = false, top_seen = false;
-      int second = INT32_MIN;
-      for (int t = 0; t < count_; ++t) {
-        from_c |= !terms_[t].product && terms_[t].reference == top;
-        if (terms_[t].reference == top && !top_seen) top_seen = true;
-        else second = max_of(second, terms_[t].reference);
-      }
-      events_.report(ModelEvent::alignment_from_c, from_c);
-      if (second != INT32_MIN) events_.report(ModelEvent::second_term_gap, top - second);
+      events_.report(ModelEvent::alignment_from_c, have_non_product_ && non_product_top_ == top);
+      if (count_ > 1) events_.report(ModelEvent::second_term_gap, top - second_);
     }
-    int lsb = top - p_.fraction_bits;
-    if (p_.alignment_floor_guard >= 0) lsb = max_of(lsb, kF32MinSubnormalExponent - p_.alignment_floor_guard);
-    // The sign of the largest term (by exact magnitude), for floor_in_largest_sign.
-    bool largest_negative = false;
-    if (p_.shifted_out == ShiftedOut::floor_in_largest_sign) {
-      int largest = 0;
-      for (int t = 1; t < count_; ++t)
-        if (larger_magnitude(terms_[t], terms_[largest])) largest = t;
-      largest_negative = terms_[largest].negative;
-    }
-    __int128 sum = 0;
-    for (int t = 0; t < count_; ++t) {
-      const Term& term = terms_[t];
-      const int shift = term.exponent - lsb;
-      unsigned __int128 aligned;
-      if (shift >= 0) {
-        aligned = (unsigned __int128)term.significand << shift;
-      } else if (-shift >= 64) {
-        events_.report(ModelEvent::shifted_out, 64);
-        events_.report(ModelEvent::shifted_out_lost, 64);
-        // Every bit shifted out: nothing survives except what floor or rounding up keeps.
-        aligned = (p_.shifted_out == ShiftedOut::floor && term.negative) ||
-                          (p_.shifted_out == ShiftedOut::floor_in_largest_sign && term.negative != largest_negative)
-                      ? 1 : 0;
-      } else {
-        const int s = -shift;
-        aligned = term.significand >> s;
-        const uint64_t rest = term.significand & ((uint64_t(1) << s) - 1), half = uint64_t(1) << (s - 1);
-        events_.report(ModelEvent::shifted_out, s);
-        if (rest) events_.report(ModelEvent::shifted_out_lost, s);
-        if (p_.shifted_out == ShiftedOut::floor && term.negative && rest) ++aligned;
-        if (p_.shifted_out == ShiftedOut::floor_in_largest_sign && term.negative != largest_negative && rest) ++aligned;
-        if (p_.shifted_out == ShiftedOut::nearest_even && (rest > half || (rest == half && (aligned & 1)))) ++aligned;
-      }
-      sum += term.negative ? -__int128(aligned) : __int128(aligned);
-    }
-    if (sum == 0) {
+    if (sum_ == 0) {
       events_.report(ModelEvent::cancellation, 64);
       events_.report(ModelEvent::result, 0);
       v.negative = false;
       return v;
     }
-    const bool negative = sum < 0;
-    const unsigned __int128 magnitude = negative ? -(unsigned __int128)sum : (unsigned __int128)sum;
+    const int lsb = lsb_();
+    const bool negative = sum_ < 0;
+    const unsigned __int128 magnitude = negative ? -(unsigned __int128)sum_ : (unsigned __int128)sum_;
     if (events_.on()) {
       // Where the sum's leading bit is against the alignment exponent (top, at lsb + fraction_bits): above is a carry,
       // below a cancellation.
@@ -379,23 +346,84 @@ class Block {
   }
 
  private:
-  MMASP_PORTABLE static bool larger_magnitude(const Term& x, const Term& y) {
-    const int lx = bit_length(x.significand), ly = bit_length(y.significand);
-    const int ex = lx - 1 + x.exponent, ey = ly - 1 + y.exponent;
-    if (ex != ey) return ex > ey;
-    return (x.significand << (64 - lx)) > (y.significand << (64 - ly));
+  MMASP_PORTABLE Term term_of(const Value& v) const {
+    const int leading = bit_length(v.significand) - 1 + v.exponent;
+    return {v.negative, v.significand, v.exponent, p_.alignment == AlignmentExponent::leading_bit ? leading : v.field, false};
   }
-  MMASP_PORTABLE void push(const Term& term) {
-    if (count_ == kMaxBlockTerms) return;   // cannot happen: model_result refuses such shapes first
-    top_ = count_ ? max_of(top_, term.reference) : term.reference;
-    terms_[count_++] = term;
+  MMASP_PORTABLE Term product_of(const Value& a, const Value& b) const {
+    const uint64_t significand = a.significand * b.significand;
+    const int exponent = a.exponent + b.exponent;
+    return {a.negative != b.negative, significand, exponent,
+            p_.alignment == AlignmentExponent::leading_bit ? bit_length(significand) - 1 + exponent : a.field + b.field, true};
+  }
+  // Pass 1 bookkeeping: the largest and second-largest alignment exponents, the largest non-product's, and the term
+  // of largest exact magnitude (the first of equals), for floor_in_largest_sign.
+  MMASP_PORTABLE void note(const Term& term) {
+    if (count_ == 0) {
+      top_ = term.reference;
+    } else if (term.reference > top_) {
+      second_ = top_;
+      top_ = term.reference;
+    } else {
+      second_ = count_ == 1 ? term.reference : max_of(second_, term.reference);
+    }
+    if (!term.product) {
+      non_product_top_ = have_non_product_ ? max_of(non_product_top_, term.reference) : term.reference;
+      have_non_product_ = true;
+    }
+    if (p_.shifted_out == ShiftedOut::floor_in_largest_sign) {
+      const int length = bit_length(term.significand);
+      const int leading = length - 1 + term.exponent;
+      const uint64_t normalised = term.significand << (64 - length);
+      if (count_ == 0 || leading > largest_leading_ || (leading == largest_leading_ && normalised > largest_normalised_)) {
+        largest_leading_ = leading;
+        largest_normalised_ = normalised;
+        largest_negative_ = term.negative;
+      }
+    }
+    ++count_;
+  }
+  MMASP_PORTABLE int lsb_() const {
+    int lsb = top_ - p_.fraction_bits;
+    if (p_.alignment_floor_guard >= 0) lsb = max_of(lsb, kF32MinSubnormalExponent - p_.alignment_floor_guard);
+    return lsb;
+  }
+  MMASP_PORTABLE void add_aligned(const Term& term) {
+    const int shift = term.exponent - lsb_();
+    const bool largest_negative = largest_negative_;
+    unsigned __int128 aligned;
+    if (shift >= 0) {
+      aligned = (unsigned __int128)term.significand << shift;
+    } else if (-shift >= 64) {
+      events_.report(ModelEvent::shifted_out, 64);
+      events_.report(ModelEvent::shifted_out_lost, 64);
+      // Every bit shifted out: nothing survives except what floor or rounding up keeps.
+      aligned = (p_.shifted_out == ShiftedOut::floor && term.negative) ||
+                        (p_.shifted_out == ShiftedOut::floor_in_largest_sign && term.negative != largest_negative)
+                    ? 1 : 0;
+    } else {
+      const int s = -shift;
+      aligned = term.significand >> s;
+      const uint64_t rest = term.significand & ((uint64_t(1) << s) - 1), half = uint64_t(1) << (s - 1);
+      events_.report(ModelEvent::shifted_out, s);
+      if (rest) events_.report(ModelEvent::shifted_out_lost, s);
+      if (p_.shifted_out == ShiftedOut::floor && term.negative && rest) ++aligned;
+      if (p_.shifted_out == ShiftedOut::floor_in_largest_sign && term.negative != largest_negative && rest) ++aligned;
+      if (p_.shifted_out == ShiftedOut::nearest_even && (rest > half || (rest == half && (aligned & 1)))) ++aligned;
+    }
+    sum_ += term.negative ? -__int128(aligned) : __int128(aligned);
   }
 
   const Parameters& p_;
   const Events& events_;
-  Term terms_[kMaxBlockTerms];
   int count_ = 0;
-  int top_ = 0;   // the largest alignment exponent pushed so far
+  int top_ = 0, second_ = 0;           // the largest alignment exponent scanned so far, and the second largest
+  int non_product_top_ = 0;
+  bool have_non_product_ = false;
+  int largest_leading_ = 0;
+  uint64_t largest_normalised_ = 0;
+  bool largest_negative_ = false;
+  __int128 sum_ = 0;
   bool nan_ = false, positive_inf_ = false, negative_inf_ = false;
   bool all_zero_negative_ = true;   // every term so far is a negative zero (IEEE: -0 + -0 = -0)
 };
@@ -411,14 +439,38 @@ MMASP_PORTABLE Value ieee_add(const Value& a, const Value& b, const Parameters& 
   exact.alignment_floor_guard = -1;
   exact.subnormal_rounding = SubnormalRounding::as_normal;
   Block<Events> add(exact, events);
-  add.add(a);
-  add.add(b);
+  add.scan(a);
+  add.scan(b);
+  if (add.needs_sum()) {
+    add.sum(a);
+    add.sum(b);
+  }
   return add.finish(f32_format(), Rounding::nearest_even);
 }
 
 // Which block stored product s belongs to, of `blocks`.
 MMASP_PORTABLE int block_of(const Parameters& p, int s, int blocks) {
   return p.block_interleave ? (s / p.block_interleave) % blocks : s / p.block_products;
+}
+
+// One block's two passes: the accumulator term (if any), then the block's products in stored order.
+template <class Events, class Operands>
+MMASP_PORTABLE void sum_block(Block<Events>& sum, const Parameters& p, int block, int blocks, int stored,
+                              const Operands& operands, const Value* accumulator) {
+  Value a, b;
+  if (accumulator) sum.scan(*accumulator);
+  for (int s = 0; s < stored; ++s) {
+    if (block_of(p, s, blocks) != block) continue;
+    operands(s, a, b);
+    sum.scan_product(a, b);
+  }
+  if (!sum.needs_sum()) return;
+  if (accumulator) sum.sum(*accumulator);
+  for (int s = 0; s < stored; ++s) {
+    if (block_of(p, s, blocks) != block) continue;
+    operands(s, a, b);
+    sum.sum_product(a, b);
+  }
 }
 
 // D[i][j] as the model computes it. `operands(s, a, b)` gives the decoded A element of stored product s (in stored
@@ -429,7 +481,6 @@ MMASP_PORTABLE uint32_t element(const Parameters& p, int stored, const Operands&
   const ResultFormat out = f16_d ? f16_format() : f32_format();
   const int blocks = (stored + p.block_products - 1) / p.block_products;
   const bool c_first = p.c_placement == CPlacement::first_block;
-  Value a, b;
   Value result;
   if (p.block_combination == BlockCombination::fadd && !f16_d) {
     // Separate additions: every block from zero, then C + r0 + r1 + ... each rounded to nearest even.
@@ -441,11 +492,7 @@ MMASP_PORTABLE uint32_t element(const Parameters& p, int stored, const Operands&
     for (int block = 0; block < blocks; ++block) {
       events.stage(block == 0 ? ModelStage::first_block : ModelStage::later_block);
       Block<Events> sum(p, events);
-      for (int s = 0; s < stored; ++s) {
-        if (block_of(p, s, blocks) != block) continue;
-        operands(s, a, b);
-        sum.add_product(a, b);
-      }
+      sum_block(sum, p, block, blocks, stored, operands, nullptr);
       const Value partial = sum.finish(f32_format(), p.block_rounding);
       events.stage(ModelStage::c_addition);
       result = started ? ieee_add(result, partial, p, events) : partial;
@@ -459,12 +506,7 @@ MMASP_PORTABLE uint32_t element(const Parameters& p, int stored, const Operands&
   for (int block = 0; block < blocks; ++block) {
     events.stage(block == 0 ? ModelStage::first_block : ModelStage::later_block);
     Block<Events> sum(p, events);
-    if (have_accumulator) sum.add(accumulator);
-    for (int s = 0; s < stored; ++s) {
-      if (block_of(p, s, blocks) != block) continue;
-      operands(s, a, b);
-      sum.add_product(a, b);
-    }
+    sum_block(sum, p, block, blocks, stored, operands, have_accumulator ? &accumulator : nullptr);
     const bool last = block == blocks - 1 && c_first;
     if (last && f16_d && p.narrow_output == NarrowOutput::from_sum) {
       result = sum.finish(f16_format(), p.output_rounding);
@@ -479,8 +521,12 @@ MMASP_PORTABLE uint32_t element(const Parameters& p, int stored, const Operands&
     result = ieee_add(have_accumulator ? accumulator : Value{}, c, p, events);
   } else if (!c_first) {
     Block<Events> sum(p, events);
-    if (have_accumulator) sum.add(accumulator);
-    sum.add(c);
+    if (have_accumulator) sum.scan(accumulator);
+    sum.scan(c);
+    if (sum.needs_sum()) {
+      if (have_accumulator) sum.sum(accumulator);
+      sum.sum(c);
+    }
     if (f16_d && p.narrow_output == NarrowOutput::from_sum) result = sum.finish(f16_format(), p.output_rounding);
     else result = sum.finish(f32_format(), p.block_rounding);
   }

@@ -81,7 +81,6 @@ std::vector<uint32_t> model_result(const MmaCase& test, const ModelParameters& p
   if (p.block_products < 1 || p.fraction_bits < 0 || p.fraction_bits > 60 || p.block_interleave < 0)
     throw std::invalid_argument("model: parameters out of range");
   const int m = form.shape.m, n = form.shape.n, k = form.shape.k, stored = k / 2;
-  if (stored + 2 > model::kMaxBlockTerms) throw std::invalid_argument("model: more products than a block can hold");
   const int chunks = k / form.chunk_width;
   for (uint32_t nibble : test.nibbles)
     if (validity(form.sparsity, nibble) == MetadataValidity::undefined)

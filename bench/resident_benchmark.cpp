@@ -1,0 +1,128 @@
+// Throughput of the GPU-resident path (harness/resident.h) beside the hardware's own rate and the host path, per
+// sm_90 form (selector 0), all measured in one run on one GPU:
+//   verified cases/s  cases drawn, run and judged on the GPU (every element against the model, or exactly)
+//   bare mma.sp/s     the instruction alone on fixed registers, four independent results per round, every SM full
+//   fraction          verified / bare: how much of the tensor cores' own rate the check keeps
+//   host cases/s      the host path of mmasp run (draw, pack, copy, run, judge by the model tier) on every host thread
+// Options: --form GLOB (substring of the opcode), --seconds S (per resident measurement, default 0.5),
+// --host-cases N (0: skip the host path; default 32768), --rare-fault N --fault-seconds S: a D bit flipped in 1 of N
+// cases on m16n8k16 f16->f32 ordered, checked for S seconds: how many struck cases the resident check finds.
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "harness/backend.h"
+#include "harness/execution.h"
+#include "harness/gpu_probe.h"
+#include "harness/resident.h"
+#include "harness/resident_source.h"
+#include "oracle/numeric_model_table.h"
+
+using namespace mmasp;
+
+int main(int argc, char** argv) {
+  std::string filter;
+  double seconds = 0.5, fault_seconds = 60;
+  uint64_t host_cases = 32768, rare_fault = 0;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string option = argv[i];
+    if (option == "--form") filter = argv[i + 1];
+    else if (option == "--seconds") seconds = std::atof(argv[i + 1]);
+    else if (option == "--host-cases") host_cases = std::strtoull(argv[i + 1], nullptr, 10);
+    else if (option == "--rare-fault") rare_fault = std::strtoull(argv[i + 1], nullptr, 10);
+    else if (option == "--fault-seconds") fault_seconds = std::atof(argv[i + 1]);
+    else {
+      std::fprintf(stderr, "unknown option %s\n", option.c_str());
+      return 2;
+    }
+  }
+  const GpuProbe probe = probe_gpus();
+  if (!probe.available) {
+    std::fprintf(stderr, "no GPU: %s\n", probe.reason.c_str());
+    return 1;
+  }
+  auto device = std::make_shared<CudaDevice>(0);
+  ResidentPath path(*device);
+  const DeviceFingerprint f = device->fingerprint();
+  std::printf("device: %s (sm_%d, %d SMs), driver %s; selector 0 of each form\n", f.name.c_str(), f.sm, f.sm_count,
+              f.driver_version.c_str());
+  GpuBackend backend(device, CompilePath::driver_jit, nullptr);
+  const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+  std::printf("%-72s %12s %12s %12s %12s %9s %11s %8s\n", "form", "verified/s", "drawn/s", "drawn+run/s",
+              "bare mma/s", "fraction", "host/s", "speedup");
+  for (const Form& form : instruction_space()) {
+    if (!has_resident_kernel(form) || form.opcode.find(filter) == std::string::npos) continue;
+    const auto model = verified_model(form, "sm_90");
+    const ModelParameters* parameters = model ? &*model : nullptr;
+    // Bare issue rate: scale the instructions per warp until a launch takes about `seconds`.
+    uint64_t per_warp = 1 << 14, total = 0;
+    double issue_seconds = path.issue(form, 0, parameters, per_warp, &total);
+    per_warp = std::max<uint64_t>(per_warp, uint64_t(double(per_warp) * seconds / std::max(issue_seconds, 1e-6)));
+    issue_seconds = path.issue(form, 0, parameters, per_warp, &total);
+    const double bare = double(total) / issue_seconds;
+    // Verified cases: a first launch for the rate, then one of about `seconds`.
+    ResidentResult probe_run = path.check(form, 0, parameters, 1, 0, 1 << 20);
+    const uint64_t count = std::max<uint64_t>(1 << 20, uint64_t(double(1 << 20) * seconds / std::max(probe_run.seconds, 1e-6)));
+    const ResidentResult run = path.check(form, 0, parameters, 1, 1 << 20, count);
+    const double verified = double(run.counts.checked) / run.seconds;
+    // Where the time goes: the same cases drawn only, and drawn and run without a judge.
+    const ResidentResult drawn = path.stage(form, 0, parameters, resident::Mode::draw, count);
+    const ResidentResult ran = path.stage(form, 0, parameters, resident::Mode::run, count);
+    const double draw_rate = double(drawn.counts.generated) / drawn.seconds, run_rate = double(ran.counts.generated) / ran.seconds;
+    double host = 0;
+    if (host_cases) {
+      SuiteContext context{backend, 1, threads, "", {}};
+      context.model.mode = ModelMode::strict;
+      context.model.parameters = [](const Form& form) { return verified_model(form, "sm_90"); };
+      SuiteLimits limits;
+      limits.min_cases = limits.max_cases = host_cases;
+      limits.batch = 4096;
+      const auto start = std::chrono::steady_clock::now();
+      const SuiteResult result = run_suite(context, form, 0, Suite::random, limits);
+      host = double(result.cases) / std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    }
+    std::printf("%-72s %12.4g %12.4g %12.4g %12.4g %9.2e %11.4g %8.0f%s\n", form.opcode.c_str(), verified, draw_rate,
+                run_rate, bare, verified / bare, host, host ? verified / host : 0.0, run.counts.deviating ? "  DEVIATIONS" : "");
+    std::fflush(stdout);
+  }
+  if (rare_fault) {
+    const Form& form = *find_form("mma.sp::ordered_metadata.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32");
+    const ModelParameters model = *verified_model(form, "sm_90");
+    resident::Fault fault;
+    fault.kind = resident::Fault::output;
+    fault.element = 63;
+    fault.xor_mask = 1;
+    fault.one_in = rare_fault;
+    fault.salt = 0x5eed;
+    uint64_t cases = 0, found = 0, first = 0;
+    double kernel_seconds = 0;
+    const auto start = std::chrono::steady_clock::now();
+    while (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < fault_seconds) {
+      const ResidentResult run = path.check(form, 0, &model, 99, first, uint64_t(1) << 30, &fault);
+      cases += run.counts.checked;
+      found += run.counts.deviating;
+      kernel_seconds += run.seconds;
+      first += uint64_t(1) << 30;
+    }
+    // How many cases the rate struck: the kernel's own test (splitmix(index ^ salt) % N == 0), counted on the host.
+    std::vector<uint64_t> struck_by(threads);
+    std::vector<std::thread> counting;
+    for (unsigned t = 0; t < threads; ++t)
+      counting.emplace_back([&, t] {
+        for (uint64_t index = t; index < cases; index += threads)
+          struck_by[t] += gen::portable::splitmix(index ^ fault.salt) % rare_fault == 0;
+      });
+    for (auto& thread : counting) thread.join();
+    uint64_t struck = 0;
+    for (uint64_t s : struck_by) struck += s;
+    std::printf("rare fault (D[7][7] bit 0 in 1 of %llu cases): %llu cases in %.1f s (%.4g cases/s), %llu struck, %llu found\n",
+                (unsigned long long)rare_fault, (unsigned long long)cases, kernel_seconds, double(cases) / kernel_seconds,
+                (unsigned long long)struck, (unsigned long long)found);
+  }
+  return 0;
+}

@@ -1,0 +1,118 @@
+// GPU: the resident path (harness/resident.h) on the hardware. For every sm_90 form x selector: the cases the GPU
+// draws are the host's bit for bit (dump mode against the bulk generator), the hardware's D is the model's (the
+// same check the kernel makes, repeated on the host for the dumped cases), a resident check of many cases finds no
+// deviation, and faults of the catalogue are caught by the resident check. Skipped, with the reason, where no GPU is
+// present, where the build has no resident kernel, or on a device other than sm_90.
+#include <gtest/gtest.h>
+
+#include "generators/bulk.h"
+#include "harness/gpu_probe.h"
+#include "harness/resident.h"
+#include "harness/resident_source.h"
+#include "oracle/numeric_model_table.h"
+#include "oracle/reference.h"
+#include "suites/gpu_resource.h"
+
+namespace mmasp {
+namespace {
+
+class GpuResident : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const GpuProbe probe = probe_gpus();
+    if (!probe.available) GTEST_SKIP() << "no GPU: " << probe.reason;
+    if (!ResidentPath::built()) GTEST_SKIP() << "this build has no resident kernel (no nvcc at build time)";
+    device_ = std::make_unique<CudaDevice>(test_gpu());
+    if (device_->sm() != 90) GTEST_SKIP() << "the resident kernel is for sm_90a; this GPU is sm_" << device_->sm();
+    path_ = std::make_unique<ResidentPath>(*device_);
+  }
+  std::unique_ptr<CudaDevice> device_;
+  std::unique_ptr<ResidentPath> path_;
+};
+
+std::optional<ModelParameters> model_for(const Form& form) { return verified_model(form, "sm_90"); }
+
+TEST_F(GpuResident, TheGpuDrawsTheHostsCasesAndComputesTheModelsResultsForEveryPair) {
+  int pairs = 0;
+  for (const Form& form : instruction_space()) {
+    if (!has_resident_kernel(form)) continue;
+    const auto model = model_for(form);
+    for (int selector : form.selectors) {
+      ++pairs;
+      const uint64_t stream = 0x5eed0000 + uint64_t(selector);
+      const auto dumped = path_->dump(form, selector, model ? &*model : nullptr, stream, 1000, 64);
+      gen::Options options;
+      options.selector = selector;
+      const gen::CaseSeeds seeds(stream, form);
+      for (uint32_t w = 0; w < dumped.size(); ++w) {
+        MmaCase host;
+        gen::BulkGenerator(seeds.of(1000 + w)).next(form, host, options);
+        const MmaCase& gpu = dumped[w].test;
+        ASSERT_EQ(gpu.a_compressed, host.a_compressed) << form.opcode << " case " << 1000 + w << ": A";
+        ASSERT_EQ(gpu.b, host.b) << form.opcode << " case " << 1000 + w << ": B";
+        ASSERT_EQ(gpu.c, host.c) << form.opcode << " case " << 1000 + w << ": C";
+        ASSERT_EQ(gpu.nibbles, host.nibbles) << form.opcode << " case " << 1000 + w << ": nibbles";
+        ASSERT_EQ(gpu.metadata_noise, host.metadata_noise) << form.opcode << " case " << 1000 + w << ": noise";
+        std::vector<uint32_t> expected;
+        if (form.is_integer()) {
+          for (const auto& element : reference(host).d) expected.push_back(element.rounded_code);
+        } else {
+          expected = model_result(host, *model);
+        }
+        ASSERT_EQ(dumped[w].d, expected) << form.opcode << " selector " << selector << " case " << 1000 + w
+                                         << ": the hardware's D is not the model's";
+      }
+    }
+  }
+  EXPECT_EQ(pairs, 152);
+}
+
+TEST_F(GpuResident, EveryPairChecksManyCasesWithoutADeviation) {
+  uint64_t cases = 0;
+  double seconds = 0;
+  for (const Form& form : instruction_space()) {
+    if (!has_resident_kernel(form)) continue;
+    const auto model = model_for(form);
+    for (int selector : form.selectors) {
+      const ResidentResult result = path_->check(form, selector, model ? &*model : nullptr, 20261123 + uint64_t(selector), 0, 1 << 20);
+      EXPECT_EQ(result.counts.generated, uint64_t(1) << 20) << form.opcode;
+      EXPECT_EQ(result.counts.checked, uint64_t(1) << 20) << form.opcode;
+      EXPECT_EQ(result.counts.deviating, 0u) << form.opcode << " selector " << selector << ": first deviating case "
+                                              << (result.deviating_indices.empty() ? 0 : result.deviating_indices[0]);
+      cases += result.counts.checked;
+      seconds += result.seconds;
+    }
+  }
+  std::cout << cases << " cases judged on the GPU in " << seconds << " s of kernel time\n";
+}
+
+TEST_F(GpuResident, CatalogueFaultsAreCaughtByTheResidentCheck) {
+  // Two forms, so that every fault has results to change: an f32 D never overflows from f16 products (saturating
+  // overflow needs the f16 D), an f16 D has no f32-only roundings.
+  const Form* forms[] = {find_form("mma.sp::ordered_metadata.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"),
+                         find_form("mma.sp::ordered_metadata.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16")};
+  int tried = 0;
+  for (const Fault& fault : fault_catalog()) {
+    uint64_t caught = 0;
+    bool applied = false;
+    for (const Form* form : forms) {
+      const ModelParameters model = *model_for(*form);
+      if (!fault.applies(*form, 0)) continue;
+      const auto on_device = resident_fault(fault, *form, &model, nullptr);
+      if (!on_device) continue;
+      applied = true;
+      const ResidentResult result = path_->check(*form, 0, &model, 77, 0, 200000, &*on_device);
+      caught += result.counts.deviating;
+      EXPECT_EQ(result.counts.checked, 200000u);
+      EXPECT_EQ(result.counts.recorded + result.counts.overflowed(), result.counts.deviating);
+      EXPECT_EQ(result.deviating_indices.size(), result.counts.recorded);
+    }
+    if (!applied) continue;
+    ++tried;
+    EXPECT_GT(caught, 0u) << fault.id << " was not caught on either form";
+  }
+  EXPECT_GE(tried, 20);
+}
+
+}  // namespace
+}  // namespace mmasp
