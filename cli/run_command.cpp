@@ -129,6 +129,11 @@ void add_run_options(CLI::App* command, RunOptions& o) {
       ->check(CLI::IsMember({"auto", "strict", "warn", "off"}))->capture_default_str();
   command->add_flag("--model-candidates", o.model_candidates,
                     "let the model tier use unverified model records too (how a record is verified on hardware)");
+  command->add_option("--resident", o.resident, "GPU-resident random cases (drawn, run and judged on the GPU; the host "
+                      "replays what it finds): auto = on an sm_90 GPU with a strict model tier, on, off")
+      ->check(CLI::IsMember({"auto", "on", "off"}))->capture_default_str();
+  command->add_option("--resident-sample", o.resident_sample, "with --resident: random cases of each pair judged on the "
+                      "host path first (exact reference and model tier)")->capture_default_str();
 }
 
 int run_main(const RunOptions& o, int argc, char** argv) {

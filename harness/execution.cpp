@@ -335,6 +335,25 @@ std::vector<std::vector<uint32_t>> execute(Backend& backend, const Form& form, i
   return d;
 }
 
+uint64_t random_stream_seed(uint64_t seed, int selector) { return suite_seed(seed, gen::salt::kRandomSuite, selector); }
+
+void judge_random_indices(SuiteContext& context, SuiteResult& result, const Form& form, int selector,
+                          const std::vector<uint64_t>& indices, const SuiteLimits& limits) {
+  if (indices.empty()) return;
+  gen::Options options;
+  options.selector = selector;
+  const gen::CaseSeeds seeds(random_stream_seed(context.seed, selector), form);
+  std::vector<MmaCase> cases(indices.size());
+  std::vector<std::string> names(indices.size());
+  parallel_for(indices.size(), context.threads, [&](size_t i) {
+    gen::BulkGenerator(seeds.of(indices[i])).next(form, cases[i], options);
+    names[i] = "random #" + std::to_string(indices[i]);
+  });
+  const ResultDigest digest = result.digest;   // the digest is of the host path's own cases, in order
+  judge_batch(context, result, form, selector, cases, names, limits);
+  result.digest = digest;
+}
+
 SuiteResult run_suite(SuiteContext& context, const Form& form, int selector, Suite suite, const SuiteLimits& limits) {
   SuiteResult result;
   result.form = &form;

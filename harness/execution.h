@@ -86,6 +86,20 @@ class ResultDigest {
   std::vector<uint64_t> chunks_;
 };
 
+// What the GPU-resident path did for one random suite. The host path ran cases [0, host_sample) of the pair's stream
+// (the exact reference and the model tier on hardware data); the GPU drew, ran and judged [first_index, first_index
+// + checked). Nothing is lost: generated == checked, recorded + overflowed == deviating, replayed <= recorded.
+struct ResidentSummary {
+  uint64_t host_sample = 0;        // cases the host path judged first (indices 0 .. host_sample - 1)
+  uint64_t first_index = 0;        // the first case the GPU judged
+  uint64_t generated = 0, checked = 0;
+  uint64_t deviating = 0;          // cases the GPU found unlike the model (or the exact integer result)
+  uint64_t recorded = 0;           // of which the indices came back (the rest overflowed the kernel's buffer)
+  uint64_t replayed = 0;           // of which the host regenerated, ran and judged through the normal path
+  double seconds = 0;              // kernel time
+  uint64_t overflowed() const { return deviating - recorded; }
+};
+
 struct SuiteResult {
   const Form* form = nullptr;
   int selector = 0;
@@ -124,6 +138,8 @@ struct SuiteResult {
   ResultDigest digest;              // random and special suites (UB outputs are not results)
   std::optional<IntermittentReport> intermittent_case;   // the first
   bool interrupted = false;        // context.stop ended the suite before its cases were done: an incomplete result
+  // The GPU-resident path (harness/resident.h), when it judged this random suite beside the host path.
+  std::optional<ResidentSummary> resident;
 };
 
 struct SuiteLimits {
@@ -149,6 +165,14 @@ struct SuiteContext {
 };
 
 SuiteResult run_suite(SuiteContext& context, const Form& form, int selector, Suite suite, const SuiteLimits& limits);
+
+// The seed of the random suite's stream for one selector: case i of the pair is gen::CaseSeeds(this, form).of(i).
+uint64_t random_stream_seed(uint64_t seed, int selector);
+// Cases of the random suite at these indices, regenerated, run and judged like any batch (saved, shrunk, counted in
+// `result`, named "random #<index>"); the digest is left alone. How the resident path's deviating cases come back
+// to the host (harness/resident.h).
+void judge_random_indices(SuiteContext& context, SuiteResult& result, const Form& form, int selector,
+                          const std::vector<uint64_t>& indices, const SuiteLimits& limits);
 
 // Undefined behaviour: runs 64 cases whose registers are laid out for selector `value` mod count with the instruction
 // compiled for the out-of-range `value` (the spec calls it undefined; ptxas accepts some, finding F-0002). Returns

@@ -186,6 +186,10 @@ json result_to_json(const ResultRecord& r) {
                       {"shrink_attempts", f->shrink_attempts}};
   if (const auto& d = r.digest)
     out["digest"] = {{"cases", d->cases}, {"chunk_cases", d->chunk_cases}, {"all", d->all}, {"chunks", d->chunks}};
+  if (const auto& g = r.resident)
+    out["resident"] = {{"host_sample", g->host_sample}, {"first_index", g->first_index}, {"generated", g->generated},
+                       {"checked", g->checked},         {"deviating", g->deviating},     {"recorded", g->recorded},
+                       {"overflowed", g->overflowed},   {"replayed", g->replayed},       {"seconds", g->seconds}};
   if (const auto& i = r.intermittent)
     out["intermittent"] = {{"case", i->case_name},   {"repro", i->repro},   {"element", element_json(i->element)},
                            {"first", i->first},      {"replay", i->replay}, {"differing_elements", i->differing_elements},
@@ -227,6 +231,17 @@ ResultRecord result_from(const Reader& r) {
   out.failing_special_cases = r.texts("failing_special_cases");
   if (auto named = r.object("special_cases"))
     for (const auto& [case_name, value] : named->raw().items()) out.special_cases[case_name] = named->status(case_name.c_str());
+  if (auto g = r.object("resident")) {
+    ResidentRecord resident{g->count("host_sample"), g->count("first_index"), g->count("generated"), g->count("checked"),
+                            g->count("deviating"),   g->count("recorded"),    g->count("overflowed"), g->count("replayed"),
+                            g->number("seconds")};
+    // Nothing lost: every case drawn was judged, every deviating case was recorded or counted as overflowed, and
+    // the host replayed none that was not recorded.
+    if (resident.generated != resident.checked) g->fail("checked", "a count equal to generated");
+    if (resident.recorded + resident.overflowed != resident.deviating) g->fail("deviating", "a count equal to recorded + overflowed");
+    if (resident.replayed > resident.recorded) g->fail("replayed", "a count no larger than recorded");
+    out.resident = resident;
+  }
   if (auto ub = r.object("ub_unordered_like_sp")) out.ub_unordered_like_sp = UbObservation{ub->count("cases"), ub->count("like_sp")};
   if (auto selectors = r.object("out_of_range_selectors"))
     for (const auto& [value, what] : selectors->raw().items()) out.out_of_range_selectors[value] = selectors->text(value.c_str());
@@ -650,6 +665,9 @@ ResultRecord record_of(const SuiteResult& r) {
     for (uint64_t chunk : r.digest.chunks()) digest.chunks.push_back(hex16(chunk));
     out.digest = digest;
   }
+  if (const auto& g = r.resident)
+    out.resident = ResidentRecord{g->host_sample, g->first_index, g->generated, g->checked, g->deviating, g->recorded,
+                                  g->overflowed(), g->replayed, g->seconds};
   if (r.intermittent_case) {
     const IntermittentReport& i = *r.intermittent_case;
     const size_t e = size_t(i.row * r.form->shape.n + i.col);

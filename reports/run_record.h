@@ -123,6 +123,11 @@ struct DigestRecord {           // every bit of D the result observed (harness/e
   std::string all;                // 16 hex digits
   std::vector<std::string> chunks;   // one per complete chunk, in case order (the first 64)
 };
+struct ResidentRecord {         // the GPU-resident path's share of a random suite (harness/execution.h, ResidentSummary)
+  uint64_t host_sample = 0, first_index = 0, generated = 0, checked = 0, deviating = 0, recorded = 0, overflowed = 0,
+           replayed = 0;
+  double seconds = 0;
+};
 struct UbObservation {          // UB suite: unordered-metadata cases, and how many computed what .sp computes
   uint64_t cases = 0, like_sp = 0;
 };
@@ -150,6 +155,7 @@ struct ResultRecord {
   std::optional<FailureRecord> failure;
   std::optional<IntermittentRecord> intermittent;
   std::optional<DigestRecord> digest;
+  std::optional<ResidentRecord> resident;
 };
 
 struct LayoutOperandRecord {

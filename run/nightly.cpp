@@ -1,5 +1,8 @@
 #include "run/nightly.h"
 
+#include "harness/resident.h"
+#include "harness/resident_source.h"
+
 #include "mmasp_commit.h"
 
 #include <signal.h>
@@ -131,6 +134,8 @@ class Nightly {
   void select_pairs();
   void configure_suites();
   bool run_pair(size_t p);   // false: interrupted, nothing of the pair kept
+  bool resident_judges(const Form& form) const;
+  SuiteResult run_resident_random(const Form& form, int selector, const SuiteLimits& limits, Clock::time_point pair_start);
   void commit(size_t p, PairWork work);
   void add(PairWork& work, ResultRecord result);
   void run_undefined(const Form& form, int selector, const SuiteLimits& limits, PairWork& work);
@@ -148,6 +153,7 @@ class Nightly {
   std::optional<JsonLines> stream_;
   std::optional<Backends> backends_;
   std::optional<SuiteContext> context_;
+  std::unique_ptr<ResidentPath> resident_;   // the GPU-resident path, when used (--resident)
   std::vector<std::pair<const Form*, int>> pairs_;
   bool extras_ = false, layouts_ = false;
   size_t not_supported_ = 0;
@@ -258,7 +264,8 @@ void Nightly::open_journal() {
                {"filter", o_.filter}, {"exclude", o_.exclude}, {"shard", o_.shard}, {"cases", o_.cases},
                {"budget", o_.budget}, {"ub", o_.ub}, {"no_compile", o_.no_compile}, {"compile_filter", o_.compile.filter},
                {"targets", o_.compile.targets}, {"special_generated", o_.special_generated}, {"model", o_.model},
-               {"model_candidates", o_.model_candidates}, {"extras", o_.extras},
+               {"model_candidates", o_.model_candidates}, {"extras", o_.extras}, {"resident", o_.resident},
+               {"resident_sample", o_.resident_sample},
                {"layouts", o_.layouts_given ? nlohmann::json(o_.layouts) : nlohmann::json("default")},
                {"paths", o_.paths}, {"backend", e.backend}, {"toolkit", e.toolkit},
                {"device", e.device ? e.device->name + " " + e.device->uuid : ""},
@@ -342,6 +349,29 @@ void Nightly::configure_suites() {
   record_.run.model_tier = std::string(name(context_->model.mode));
   context_->log = hooks_.log;
   context_->stop = [this] { return stop_signal() != 0; };
+  if (o_.resident != "on" && o_.resident != "off" && o_.resident != "auto")
+    throw UsageError("--resident: on, off or auto, not '" + o_.resident + "'");
+  if (o_.resident != "off") {
+    std::string why;
+    if (!hardware) why = "no GPU";
+    else if (!ResidentPath::built()) why = "this build has no resident kernel (no nvcc at build time)";
+    else if (faulty_ || watched_ && !o_.inject_worker_fault.empty()) why = "a test-only fault is injected into the host path";
+    else if (context_->model.mode != ModelMode::strict) why = "the model tier is not strict";
+    if (why.empty()) {
+      try {
+        resident_ = std::make_unique<ResidentPath>(*backends_->device);
+      } catch (const std::exception& error) {
+        why = error.what();
+      }
+    }
+    if (!resident_ && o_.resident == "on") throw UsageError("--resident on: " + why);
+    if (resident_)
+      note("GPU-resident path: the random suites' cases beyond the first " + std::to_string(o_.resident_sample) +
+           " of each pair are drawn, run and judged on the GPU (model or exact integer result); the host path judges those "
+           "first cases by the exact reference and the model, and replays every case the GPU finds deviating");
+    else if (hardware)
+      note("GPU-resident path not used: " + why);
+  }
   if (o_.ub && hardware)
     timed("undefined behaviour (incl. its processes)", [&] {
       const GpuBackend& gpu = *backends_->gpu.front();
@@ -477,7 +507,9 @@ bool Nightly::run_pair(size_t p) {
     } else {
       limits.min_cases = limits.max_cases = o_.cases ? o_.cases : (backends_->hardware() ? 10000 : 64);
     }
-    const SuiteResult random = timed("random suites", [&] { return run_suite(*context_, form, selector, Suite::random, limits); });
+    const SuiteResult random = resident_judges(form)
+        ? timed("random suites (resident)", [&] { return run_resident_random(form, selector, limits, pair_start); })
+        : timed("random suites", [&] { return run_suite(*context_, form, selector, Suite::random, limits); });
     if (random.interrupted) return false;
     add(work, record_of(random));
   }
@@ -485,6 +517,88 @@ bool Nightly::run_pair(size_t p) {
   journal_->pair(work.journal);
   commit(p, std::move(work));
   return true;
+}
+
+bool Nightly::resident_judges(const Form& form) const {
+  if (!resident_ || !has_resident_kernel(form)) return false;
+  return form.is_integer() || context_->model.active_for(form);
+}
+
+// The random suite of one pair through the resident path: the first cases on the host (the spec verdict on hardware
+// data, and the model tier), then the GPU for the rest of the pair's cases or time, then every deviating index the
+// GPU found regenerated and judged on the host.
+SuiteResult Nightly::run_resident_random(const Form& form, int selector, const SuiteLimits& limits, Clock::time_point pair_start) {
+  const bool budgeted = o_.budget > 0;
+  const uint64_t planned = budgeted ? uint64_t(1) << 62 : limits.max_cases;
+  SuiteLimits host = limits;
+  host.min_cases = host.max_cases = std::min<uint64_t>(planned, o_.resident_sample);
+  host.seconds = 0;
+  SuiteResult result = run_suite(*context_, form, selector, Suite::random, host);
+  if (result.interrupted || is_failure(result.status) && result.status != Status::deviation) return result;
+  ResidentSummary summary;
+  summary.host_sample = result.cases;
+  summary.first_index = result.cases;
+  const std::optional<ModelParameters> model = form.is_integer() ? std::nullopt : context_->model.parameters(form);
+  const uint64_t stream = random_stream_seed(o_.seed, selector);
+  constexpr uint32_t kKept = 4096;   // deviating indices kept per pair; the rest are counted
+  std::vector<uint64_t> deviating;
+  uint64_t next = summary.first_index, launch = uint64_t(1) << 20;
+  const auto pair_seconds = [&] { return std::chrono::duration<double>(Clock::now() - pair_start).count(); };
+  for (;;) {
+    if (budgeted && pair_seconds() >= limits.seconds) break;
+    if (!budgeted && next >= planned) break;
+    if (stop_signal()) {
+      result.interrupted = true;
+      break;
+    }
+    const uint64_t count = budgeted ? launch : std::min(launch, planned - next);
+    heartbeat_.send("batch " + std::to_string(std::max<uint64_t>(1, count / 1000)));   // a GPU case costs ~1/1000 of a host one
+    const ResidentResult r = resident_->check(form, selector, model ? &*model : nullptr, stream, next, count, nullptr,
+                                              uint32_t(kKept - std::min<size_t>(kKept, deviating.size())));
+    heartbeat_.send("beat");
+    summary.generated += r.counts.generated;
+    summary.checked += r.counts.checked;
+    summary.deviating += r.counts.deviating;
+    summary.recorded += r.counts.recorded;
+    summary.seconds += r.seconds;
+    deviating.insert(deviating.end(), r.deviating_indices.begin(), r.deviating_indices.end());
+    next += count;
+    // About half a second per launch: short enough to stop promptly, long enough to keep the GPU busy.
+    if (r.seconds > 0) launch = std::clamp<uint64_t>(uint64_t(double(count) * 0.5 / r.seconds), uint64_t(1) << 16, uint64_t(1) << 32);
+    if (budgeted) launch = std::min<uint64_t>(launch, uint64_t(std::max(1.0, double(count) / std::max(r.seconds, 1e-6) *
+                                                                                 std::max(0.05, limits.seconds - pair_seconds()))));
+  }
+  result.cases += summary.checked;
+  result.passed += summary.checked - summary.deviating;
+  result.model_judged += form.is_integer() ? 0 : summary.checked;
+  if (!deviating.empty()) {
+    // The host's verdict on each: a failure or deviation reproduces there; a case whose D there is the model's is
+    // intermittent (the GPU computed something else once). Each is counted once, as a GPU case.
+    const uint64_t failed_before = result.failed, passed_before = result.passed, warnings_before = result.warnings;
+    std::vector<uint64_t> replay(deviating.begin(), deviating.begin() + std::min<size_t>(deviating.size(), 256));
+    judge_random_indices(*context_, result, form, selector, replay, limits);
+    summary.replayed = replay.size();
+    const uint64_t reproduced = result.failed - failed_before;
+    result.cases -= replay.size();
+    result.passed = passed_before;
+    result.warnings = warnings_before;
+    result.failed += replay.size() - reproduced;
+    if (reproduced < replay.size()) {
+      result.status = worse(result.status, Status::intermittent);
+      result.intermittent += replay.size() - reproduced;
+      result.note += (result.note.empty() ? "" : "; ") + std::to_string(replay.size() - reproduced) + " of " +
+                     std::to_string(replay.size()) + " cases the GPU-resident check found deviating gave the model's "
+                     "result when replayed through the host path (first: random #" + std::to_string(replay.front()) + ")";
+    }
+  }
+  // Deviating cases not replayed (beyond the first 256, or whose index overflowed) are failures on the GPU's word.
+  result.failed += summary.deviating - summary.replayed;
+  if (summary.deviating > summary.replayed) result.status = worse(result.status, Status::deviation);
+  if (summary.overflowed())
+    result.note += (result.note.empty() ? "" : "; ") + std::to_string(summary.overflowed()) +
+                   " further deviating cases were counted on the GPU but their indices were not kept";
+  result.resident = summary;
+  return result;
 }
 
 void Nightly::disassemble_all() {

@@ -44,6 +44,11 @@ struct NightlyOptions {
   // The model tier: "auto" is strict on a GPU whose architecture has verified bit-exact models, off elsewhere.
   std::string model = "auto";
   bool model_candidates = false;   // also judge by unverified table records (to verify them on hardware)
+  // The GPU-resident path (harness/resident.h) for the random suites: "auto" uses it on an sm_90 GPU for every pair
+  // it can judge (verified model, or an integer form) when the build has its kernel; "on" refuses to run without
+  // it; "off" keeps every case on the host path.
+  std::string resident = "auto";
+  uint64_t resident_sample = 10000;   // cases of each pair the host path judges first (exact reference, model tier)
 };
 
 // The note of an emulated result: "emulated on the CPU; not executed: no sm_120a device" for a form that needs an
