@@ -43,6 +43,11 @@ void point_at_host_copies(ResidentPairTables& out) {
 
 }  // namespace
 
+uint32_t resident_shared_words(const resident::PairTables& p) {
+  const uint32_t words = resident::case_words(p.cases);
+  return p.judge == resident::Judge::float_model ? words + (words & 1) + resident::decoded_words(p.cases) : words;
+}
+
 ResidentPairTables resident_pair_tables(const Form& form, int selector, const ModelParameters* model) {
   std::string why;
   if (!has_resident_kernel(form, &why)) throw std::invalid_argument(form.opcode + ": no resident kernel: " + why);
@@ -181,7 +186,7 @@ ResidentPath::Launched ResidentPath::launch(const Form& form, int selector, cons
   launch.deviations = reinterpret_cast<uint64_t*>(deviations->address());
   launch.dump = reinterpret_cast<uint32_t*>(dump->address());
 
-  const size_t shared = size_t(kThreads / 32) * resident::case_words(host.tables.cases) * 4;
+  const size_t shared = size_t(kThreads / 32) * resident_shared_words(host.tables) * 4;
   const int per_multiprocessor = device_.resident_blocks(kernel_, int(kThreads), shared);
   if (per_multiprocessor < 1) throw std::runtime_error(form.opcode + ": the resident kernel does not fit on a multiprocessor");
   const uint64_t full = uint64_t(multiprocessors_) * uint64_t(per_multiprocessor);

@@ -40,6 +40,8 @@ struct ResidentPairTables {
 // `model`: the verified parameters for a float form (required), ignored for integer forms. Throws
 // std::invalid_argument for a pair without a resident kernel (has_resident_kernel).
 ResidentPairTables resident_pair_tables(const Form& form, int selector, const ModelParameters* model);
+// Shared-memory words per warp the kernel uses for a pair (its layout: resident_kernel.cuh).
+uint32_t resident_shared_words(const resident::PairTables& p);
 // A test-only fault of the catalogue as the kernel applies it, or nullopt (with why) where it cannot.
 std::optional<resident::Fault> resident_fault(const Fault& fault, const Form& form, const ModelParameters* truth,
                                               std::string* why);

@@ -95,6 +95,11 @@ struct Launch {
 MMASP_PORTABLE uint32_t case_words(const gen::portable::CaseTables& t) {
   return t.a_count + t.b_count + t.c_count + t.nibble_count;
 }
+// Words per warp for the decoded operands of float forms (decoded_operands): A and B as 64-bit values, and the
+// logical column of every stored A element; a multiple of two, so that what follows stays 8-byte aligned.
+MMASP_PORTABLE uint32_t decoded_words(const gen::portable::CaseTables& t) {
+  return 2 * t.a_count + 2 * t.b_count + (t.a_count + 1) / 2 * 2;
+}
 MMASP_PORTABLE uint32_t dump_words(const PairTables& p) {
   return case_words(p.cases) + 32 + 32 * ((p.per_lane[operand_d] * p.container_bits[operand_d] + 31) / 32);
 }
@@ -158,6 +163,59 @@ MMASP_SHARED_CODE uint32_t judged(const PairTables& p, const model::Parameters& 
     const uint32_t column = gen::portable::logical_column(t, nibble_of, uint32_t(s));
     a_value = model::decode_operand(a[i * stored + uint32_t(s)], a_format, local.subnormal_inputs);
     b_value = model::decode_operand(b[column * n + j], b_format, local.subnormal_inputs);
+  };
+  const model::Value c_value = model::decode_operand(c[idx], p.c_format, local.subnormal_inputs);
+  return model::element(local, int(stored), operands, c_value, p.f16_d, model::NoEvents{});
+}
+
+// A decoded operand (model::Value) in 64 bits, so that a warp decodes each element of a case once rather than once per
+// element of D that reads it: class (2 bits), sign, exponent and field (11 bits each, offset by 1024), significand
+// (the top 39 bits; operands have at most 24).
+MMASP_PORTABLE uint64_t pack_value(const model::Value& v) {
+  return uint64_t(v.cls) | uint64_t(v.negative) << 2 | uint64_t(uint32_t(v.exponent + 1024) & 0x7FFu) << 3 |
+         uint64_t(uint32_t(v.field + 1024) & 0x7FFu) << 14 | v.significand << 25;
+}
+MMASP_PORTABLE model::Value unpack_value(uint64_t x) {
+  model::Value v;
+  v.cls = model::Value::Class(x & 3);
+  v.negative = (x >> 2) & 1;
+  v.exponent = int((x >> 3) & 0x7FF) - 1024;
+  v.field = int((x >> 14) & 0x7FF) - 1024;
+  v.significand = x >> 25;
+  return v;
+}
+
+// Lane `lane`'s share of decoding a case's A and B under `parameters` (and A's logical columns), for judged_decoded.
+// A warp calls it with every lane, then synchronises.
+MMASP_PORTABLE void decode_operands(const PairTables& p, const model::Parameters& parameters, const uint32_t* a,
+                                    const uint32_t* b, const uint32_t* nibbles, uint32_t lane, uint32_t lanes,
+                                    uint64_t* a_decoded, uint64_t* b_decoded, uint32_t* columns) {
+  const gen::portable::CaseTables& t = p.cases;
+  const uint32_t stored = t.k / 2, chunks = t.k / t.chunk_width;
+  const model::OperandFormat a_format = p.a_format, b_format = p.b_format;
+  for (uint32_t e = lane; e < t.a_count; e += lanes) {
+    a_decoded[e] = pack_value(model::decode_operand(a[e], a_format, parameters.subnormal_inputs));
+    const uint32_t* row_nibbles = nibbles + (e / stored) * chunks;
+    columns[e] = gen::portable::logical_column(t, [&](uint32_t chunk) { return row_nibbles[chunk]; }, e % stored);
+  }
+  for (uint32_t e = lane; e < t.b_count; e += lanes)
+    b_decoded[e] = pack_value(model::decode_operand(b[e], b_format, parameters.subnormal_inputs));
+}
+
+// judged() for a float form from decoded operands: the same arithmetic, without decoding in its loops. Inlined into
+// the kernel's one call site: a call there made the kernel save and restore its registers around every element.
+MMASP_PORTABLE uint32_t judged_decoded(const PairTables& p, const model::Parameters& parameters,
+                                          const uint64_t* a_decoded, const uint64_t* b_decoded, const uint32_t* columns,
+                                          const uint32_t* c, uint32_t idx) {
+  const gen::portable::CaseTables& t = p.cases;
+  const uint32_t n = t.n, i = idx / n, j = idx % n, stored = t.k / 2;
+  const model::Parameters local = parameters;
+  const uint64_t* a_row = a_decoded + i * stored;
+  const uint32_t* row_columns = columns + i * stored;
+  const uint64_t* b_column = b_decoded + j;
+  const auto operands = [&](int s, model::Value& a_value, model::Value& b_value) {
+    a_value = unpack_value(a_row[s]);
+    b_value = unpack_value(b_column[row_columns[s] * n]);
   };
   const model::Value c_value = model::decode_operand(c[idx], p.c_format, local.subnormal_inputs);
   return model::element(local, int(stored), operands, c_value, p.f16_d, model::NoEvents{});

@@ -55,10 +55,16 @@ __device__ void resident_cases(const Launch& launch) {
   const gen::portable::CaseTables& t = p.cases;
   const uint32_t lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
   const uint32_t words = case_words(t);
-  uint32_t* a = shared + warp * words;
+  // Per warp: the case (A, B, C, nibbles), then for float forms its A and B decoded once (8-byte aligned).
+  const bool decode = p.judge == Judge::float_model;
+  const uint32_t warp_words = words + (decode ? (words & 1) + decoded_words(t) : 0);
+  uint32_t* a = shared + warp * warp_words;
   uint32_t* b = a + t.a_count;
   uint32_t* c = b + t.b_count;
   uint32_t* nibbles = c + t.c_count;
+  uint64_t* a_decoded = reinterpret_cast<uint64_t*>(shared + warp * warp_words + words + (words & 1));
+  uint64_t* b_decoded = a_decoded + t.a_count;
+  uint32_t* columns = reinterpret_cast<uint32_t*>(b_decoded + t.b_count);
   const uint64_t warp_index = uint64_t(blockIdx.x) * warps + warp, all_warps = uint64_t(gridDim.x) * warps;
   const uint32_t d_bits = p.container_bits[operand_d], d_per_lane = p.per_lane[operand_d];
   const uint32_t* d_index = p.layouts + p.layout[operand_d] + lane * d_per_lane;
@@ -124,8 +130,15 @@ __device__ void resident_cases(const Launch& launch) {
       for (uint32_t r = 0; r < d_registers; ++r) out[words + 32 + lane * d_registers + r] = rd[r];
     }
     bool deviates = false;
-    for (uint32_t q = 0; q < d_per_lane; ++q)
-      deviates |= element_of(rd, q, d_bits) != judged(p, p.model, a, b, c, nibbles, d_index[q]);
+    if (decode) {
+      decode_operands(p, p.model, a, b, nibbles, lane, 32, a_decoded, b_decoded, columns);
+      __syncwarp();
+      for (uint32_t q = 0; q < d_per_lane; ++q)
+        deviates |= element_of(rd, q, d_bits) != judged_decoded(p, p.model, a_decoded, b_decoded, columns, c, d_index[q]);
+    } else {
+      for (uint32_t q = 0; q < d_per_lane; ++q)
+        deviates |= element_of(rd, q, d_bits) != judged(p, p.model, a, b, c, nibbles, d_index[q]);
+    }
     if (__any_sync(0xFFFFFFFFu, deviates) && lane == 0) {
       const unsigned long long slot = atomicAdd(&launch.counters->deviating, 1ull);
       if (slot < launch.deviation_capacity) {

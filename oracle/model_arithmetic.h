@@ -242,8 +242,19 @@ struct Term {
 // the same order, without being stored: first (scan) to find the alignment exponent, the specials and what the
 // events need, then (sum) to align and add them. Two passes over the operands cost a few integer operations more
 // than a list of terms, and keep the block in registers on a GPU, where a list would live in local memory.
-template <class Events>
+// The aligned sum's integer: 128 bits in general, 64 where fraction_bits <= kNarrowSumFractionBits. An aligned term
+// is below 2^(fraction_bits + 2) (its value is below 2^(alignment exponent + 2), the alignment exponent at most the
+// block's), so the sum of at most 64 terms stays below 2^(fraction_bits + 8): exactly the same sum either way, at a
+// third of the cost on a GPU (no 128-bit shifts).
+inline constexpr int kNarrowSumFractionBits = 54;
+template <bool wide> struct SumType { using Signed = __int128; using Unsigned = unsigned __int128; };
+template <> struct SumType<false> { using Signed = long long; using Unsigned = unsigned long long; };
+
+template <class Events, bool wide = true>
 class Block {
+  using Signed = typename SumType<wide>::Signed;
+  using Unsigned = typename SumType<wide>::Unsigned;
+
  public:
   MMASP_PORTABLE Block(const Parameters& p, const Events& events) : p_(p), events_(events) {}
 
@@ -325,21 +336,21 @@ class Block {
     }
     const int lsb = lsb_();
     const bool negative = sum_ < 0;
-    const unsigned __int128 magnitude = negative ? -(unsigned __int128)sum_ : (unsigned __int128)sum_;
+    const Unsigned magnitude = negative ? Unsigned(0) - Unsigned(sum_) : Unsigned(sum_);
+    const uint64_t high = wide ? uint64_t(magnitude >> (wide ? 64 : 0)) : 0;
     if (events_.on()) {
       // Where the sum's leading bit is against the alignment exponent (top, at lsb + fraction_bits): above is a carry,
       // below a cancellation.
-      const int leading =
-          (magnitude >> 64 ? 64 + bit_length(uint64_t(magnitude >> 64)) : bit_length(uint64_t(magnitude))) - 1 + lsb;
+      const int leading = (high ? 64 + bit_length(high) : bit_length(uint64_t(magnitude))) - 1 + lsb;
       if (leading > top) events_.report(ModelEvent::carry, leading - top);
       else events_.report(ModelEvent::cancellation, top - leading);
     }
     // Aligned sums stay far below 2^64 (at most 33 terms of fraction_bits + 3 bits); keep 64 bits regardless.
     uint64_t narrow = uint64_t(magnitude);
     int exponent = lsb;
-    if (magnitude >> 64) {
-      const int extra = bit_length(uint64_t(magnitude >> 64));
-      narrow = uint64_t(magnitude >> extra) | uint64_t((magnitude & (((unsigned __int128)1 << extra) - 1)) != 0);
+    if (high) {
+      const int extra = bit_length(high);
+      narrow = uint64_t(magnitude >> extra) | uint64_t((magnitude & ((Unsigned(1) << extra) - 1)) != 0);
       exponent += extra;
     }
     return round_to(format, negative, narrow, exponent, rounding, p_, events_);
@@ -391,9 +402,9 @@ class Block {
   MMASP_PORTABLE void add_aligned(const Term& term) {
     const int shift = term.exponent - lsb_();
     const bool largest_negative = largest_negative_;
-    unsigned __int128 aligned;
+    Unsigned aligned;
     if (shift >= 0) {
-      aligned = (unsigned __int128)term.significand << shift;
+      aligned = Unsigned(term.significand) << shift;
     } else if (-shift >= 64) {
       events_.report(ModelEvent::shifted_out, 64);
       events_.report(ModelEvent::shifted_out_lost, 64);
@@ -411,7 +422,7 @@ class Block {
       if (p_.shifted_out == ShiftedOut::floor_in_largest_sign && term.negative != largest_negative && rest) ++aligned;
       if (p_.shifted_out == ShiftedOut::nearest_even && (rest > half || (rest == half && (aligned & 1)))) ++aligned;
     }
-    sum_ += term.negative ? -__int128(aligned) : __int128(aligned);
+    sum_ += term.negative ? -Signed(aligned) : Signed(aligned);
   }
 
   const Parameters& p_;
@@ -423,7 +434,7 @@ class Block {
   int largest_leading_ = 0;
   uint64_t largest_normalised_ = 0;
   bool largest_negative_ = false;
-  __int128 sum_ = 0;
+  Signed sum_ = 0;
   bool nan_ = false, positive_inf_ = false, negative_inf_ = false;
   bool all_zero_negative_ = true;   // every term so far is a negative zero (IEEE: -0 + -0 = -0)
 };
@@ -454,8 +465,8 @@ MMASP_PORTABLE int block_of(const Parameters& p, int s, int blocks) {
 }
 
 // One block's two passes: the accumulator term (if any), then the block's products in stored order.
-template <class Events, class Operands>
-MMASP_PORTABLE void sum_block(Block<Events>& sum, const Parameters& p, int block, int blocks, int stored,
+template <class Events, bool wide, class Operands>
+MMASP_PORTABLE void sum_block(Block<Events, wide>& sum, const Parameters& p, int block, int blocks, int stored,
                               const Operands& operands, const Value* accumulator) {
   Value a, b;
   if (accumulator) sum.scan(*accumulator);
@@ -473,11 +484,23 @@ MMASP_PORTABLE void sum_block(Block<Events>& sum, const Parameters& p, int block
   }
 }
 
+// D[i][j] as the model computes it (see element() below).
+template <bool wide, class Operands, class Events>
+MMASP_PORTABLE uint32_t element_with(const Parameters& p, int stored, const Operands& operands, const Value& c, bool f16_d,
+                                     const Events& events);
+
 // D[i][j] as the model computes it. `operands(s, a, b)` gives the decoded A element of stored product s (in stored
 // order, 0 .. stored-1) and the B element it meets; `c` is the decoded C element; `f16_d`: D is f16, else f32.
 template <class Operands, class Events>
 MMASP_PORTABLE uint32_t element(const Parameters& p, int stored, const Operands& operands, const Value& c, bool f16_d,
                                 const Events& events) {
+  return p.fraction_bits <= kNarrowSumFractionBits ? element_with<false>(p, stored, operands, c, f16_d, events)
+                                                   : element_with<true>(p, stored, operands, c, f16_d, events);
+}
+
+template <bool wide, class Operands, class Events>
+MMASP_PORTABLE uint32_t element_with(const Parameters& p, int stored, const Operands& operands, const Value& c, bool f16_d,
+                                     const Events& events) {
   const ResultFormat out = f16_d ? f16_format() : f32_format();
   const int blocks = (stored + p.block_products - 1) / p.block_products;
   const bool c_first = p.c_placement == CPlacement::first_block;
@@ -491,7 +514,7 @@ MMASP_PORTABLE uint32_t element(const Parameters& p, int stored, const Operands&
     }
     for (int block = 0; block < blocks; ++block) {
       events.stage(block == 0 ? ModelStage::first_block : ModelStage::later_block);
-      Block<Events> sum(p, events);
+      Block<Events, wide> sum(p, events);
       sum_block(sum, p, block, blocks, stored, operands, nullptr);
       const Value partial = sum.finish(f32_format(), p.block_rounding);
       events.stage(ModelStage::c_addition);
@@ -505,7 +528,7 @@ MMASP_PORTABLE uint32_t element(const Parameters& p, int stored, const Operands&
   Value accumulator = c;
   for (int block = 0; block < blocks; ++block) {
     events.stage(block == 0 ? ModelStage::first_block : ModelStage::later_block);
-    Block<Events> sum(p, events);
+    Block<Events, wide> sum(p, events);
     sum_block(sum, p, block, blocks, stored, operands, have_accumulator ? &accumulator : nullptr);
     const bool last = block == blocks - 1 && c_first;
     if (last && f16_d && p.narrow_output == NarrowOutput::from_sum) {
@@ -520,7 +543,7 @@ MMASP_PORTABLE uint32_t element(const Parameters& p, int stored, const Operands&
   if (p.c_placement == CPlacement::fadd_after && !f16_d) {
     result = ieee_add(have_accumulator ? accumulator : Value{}, c, p, events);
   } else if (!c_first) {
-    Block<Events> sum(p, events);
+    Block<Events, wide> sum(p, events);
     if (have_accumulator) sum.scan(accumulator);
     sum.scan(c);
     if (sum.needs_sum()) {

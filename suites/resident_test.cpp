@@ -30,7 +30,7 @@ TEST(Resident, EverySm90PairHasAKernelAndTablesThatPackAndJudgeAsTheHostDoes) {
       gen::Options options;
       options.selector = selector;
       const gen::CaseSeeds seeds(0xabc + uint64_t(selector), form);
-      for (uint64_t index = 0; index < 12; ++index) {
+      for (uint64_t index = 0; index < 24; ++index) {
         MmaCase test;
         gen::BulkGenerator(seeds.of(index)).next(form, test, options);
         const WarpRegisters expected = to_registers(test);
@@ -58,6 +58,16 @@ TEST(Resident, EverySm90PairHasAKernelAndTablesThatPackAndJudgeAsTheHostDoes) {
           ASSERT_EQ(resident::judged(p, p.model, test.a_compressed.data(), test.b.data(), test.c.data(), test.nibbles.data(), idx),
                     d_expected[idx])
               << form.opcode << " case " << index << " element " << idx;
+        if (!form.is_integer()) {   // the kernel's hot path: operands decoded once per case
+          std::vector<uint64_t> a_decoded(test.a_compressed.size()), b_decoded(test.b.size());
+          std::vector<uint32_t> columns(test.a_compressed.size());
+          resident::decode_operands(p, p.model, test.a_compressed.data(), test.b.data(), test.nibbles.data(), 0, 1,
+                                    a_decoded.data(), b_decoded.data(), columns.data());
+          for (uint32_t idx = 0; idx < uint32_t(d_expected.size()); ++idx)
+            ASSERT_EQ(resident::judged_decoded(p, p.model, a_decoded.data(), b_decoded.data(), columns.data(), test.c.data(), idx),
+                      d_expected[idx])
+                << form.opcode << " case " << index << " element " << idx << " (decoded operands)";
+        }
         // The D layout: every element of D is some lane's, once.
         std::vector<int> seen(d_expected.size());
         for (uint32_t lane = 0; lane < 32; ++lane)
