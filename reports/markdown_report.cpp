@@ -1,5 +1,6 @@
 // summary.md and the console summary of `mmasp run`, both from the same sections.
 #include <array>
+#include <cstdio>
 #include <map>
 #include <set>
 #include <sstream>
@@ -173,12 +174,31 @@ std::vector<std::string> model_tier_lines(const RunRecord& run) {
     tier = r.model->tier;
   }
   std::vector<std::string> lines;
-  if (families.empty()) return lines;
-  lines.push_back("bit-exact model: " + tier);
+  if (!families.empty()) lines.push_back("bit-exact model: " + tier);
   for (const auto& [family, f] : families)
     lines.push_back(family + ": " + std::to_string(f[0]) + " cases judged by the model, " + std::to_string(f[1]) +
                     " also by the exact reference (spec tier), " + std::to_string(f[2]) + " deviating, in " +
                     std::to_string(f[3]) + " results");
+  // The GPU-resident path (harness/resident.h): how many cases each path judged.
+  uint64_t gpu = 0, host = 0, deviating = 0, replayed = 0, results = 0;
+  double seconds = 0;
+  for (const auto& r : run.results) {
+    if (!r.resident) continue;
+    ++results;
+    gpu += r.resident->checked;
+    host += r.resident->host_sample;
+    deviating += r.resident->deviating;
+    replayed += r.resident->replayed;
+    seconds += r.resident->seconds;
+  }
+  if (results) {
+    char rate[32];
+    std::snprintf(rate, sizeof rate, "%.3g", seconds > 0 ? double(gpu) / seconds : 0.0);
+    lines.push_back("GPU-resident path: " + std::to_string(gpu) + " random cases drawn, run and judged on the GPU in " +
+                    std::to_string(results) + " results (" + rate + " cases/s of kernel time), " +
+                    std::to_string(deviating) + " deviating (" + std::to_string(replayed) +
+                    " replayed on the host); the host path judged the first " + std::to_string(host) + " of them");
+  }
   return lines;
 }
 

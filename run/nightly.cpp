@@ -530,10 +530,16 @@ bool Nightly::resident_judges(const Form& form) const {
 SuiteResult Nightly::run_resident_random(const Form& form, int selector, const SuiteLimits& limits, Clock::time_point pair_start) {
   const bool budgeted = o_.budget > 0;
   const uint64_t planned = budgeted ? uint64_t(1) << 62 : limits.max_cases;
+  const auto start = Clock::now();
   SuiteLimits host = limits;
   host.min_cases = host.max_cases = std::min<uint64_t>(planned, o_.resident_sample);
   host.seconds = 0;
+  // The sample stands for the resident cases before the spec: the exact reference judges every one of them, beside
+  // the model tier.
+  const uint64_t every = context_->model.reference_every;
+  context_->model.reference_every = 1;
   SuiteResult result = run_suite(*context_, form, selector, Suite::random, host);
+  context_->model.reference_every = every;
   if (result.interrupted || is_failure(result.status) && result.status != Status::deviation) return result;
   ResidentSummary summary;
   summary.host_sample = result.cases;
@@ -544,8 +550,10 @@ SuiteResult Nightly::run_resident_random(const Form& form, int selector, const S
   std::vector<uint64_t> deviating;
   uint64_t next = summary.first_index, launch = uint64_t(1) << 20;
   const auto pair_seconds = [&] { return std::chrono::duration<double>(Clock::now() - pair_start).count(); };
-  for (;;) {
-    if (budgeted && pair_seconds() >= limits.seconds) break;
+  for (bool first = true;; first = false) {
+    // Every pair gets at least one launch, even when its host sample used up its share of the budget (the fair
+    // share of the pairs after it shrinks to match).
+    if (budgeted && !first && pair_seconds() >= limits.seconds) break;
     if (!budgeted && next >= planned) break;
     if (stop_signal()) {
       result.interrupted = true;
@@ -598,6 +606,7 @@ SuiteResult Nightly::run_resident_random(const Form& form, int selector, const S
     result.note += (result.note.empty() ? "" : "; ") + std::to_string(summary.overflowed()) +
                    " further deviating cases were counted on the GPU but their indices were not kept";
   result.resident = summary;
+  result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return result;
 }
 
