@@ -521,6 +521,8 @@ bool Nightly::run_pair(size_t p) {
 
 bool Nightly::resident_judges(const Form& form) const {
   if (!resident_ || !has_resident_kernel(form)) return false;
+  // --cases N within the host sample: the host path judges them all, as without the resident path.
+  if (o_.budget <= 0 && (o_.cases ? o_.cases : 10000) <= o_.resident_sample) return false;
   return form.is_integer() || context_->model.active_for(form);
 }
 

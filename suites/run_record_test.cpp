@@ -133,3 +133,47 @@ TEST(RunRecord, VolatileFieldsAsideTwoRunsOfTheSameWorkAreEqual) {
 
 }  // namespace
 }  // namespace mmasp
+
+namespace mmasp {
+namespace {
+
+// The resident path's counts (results[].resident) must add up; the committed H100 run with the resident path reads
+// and writes back unchanged.
+TEST(RunRecord, ResidentCountsMustAddUp) {
+  const fs::path run = fs::path(MMASP_SOURCE_DIR) / "reports/gpu-runs/2026-11-23-resident/run-resident-auto.json";
+  const json good = read_json(run);
+  const RunRecord record = run_record_from_json(good);
+  size_t with_resident = 0;
+  for (const auto& result : record.results) {
+    if (!result.resident) continue;
+    ++with_resident;
+    EXPECT_EQ(result.cases, result.resident->host_sample + result.resident->checked) << result.id;
+  }
+  EXPECT_EQ(with_resident, 152u);
+  json written = to_json(record), expected = good;
+  EXPECT_EQ(written["summary"], expected["summary"]);
+  EXPECT_EQ(written, expected) << json::diff(expected, written).dump().substr(0, 2000);
+  size_t at = 0;
+  while (!good["results"][at].contains("resident")) ++at;
+  auto error_of = [](const json& document) -> std::string {
+    try {
+      run_record_from_json(document);
+    } catch (const RunRecordError& error) {
+      return error.what();
+    }
+    return "";
+  };
+  const std::string pointer = "/results/" + std::to_string(at) + "/resident/";
+  json bad = good;
+  bad["results"][at]["resident"]["checked"] = good["results"][at]["resident"]["generated"].get<uint64_t>() - 1;
+  EXPECT_NE(error_of(bad).find(pointer + "checked: a count equal to generated"), std::string::npos) << error_of(bad);
+  bad = good;
+  bad["results"][at]["resident"]["deviating"] = 3;
+  EXPECT_NE(error_of(bad).find(pointer + "deviating"), std::string::npos) << error_of(bad);
+  bad = good;
+  bad["results"][at]["resident"]["replayed"] = 1;
+  EXPECT_NE(error_of(bad).find(pointer + "replayed"), std::string::npos) << error_of(bad);
+}
+
+}  // namespace
+}  // namespace mmasp
