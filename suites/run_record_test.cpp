@@ -20,6 +20,16 @@ json read_json(const fs::path& path) {
   return json::parse(in);
 }
 
+// The message of the RunRecordError a document raises, or "" when it reads.
+std::string error_of(const json& document) {
+  try {
+    run_record_from_json(document);
+  } catch (const RunRecordError& error) {
+    return error.what();
+  }
+  return "";
+}
+
 fs::path baseline_path(const char* name) { return fs::path(MMASP_SOURCE_DIR) / "reports/baselines" / name / "run.json"; }
 
 TEST(RunRecord, CommittedBaselinesReadAndWriteBackUnchanged) {
@@ -54,14 +64,6 @@ TEST(RunRecord, StatusCountsAndExitCodeComeFromTheTypedStatus) {
 
 TEST(RunRecord, ErrorsNameTheJsonPointer) {
   const json good = read_json(baseline_path(kBaselines[1]));
-  auto error_of = [](const json& document) -> std::string {
-    try {
-      run_record_from_json(document);
-    } catch (const RunRecordError& error) {
-      return error.what();
-    }
-    return "";
-  };
   json bad = good;
   bad["results"][3].erase("status");
   EXPECT_NE(error_of(bad).find("/results/3/status"), std::string::npos) << error_of(bad);
@@ -155,14 +157,6 @@ TEST(RunRecord, ResidentCountsMustAddUp) {
   EXPECT_EQ(written, expected) << json::diff(expected, written).dump().substr(0, 2000);
   size_t at = 0;
   while (!good["results"][at].contains("resident")) ++at;
-  auto error_of = [](const json& document) -> std::string {
-    try {
-      run_record_from_json(document);
-    } catch (const RunRecordError& error) {
-      return error.what();
-    }
-    return "";
-  };
   const std::string pointer = "/results/" + std::to_string(at) + "/resident/";
   json bad = good;
   bad["results"][at]["resident"]["checked"] = good["results"][at]["resident"]["generated"].get<uint64_t>() - 1;
