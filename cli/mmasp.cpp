@@ -27,6 +27,7 @@
 #include "reports/evaluation.h"
 #include "harness/module_store.h"
 #include "cli/repro_command.h"
+#include "run/screen.h"
 #include "reports/findings.h"
 
 namespace fs = std::filesystem;
@@ -136,6 +137,22 @@ int main(int argc, char** argv) {
   prepare->add_option("--target", prepare_target, "target")->capture_default_str();
   prepare->add_option("--out", prepare_out, "module store directory")->required();
 
+  // screen
+  auto* screen = app.add_subcommand("screen", "fleet screening: every GPU through the GPU-resident path for a time "
+                                    "budget, one JSON verdict per GPU (docs/screening.md)");
+  run::ScreenOptions screen_options;
+  screen->add_option("--devices", screen_options.devices, "GPUs: all, or ordinals 0,2,...")->capture_default_str();
+  screen->add_option("--budget", screen_options.budget, "seconds per GPU, spread over every form x selector")
+      ->capture_default_str();
+  screen->add_option("--seed", screen_options.seed, "seed of the case streams")->capture_default_str();
+  screen->add_option("--out", screen_options.out, "where the verdicts go: gpuN.json, gpuN.log, screen.json")
+      ->capture_default_str();
+  // Internal (one GPU's process) and test-only options.
+  screen->add_option("--device", screen_options.device, "internal: screen this GPU alone")->group("");
+  screen->add_option("--verdict", screen_options.verdict, "internal: write this GPU's verdict here")->group("");
+  screen->add_option("--inject-fault-rate", screen_options.inject_fault_rate, "test-only: flip a D bit in 1 of N cases")->group("");
+  screen->add_option("--inject-fault-on", screen_options.inject_fault_on, "test-only: K:N, the fault on device K only")->group("");
+
   // An unknown command is named (CLI11 would only say that a subcommand is required).
   if (argc > 1 && argv[1][0] != '-') {
     std::string known;
@@ -199,6 +216,16 @@ int main(int argc, char** argv) {
       return kExitPass;
     }
     if (*compile) return compile_conformance(compile_options, compile_json_path);
+    if (*screen) {
+      const auto say = [](const std::string& line) { std::cout << line << "\n" << std::flush; };
+      if (screen_options.device >= 0) {
+        const std::string outcome = run::screen_device(screen_options, say).value("verdict", "error");
+        return outcome == "pass" ? kExitPass : outcome == "fail" ? kExitFail : kExitUsage;
+      }
+      const std::vector<std::string> self = {argv[0], "screen", "--budget", std::to_string(screen_options.budget),
+                                             "--seed", std::to_string(screen_options.seed), "--out", screen_options.out};
+      return run::screen_devices(screen_options, self, say);
+    }
     if (*diff) {
       const RunRecord baseline = load_run_record(diff_baseline), current = load_run_record(diff_run);
       if (diff_identical) return identical_runs(baseline, current, std::cout) ? kExitPass : kExitFail;

@@ -2,6 +2,7 @@
 // on machines with no driver at all and reports why there is no GPU instead of failing to load.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,5 +22,9 @@ struct GpuProbe {
 };
 
 GpuProbe probe_gpus();
+
+// The board serial number NVML reports for the GPU with this UUID ("GPU-..."), where NVML is installed and the board
+// has one; otherwise nothing (fleet verdicts then carry the UUID alone).
+std::optional<std::string> gpu_serial(const std::string& uuid);
 
 }  // namespace mmasp

@@ -50,9 +50,7 @@ std::vector<DeviceTarget> parse_devices(const std::string& text) {
   return out;
 }
 
-namespace {
-
-pid_t spawn_run(std::vector<std::string> args, const fs::path& log) {
+pid_t spawn_self(std::vector<std::string> args, const std::filesystem::path& log) {
   std::vector<char*> pointers;
   for (auto& arg : args) pointers.push_back(arg.data());
   pointers.push_back(nullptr);
@@ -63,11 +61,16 @@ pid_t spawn_run(std::vector<std::string> args, const fs::path& log) {
   pid_t pid = 0;
   const int error = posix_spawn(&pid, "/proc/self/exe", &actions, nullptr, pointers.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
-  if (error != 0) throw std::runtime_error(std::string("cannot start a device's run: ") + std::strerror(error));
+  if (error != 0) throw std::runtime_error(std::string("cannot start a device's process: ") + std::strerror(error));
   return pid;
 }
 
-}  // namespace
+int wait_exit_code(pid_t pid) {
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
 
 int run_on_devices(const std::vector<std::string>& run_argv, const std::vector<DeviceTarget>& devices,
                    const DevicesOptions& o) {
@@ -88,16 +91,13 @@ int run_on_devices(const std::vector<std::string>& run_argv, const std::vector<D
     args.insert(args.end(), {"--out", (fs::path(o.out) / devices[d].label).string()});
     args.insert(args.end(), devices[d].arguments.begin(), devices[d].arguments.end());
     if (int(d) == faulty) args.insert(args.end(), {"--inject-fault", fault});
-    pids.push_back(spawn_run(args, fs::path(o.out) / (devices[d].label + ".log")));
+    pids.push_back(spawn_self(args, fs::path(o.out) / (devices[d].label + ".log")));
     if (o.say) o.say("mmasp run: " + devices[d].label + " started (its console: " + (fs::path(o.out) / (devices[d].label + ".log")).string() + ")");
   }
   std::vector<DeviceRun> runs;
   int worst = 0;
   for (size_t d = 0; d < devices.size(); ++d) {
-    int status = 0;
-    while (waitpid(pids[d], &status, 0) < 0 && errno == EINTR) {
-    }
-    const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    const int code = wait_exit_code(pids[d]);
     worst = std::max(worst, code == 0 ? 0 : code == 1 ? 1 : 2);
     DeviceRun run{devices[d].label, {}, code};
     try {

@@ -5,6 +5,9 @@
 // own tests); `--inject-fault-on K:FAULT` (test-only) puts a catalogue fault on device K alone.
 #pragma once
 
+#include <sys/types.h>
+
+#include <filesystem>
 #include <functional>
 #include <string>
 #include <vector>
@@ -15,6 +18,11 @@ struct DeviceTarget {
   std::string label;                   // "gpu0", "emulator1": the subdirectory of --out
   std::vector<std::string> arguments;  // what selects it: {"--device", "0"} or {"--emulator"}
 };
+
+// This program again, with `args` (args[0] is argv[0]), its stdout and stderr into `log`; and its exit code (128 +
+// the signal when a signal ended it). One process per device, for `mmasp run --devices` and `mmasp screen`.
+pid_t spawn_self(std::vector<std::string> args, const std::filesystem::path& log);
+int wait_exit_code(pid_t pid);
 
 // Throws UsageError for anything but "all", a list of GPU ordinals, or "emulator:N" (N >= 2).
 std::vector<DeviceTarget> parse_devices(const std::string& text);

@@ -1,0 +1,186 @@
+#include "run/screen.h"
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+
+#include "generators/bulk.h"
+#include "generators/reproduction.h"
+#include "harness/execution.h"
+#include "harness/gpu_probe.h"
+#include "harness/resident.h"
+#include "harness/resident_source.h"
+#include "mmasp_commit.h"
+#include "oracle/numeric_model_table.h"
+#include "oracle/text.h"
+#include "run/devices.h"
+#include "run/usage_error.h"
+
+namespace mmasp::run {
+namespace fs = std::filesystem;
+using nlohmann::json;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+constexpr uint32_t kIndicesKept = 16;   // deviating case indices kept per pair in a verdict
+
+double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+json device_json(int ordinal, const DeviceFingerprint& f) {
+  const auto serial = gpu_serial(f.uuid);
+  return {{"ordinal", ordinal}, {"name", f.name}, {"uuid", f.uuid}, {"serial", serial ? json(*serial) : json(nullptr)},
+          {"sm", f.sm}, {"driver", f.driver_version}, {"driver_api", f.driver_api_version}, {"ecc", f.ecc}};
+}
+
+}  // namespace
+
+json screen_device(const ScreenOptions& o, const std::function<void(const std::string&)>& say) {
+  const auto start = Clock::now();
+  json verdict = {{"schema", "mmasp-screen/1"},
+                  {"mmasp", {{"commit", MMASP_GIT_COMMIT}, {"case_streams", gen::case_streams_identity()}}},
+                  {"path", "gpu-resident"}, {"seed", o.seed}, {"budget_seconds", o.budget}};
+  const auto finish = [&](const std::string& outcome) {
+    verdict["verdict"] = outcome;
+    verdict["seconds"] = seconds_since(start);
+    if (!o.verdict.empty()) std::ofstream(o.verdict) << verdict.dump(2) << "\n";
+    return verdict;
+  };
+  try {
+    CudaDevice device(o.device);
+    const DeviceFingerprint fingerprint = device.fingerprint();
+    verdict["device"] = device_json(o.device, fingerprint);
+    ResidentPath path(device);
+    const std::string architecture = "sm_" + std::to_string(fingerprint.sm);
+    std::vector<std::pair<const Form*, int>> pairs;
+    for (const Form& form : instruction_space())
+      if (has_resident_kernel(form) && (form.is_integer() || verified_model(form, architecture)))
+        for (int selector : form.selectors) pairs.push_back({&form, selector});
+    resident::Fault fault;
+    if (o.inject_fault_rate) {
+      fault.kind = resident::Fault::output;
+      fault.element = 63;
+      fault.xor_mask = 1;
+      fault.one_in = o.inject_fault_rate;
+      fault.salt = 0x5eed;
+      verdict["injected_fault"] = "test-only: D[7][7] bit 0 flipped in 1 of " + std::to_string(o.inject_fault_rate) + " cases";
+    }
+    uint64_t cases = 0, deviating = 0;
+    json pair_list = json::array(), deviations = json::array();
+    for (size_t p = 0; p < pairs.size(); ++p) {
+      const Form& form = *pairs[p].first;
+      const int selector = pairs[p].second;
+      const auto model = form.is_integer() ? std::nullopt : verified_model(form, architecture);
+      const uint64_t stream = random_stream_seed(o.seed, selector);
+      // The pair's fair share of what is left; at least one launch.
+      const double share = std::max(0.0, (o.budget - seconds_since(start)) / double(pairs.size() - p));
+      const auto pair_start = Clock::now();
+      uint64_t pair_cases = 0, pair_deviating = 0, next = 0, launch = uint64_t(1) << 20;
+      std::vector<uint64_t> indices;
+      do {
+        const ResidentResult r = path.check(form, selector, model ? &*model : nullptr, stream, next, launch,
+                                            o.inject_fault_rate ? &fault : nullptr, kIndicesKept);
+        pair_cases += r.counts.checked;
+        pair_deviating += r.counts.deviating;
+        for (uint64_t index : r.deviating_indices)
+          if (indices.size() < kIndicesKept) indices.push_back(index);
+        next += launch;
+        if (r.seconds > 0)
+          launch = std::clamp<uint64_t>(uint64_t(double(launch) / r.seconds * std::max(0.05, share - seconds_since(pair_start))),
+                                        uint64_t(1) << 16, uint64_t(1) << 32);
+      } while (seconds_since(pair_start) < share);
+      cases += pair_cases;
+      deviating += pair_deviating;
+      pair_list.push_back({{"form", form.opcode}, {"selector", selector}, {"cases", pair_cases}, {"deviating", pair_deviating}});
+      if (pair_deviating) {
+        // The first deviating case as the GPU drew and computed it: a case file to send to a hardware team.
+        json entry = {{"form", form.opcode}, {"selector", selector}, {"stream_seed", stream}, {"deviating", pair_deviating},
+                      {"indices", indices}};
+        try {
+          const auto dumped = path.dump(form, selector, model ? &*model : nullptr, stream, indices.front(), 1);
+          const std::string origin = "mmasp screen on GPU " + std::to_string(o.device) + " " + fingerprint.name + " " +
+                                     fingerprint.uuid + ", seed " + std::to_string(o.seed) + ", random #" +
+                                     std::to_string(indices.front()) + " (replayed: the D it gives now)";
+          entry["repro"] = gen::save_failure(dumped.front().test, std::span<const uint32_t>(dumped.front().d), origin, {},
+                                             fs::path(o.verdict.empty() ? o.out : fs::path(o.verdict).parent_path().string()) /
+                                                 ("cases-gpu" + std::to_string(o.device)));
+        } catch (const std::exception& error) {
+          entry["repro_error"] = error.what();
+        }
+        deviations.push_back(entry);
+      }
+      if (say && (p + 1) % 16 == 0)
+        say("GPU " + std::to_string(o.device) + ": " + std::to_string(p + 1) + " of " + std::to_string(pairs.size()) +
+            " pairs, " + std::to_string(cases) + " cases, " + std::to_string(deviating) + " deviating");
+    }
+    verdict["pairs_screened"] = pairs.size();
+    verdict["cases"] = cases;
+    verdict["deviating_cases"] = deviating;
+    verdict["deviations"] = deviations;
+    verdict["pairs"] = pair_list;
+    return finish(deviating ? "fail" : "pass");
+  } catch (const std::exception& error) {
+    verdict["error"] = error.what();
+    return finish("error");
+  }
+}
+
+int screen_devices(const ScreenOptions& o, const std::vector<std::string>& self_argv,
+                   const std::function<void(const std::string&)>& say) {
+  if (o.budget <= 0) throw UsageError("--budget must be positive seconds per GPU");
+  const std::vector<DeviceTarget> devices = parse_devices(o.devices);
+  for (const auto& d : devices)
+    if (d.arguments.front() != "--device") throw UsageError("mmasp screen needs GPUs: --devices all or 0,2,...");
+  int faulty = -1;
+  std::string rate;
+  if (!o.inject_fault_on.empty()) {
+    const size_t colon = o.inject_fault_on.find(':');
+    const std::string index = o.inject_fault_on.substr(0, colon);
+    rate = colon == std::string::npos ? "" : o.inject_fault_on.substr(colon + 1);
+    if (!all_digits(index) || index.empty() || index.size() > 3 || std::stoul(index) >= devices.size() || !all_digits(rate) ||
+        rate.empty() || rate.size() > 18)
+      throw UsageError("--inject-fault-on takes K:N (device K of the list, 1 in N cases), not '" + o.inject_fault_on + "'");
+    faulty = std::stoi(index);
+  }
+  fs::create_directories(o.out);
+  std::vector<pid_t> pids;
+  for (size_t d = 0; d < devices.size(); ++d) {
+    std::vector<std::string> args = self_argv;
+    args.insert(args.end(), {"--device", devices[d].arguments[1], "--verdict", (fs::path(o.out) / (devices[d].label + ".json")).string()});
+    if (int(d) == faulty) args.insert(args.end(), {"--inject-fault-rate", rate});
+    pids.push_back(spawn_self(args, fs::path(o.out) / (devices[d].label + ".log")));
+    if (say) say("mmasp screen: " + devices[d].label + " started");
+  }
+  json all = {{"schema", "mmasp-screen-fleet/1"}, {"budget_seconds", o.budget}, {"seed", o.seed}, {"gpus", json::array()}};
+  int worst = 0;
+  for (size_t d = 0; d < devices.size(); ++d) {
+    const int code = wait_exit_code(pids[d]);
+    json verdict;
+    try {
+      std::ifstream in(fs::path(o.out) / (devices[d].label + ".json"));
+      verdict = json::parse(in);
+    } catch (const std::exception& error) {
+      verdict = {{"schema", "mmasp-screen/1"}, {"verdict", "error"},
+                 {"error", "no verdict from its process (exit " + std::to_string(code) + "): " + error.what()}};
+    }
+    const std::string outcome = verdict.value("verdict", "error");
+    worst = std::max(worst, outcome == "pass" ? 0 : outcome == "fail" ? 1 : 2);
+    if (say) {
+      std::string line = "mmasp screen: " + devices[d].label;
+      if (verdict.contains("device")) line += " " + verdict["device"].value("name", "") + " " + verdict["device"].value("uuid", "");
+      line += ": " + outcome;
+      if (verdict.contains("cases"))
+        line += ", " + std::to_string(verdict["cases"].get<uint64_t>()) + " cases, " +
+                std::to_string(verdict["deviating_cases"].get<uint64_t>()) + " deviating";
+      if (verdict.contains("error")) line += " (" + verdict["error"].get<std::string>() + ")";
+      say(line);
+    }
+    all["gpus"].push_back(verdict);
+  }
+  std::ofstream(fs::path(o.out) / "screen.json") << all.dump(2) << "\n";
+  if (say) say("verdicts: " + (fs::path(o.out) / "screen.json").string());
+  return worst;
+}
+
+}  // namespace mmasp::run

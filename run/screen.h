@@ -1,0 +1,39 @@
+// `mmasp screen`: fleet screening for silent data corruption in the sparse tensor-core path. Every listed GPU runs
+// the highest-throughput path mmasp has — the GPU-resident path (harness/resident.h) — over every sm_90 form x
+// selector for a time budget, in a process of its own, and leaves one JSON verdict per GPU (schema mmasp-screen/1:
+// device identity with UUID and, where NVML reads it, the board serial; driver; cases; deviations with a case file to
+// send on) and one screen.json over all of them, for fleet tooling. docs/screening.md compares it with dcgmi diag.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace mmasp::run {
+
+struct ScreenOptions {
+  std::string devices = "all";   // all, or GPU ordinals 0,2,...
+  double budget = 60;            // seconds per GPU, spread evenly over the form x selector pairs
+  uint64_t seed = 1;
+  std::string out = "mmasp-screen";
+  // One GPU (the per-device process): its ordinal, and where its verdict goes.
+  int device = -1;
+  std::string verdict;
+  // Test-only: flip D[7][7] bit 0 in 1 of N cases on every pair of this device (`inject_fault_on` "K:N" puts it on
+  // device K of the list alone), to see a deviating GPU named.
+  uint64_t inject_fault_rate = 0;
+  std::string inject_fault_on;
+};
+
+// One GPU: screens it and returns its verdict (also written to options.verdict when set). Never throws for a device
+// that cannot be screened: the verdict says "error" and why.
+nlohmann::json screen_device(const ScreenOptions& options, const std::function<void(const std::string&)>& say);
+
+// Every listed GPU at once, one `mmasp screen --device N` process each; writes <out>/gpuN.json, <out>/gpuN.log and
+// <out>/screen.json. Returns 0 when every GPU passed, 1 when one deviated, 2 when one could not be screened.
+int screen_devices(const ScreenOptions& options, const std::vector<std::string>& self_argv,
+                   const std::function<void(const std::string&)>& say);
+
+}  // namespace mmasp::run
