@@ -202,6 +202,30 @@ MMASP_PORTABLE void decode_operands(const PairTables& p, const model::Parameters
     b_decoded[e] = pack_value(model::decode_operand(b[e], b_format, parameters.subnormal_inputs));
 }
 
+// The kernel's fast paths: the arithmetic instantiated for the choices of the verified sm_90 records
+// (numeric_model_table.cpp: f16, bf16 and tf32 chained with C in the first block; fp8 with C added by an FADD), the
+// numbers (block size, interleave, fraction bits, floor guard) still from the table. Used only where the runtime
+// parameters match; anything else takes the general instantiation. Resident.VerifiedRecordsTakeAFastPath keeps the
+// list in step with the table.
+using Sm90Choices = model::FixedChoices<ShiftedOut::truncate, AlignmentExponent::exponent_sum, Rounding::toward_zero,
+                                        Rounding::nearest_even, NarrowOutput::from_sum, CPlacement::first_block,
+                                        BlockCombination::chained, Subnormals::kept, Subnormals::kept,
+                                        SubnormalRounding::as_normal, SumOverflow::to_infinity, false, true>;
+using Sm90FaddChoices = model::FixedChoices<ShiftedOut::truncate, AlignmentExponent::exponent_sum, Rounding::toward_zero,
+                                            Rounding::nearest_even, NarrowOutput::from_sum, CPlacement::fadd_after,
+                                            BlockCombination::chained, Subnormals::kept, Subnormals::kept,
+                                            SubnormalRounding::as_normal, SumOverflow::to_infinity, false, true>;
+MMASP_PORTABLE bool has_fast_path(const model::Parameters& p) {
+  return Sm90Choices::matches(p) || Sm90FaddChoices::matches(p);
+}
+template <class Operands>
+MMASP_PORTABLE uint32_t fast_element(const model::Parameters& p, int stored, const Operands& operands, const model::Value& c,
+                                     bool f16_d) {
+  if (Sm90Choices::matches(p)) return model::element(Sm90Choices::from(p), stored, operands, c, f16_d, model::NoEvents{});
+  if (Sm90FaddChoices::matches(p)) return model::element(Sm90FaddChoices::from(p), stored, operands, c, f16_d, model::NoEvents{});
+  return model::element(p, stored, operands, c, f16_d, model::NoEvents{});
+}
+
 // judged() for a float form from decoded operands: the same arithmetic, without decoding in its loops. Inlined into
 // the kernel's one call site: a call there made the kernel save and restore its registers around every element.
 MMASP_PORTABLE uint32_t judged_decoded(const PairTables& p, const model::Parameters& parameters,
@@ -218,7 +242,7 @@ MMASP_PORTABLE uint32_t judged_decoded(const PairTables& p, const model::Paramet
     b_value = unpack_value(b_column[row_columns[s] * n]);
   };
   const model::Value c_value = model::decode_operand(c[idx], p.c_format, local.subnormal_inputs);
-  return model::element(local, int(stored), operands, c_value, p.f16_d, model::NoEvents{});
+  return fast_element(local, int(stored), operands, c_value, p.f16_d);
 }
 
 // Element `element` (0 .. per_lane - 1) of a lane's registers, `bits` wide, and its replacement.

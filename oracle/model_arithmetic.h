@@ -140,10 +140,69 @@ struct Parameters {
   bool operator==(const Parameters&) const = default;
 };
 
+// The parameters with every choice but the four numbers fixed at compile time. The arithmetic below is a template
+// over its parameters' type: instantiated with these, the compiler folds every branch on a fixed choice (the
+// GPU-resident kernel's fast path, harness/resident_abi.h, which uses an instantiation only where matches() says the
+// runtime parameters are exactly its choices). The values themselves still come from the table.
+template <ShiftedOut kShiftedOut, AlignmentExponent kAlignment, Rounding kBlockRounding, Rounding kOutputRounding,
+          NarrowOutput kNarrowOutput, CPlacement kCPlacement, BlockCombination kCombination, Subnormals kInputs,
+          Subnormals kResults, SubnormalRounding kSubnormalRounding, SumOverflow kOverflow, bool kSignedZero,
+          bool kCanonicalNan>
+struct FixedChoices {
+  int block_products = 16, block_interleave = 0, fraction_bits = 25, alignment_floor_guard = -1;
+  bool fp8_fields_as_f16 = false;   // read by the operands' decoding only, never by the arithmetic
+  static constexpr ShiftedOut shifted_out = kShiftedOut;
+  static constexpr AlignmentExponent alignment = kAlignment;
+  static constexpr Rounding block_rounding = kBlockRounding, output_rounding = kOutputRounding;
+  static constexpr NarrowOutput narrow_output = kNarrowOutput;
+  static constexpr CPlacement c_placement = kCPlacement;
+  static constexpr BlockCombination block_combination = kCombination;
+  static constexpr Subnormals subnormal_inputs = kInputs, subnormal_results = kResults;
+  static constexpr SubnormalRounding subnormal_rounding = kSubnormalRounding;
+  static constexpr SumOverflow overflow = kOverflow;
+  static constexpr bool signed_zero_results = kSignedZero, canonical_nan = kCanonicalNan;
+
+  MMASP_PORTABLE static bool matches(const Parameters& p) {
+    return p.shifted_out == shifted_out && p.alignment == alignment && p.block_rounding == block_rounding &&
+           p.output_rounding == output_rounding && p.narrow_output == narrow_output && p.c_placement == c_placement &&
+           p.block_combination == block_combination && p.subnormal_inputs == subnormal_inputs &&
+           p.subnormal_results == subnormal_results && p.subnormal_rounding == subnormal_rounding &&
+           p.overflow == overflow && p.signed_zero_results == signed_zero_results && p.canonical_nan == canonical_nan;
+  }
+  MMASP_PORTABLE static FixedChoices from(const Parameters& p) {
+    return {p.block_products, p.block_interleave, p.fraction_bits, p.alignment_floor_guard, p.fp8_fields_as_f16};
+  }
+};
+
+// Any parameters as the runtime struct (for the exact additions, which change a few of them).
+template <class P>
+MMASP_PORTABLE Parameters as_runtime(const P& p) {
+  Parameters r;
+  r.block_products = p.block_products;
+  r.block_interleave = p.block_interleave;
+  r.fraction_bits = p.fraction_bits;
+  r.shifted_out = p.shifted_out;
+  r.alignment = p.alignment;
+  r.fp8_fields_as_f16 = p.fp8_fields_as_f16;
+  r.block_rounding = p.block_rounding;
+  r.output_rounding = p.output_rounding;
+  r.narrow_output = p.narrow_output;
+  r.c_placement = p.c_placement;
+  r.block_combination = p.block_combination;
+  r.subnormal_inputs = p.subnormal_inputs;
+  r.subnormal_results = p.subnormal_results;
+  r.subnormal_rounding = p.subnormal_rounding;
+  r.alignment_floor_guard = p.alignment_floor_guard;
+  r.overflow = p.overflow;
+  r.signed_zero_results = p.signed_zero_results;
+  r.canonical_nan = p.canonical_nan;
+  return r;
+}
+
 // Rounds (-1)^negative * magnitude * 2^exponent (magnitude != 0) to `format`.
-template <class Events>
+template <class P, class Events>
 MMASP_PORTABLE Value round_to(const ResultFormat& format, bool negative, uint64_t magnitude, int exponent,
-                              Rounding rounding, const Parameters& p, const Events& events) {
+                              Rounding rounding, const P& p, const Events& events) {
   const Subnormals subnormals = p.subnormal_results;
   Value v;
   v.negative = negative;
@@ -250,13 +309,13 @@ inline constexpr int kNarrowSumFractionBits = 54;
 template <bool wide> struct SumType { using Signed = __int128; using Unsigned = unsigned __int128; };
 template <> struct SumType<false> { using Signed = long long; using Unsigned = unsigned long long; };
 
-template <class Events, bool wide = true>
+template <class Events, bool wide = true, class P = Parameters>
 class Block {
   using Signed = typename SumType<wide>::Signed;
   using Unsigned = typename SumType<wide>::Unsigned;
 
  public:
-  MMASP_PORTABLE Block(const Parameters& p, const Events& events) : p_(p), events_(events) {}
+  MMASP_PORTABLE Block(const P& p, const Events& events) : p_(p), events_(events) {}
 
   // --- Pass 1. ---
   MMASP_PORTABLE void scan(const Value& v) {
@@ -425,7 +484,7 @@ class Block {
     sum_ += term.negative ? -Signed(aligned) : Signed(aligned);
   }
 
-  const Parameters& p_;
+  const P& p_;
   const Events& events_;
   int count_ = 0;
   int top_ = 0, second_ = 0;           // the largest alignment exponent scanned so far, and the second largest
@@ -441,9 +500,9 @@ class Block {
 
 // a + b as an IEEE f32 addition rounded to nearest even (exact sum, one rounding), with the model's handling of
 // zeros, subnormals and specials.
-template <class Events>
-MMASP_PORTABLE Value ieee_add(const Value& a, const Value& b, const Parameters& p, const Events& events) {
-  Parameters exact = p;
+template <class P, class Events>
+MMASP_PORTABLE Value ieee_add(const Value& a, const Value& b, const P& p, const Events& events) {
+  Parameters exact = as_runtime(p);
   exact.fraction_bits = 60;
   exact.alignment = AlignmentExponent::leading_bit;
   exact.shifted_out = ShiftedOut::truncate;
@@ -460,13 +519,14 @@ MMASP_PORTABLE Value ieee_add(const Value& a, const Value& b, const Parameters& 
 }
 
 // Which block stored product s belongs to, of `blocks`.
-MMASP_PORTABLE int block_of(const Parameters& p, int s, int blocks) {
+template <class P>
+MMASP_PORTABLE int block_of(const P& p, int s, int blocks) {
   return p.block_interleave ? (s / p.block_interleave) % blocks : s / p.block_products;
 }
 
 // One block's two passes: the accumulator term (if any), then the block's products in stored order.
-template <class Events, bool wide, class Operands>
-MMASP_PORTABLE void sum_block(Block<Events, wide>& sum, const Parameters& p, int block, int blocks, int stored,
+template <class Events, bool wide, class P, class Operands>
+MMASP_PORTABLE void sum_block(Block<Events, wide, P>& sum, const P& p, int block, int blocks, int stored,
                               const Operands& operands, const Value* accumulator) {
   Value a, b;
   if (accumulator) sum.scan(*accumulator);
@@ -485,21 +545,21 @@ MMASP_PORTABLE void sum_block(Block<Events, wide>& sum, const Parameters& p, int
 }
 
 // D[i][j] as the model computes it (see element() below).
-template <bool wide, class Operands, class Events>
-MMASP_PORTABLE uint32_t element_with(const Parameters& p, int stored, const Operands& operands, const Value& c, bool f16_d,
+template <bool wide, class P, class Operands, class Events>
+MMASP_PORTABLE uint32_t element_with(const P& p, int stored, const Operands& operands, const Value& c, bool f16_d,
                                      const Events& events);
 
 // D[i][j] as the model computes it. `operands(s, a, b)` gives the decoded A element of stored product s (in stored
 // order, 0 .. stored-1) and the B element it meets; `c` is the decoded C element; `f16_d`: D is f16, else f32.
-template <class Operands, class Events>
-MMASP_PORTABLE uint32_t element(const Parameters& p, int stored, const Operands& operands, const Value& c, bool f16_d,
+template <class P, class Operands, class Events>
+MMASP_PORTABLE uint32_t element(const P& p, int stored, const Operands& operands, const Value& c, bool f16_d,
                                 const Events& events) {
   return p.fraction_bits <= kNarrowSumFractionBits ? element_with<false>(p, stored, operands, c, f16_d, events)
                                                    : element_with<true>(p, stored, operands, c, f16_d, events);
 }
 
-template <bool wide, class Operands, class Events>
-MMASP_PORTABLE uint32_t element_with(const Parameters& p, int stored, const Operands& operands, const Value& c, bool f16_d,
+template <bool wide, class P, class Operands, class Events>
+MMASP_PORTABLE uint32_t element_with(const P& p, int stored, const Operands& operands, const Value& c, bool f16_d,
                                      const Events& events) {
   const ResultFormat out = f16_d ? f16_format() : f32_format();
   const int blocks = (stored + p.block_products - 1) / p.block_products;
@@ -514,7 +574,7 @@ MMASP_PORTABLE uint32_t element_with(const Parameters& p, int stored, const Oper
     }
     for (int block = 0; block < blocks; ++block) {
       events.stage(block == 0 ? ModelStage::first_block : ModelStage::later_block);
-      Block<Events, wide> sum(p, events);
+      Block<Events, wide, P> sum(p, events);
       sum_block(sum, p, block, blocks, stored, operands, nullptr);
       const Value partial = sum.finish(f32_format(), p.block_rounding);
       events.stage(ModelStage::c_addition);
@@ -528,7 +588,7 @@ MMASP_PORTABLE uint32_t element_with(const Parameters& p, int stored, const Oper
   Value accumulator = c;
   for (int block = 0; block < blocks; ++block) {
     events.stage(block == 0 ? ModelStage::first_block : ModelStage::later_block);
-    Block<Events, wide> sum(p, events);
+    Block<Events, wide, P> sum(p, events);
     sum_block(sum, p, block, blocks, stored, operands, have_accumulator ? &accumulator : nullptr);
     const bool last = block == blocks - 1 && c_first;
     if (last && f16_d && p.narrow_output == NarrowOutput::from_sum) {
@@ -543,7 +603,7 @@ MMASP_PORTABLE uint32_t element_with(const Parameters& p, int stored, const Oper
   if (p.c_placement == CPlacement::fadd_after && !f16_d) {
     result = ieee_add(have_accumulator ? accumulator : Value{}, c, p, events);
   } else if (!c_first) {
-    Block<Events, wide> sum(p, events);
+    Block<Events, wide, P> sum(p, events);
     if (have_accumulator) sum.scan(accumulator);
     sum.scan(c);
     if (sum.needs_sum()) {

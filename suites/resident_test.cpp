@@ -99,6 +99,14 @@ TEST(Resident, TheCataloguesDeclaredFaultsTranslateAndNumericsFaultsChangeTheMod
   EXPECT_GE(translated, 20);
 }
 
+TEST(Resident, VerifiedRecordsTakeAFastPath) {
+  // The kernel's instantiations for fixed choices (resident_abi.h) must cover every verified sm_90 record, or the
+  // resident path silently runs the general (slower) arithmetic; the results are the same either way (above).
+  for (const ModelRecord& record : model_records())
+    if (record.architecture == "sm_90" && record.verified)
+      EXPECT_TRUE(resident::has_fast_path(record.parameters)) << record.family << ": " << record.parameters.str();
+}
+
 TEST(Resident, APairWithoutAKernelIsRefusedWithItsReason) {
   for (const Form& form : instruction_space()) {
     std::string why;
