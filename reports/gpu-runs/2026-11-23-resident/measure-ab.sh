@@ -1,0 +1,3 @@
+#!/bin/bash
+bash gpu-carry/measure-a.sh
+MODES=auto bash gpu-carry/measure-b.sh
