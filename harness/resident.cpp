@@ -215,7 +215,8 @@ ResidentResult ResidentPath::check(const Form& form, int selector, const ModelPa
   if (fault) l.fault = *fault;
   Launched done = launch(form, selector, model, l, count);
   ResidentResult out;
-  out.counts = {done.counters.generated, done.counters.checked, done.counters.deviating, done.counters.recorded};
+  out.counts = {done.counters.generated, done.counters.checked, done.counters.deviating, done.counters.recorded,
+                done.counters.fault_changed};
   out.deviating_indices = std::move(done.deviations);
   std::sort(out.deviating_indices.begin(), out.deviating_indices.end());
   out.seconds = done.seconds;

@@ -48,6 +48,7 @@ std::optional<resident::Fault> resident_fault(const Fault& fault, const Form& fo
 
 struct ResidentCounts {
   uint64_t generated = 0, checked = 0, deviating = 0, recorded = 0;
+  uint64_t fault_changed = 0;   // with a test-only fault: cases whose D it changed
   uint64_t overflowed() const { return deviating - recorded; }
 };
 struct ResidentResult {

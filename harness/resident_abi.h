@@ -75,6 +75,7 @@ struct Counters {
   unsigned long long deviating = 0;   // cases with at least one element unlike the judge's
   unsigned long long recorded = 0;    // deviating cases whose index is in `deviations` (the rest overflowed)
   unsigned long long sink = 0;        // issue mode: the results, folded, so that no instruction is dead code
+  unsigned long long fault_changed = 0;   // with a test-only fault: cases whose D the fault changed
 };
 
 struct Launch {

@@ -99,6 +99,9 @@ __device__ void resident_cases(const Launch& launch) {
       continue;
     }
     uint32_t e = pack(noise);
+    uint32_t clean_a[4] = {ra[0], ra[1], ra[2], ra[3]}, clean_b[4] = {rb[0], rb[1], rb[2], rb[3]},
+             clean_c[4] = {rc[0], rc[1], rc[2], rc[3]};
+    const uint32_t clean_e = e;
     if (fault.kind == Fault::registers) {
       if (fault.swap_operand == operand_a) swap_first_two(ra);
       if (fault.swap_operand == operand_b) swap_first_two(rb);
@@ -114,6 +117,8 @@ __device__ void resident_cases(const Launch& launch) {
       __syncwarp();
       continue;
     }
+    uint32_t clean[4] = {rd[0], rd[1], rd[2], rd[3]};
+    if (fault.kind == Fault::registers) form_mma(p.instruction, clean_a, clean_b, clean_c, clean_e, clean);
     if (fault.kind == Fault::output &&
         (fault.one_in <= 1 || gen::portable::splitmix(index ^ fault.salt) % fault.one_in == 0)) {
       for (uint32_t q = 0; q < d_per_lane; ++q) {
@@ -123,6 +128,13 @@ __device__ void resident_cases(const Launch& launch) {
     }
     if (fault.kind == Fault::numerics)
       for (uint32_t q = 0; q < d_per_lane; ++q) set_element(rd, q, d_bits, judged(p, fault.changed, a, b, c, nibbles, d_index[q]));
+    if (fault.kind != Fault::none) {
+      // Whether the fault changed this case's D (against the same instruction on the clean registers), so that a
+      // test can ask that every changed case be caught.
+      bool changed = false;
+      for (uint32_t r = 0; r < d_registers; ++r) changed |= rd[r] != clean[r];
+      if (__any_sync(0xFFFFFFFFu, changed) && lane == 0) atomicAdd(&launch.counters->fault_changed, 1ull);
+    }
     if (launch.mode == Mode::dump) {
       uint32_t* out = launch.dump + w * dump_words(p);
       for (uint32_t x = lane; x < words; x += 32) out[x] = a[x];   // A, B, C and the nibbles lie one after the other
