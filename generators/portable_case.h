@@ -175,7 +175,9 @@ MMASP_PORTABLE uint32_t float_bits(float x) {
 #endif
 }
 
-// The exact value of an IEEE-style code (f16, bf16, tf32 in its register), as a double; Inf and NaN as such.
+// The exact value of an IEEE-style code (f16, bf16, tf32 in its register), as a double; Inf and NaN as such. The
+// formats' fields are restated in operand_value (device code cannot read number_format's table);
+// ModelArithmetic.FormatConstantsAreNumberFormats checks every f16 and bf16 code, and tf32 codes, against it.
 MMASP_PORTABLE double ieee_value(uint32_t code, int exponent_bits, int mantissa_bits, int bias) {
   const uint32_t mantissa = code & ((1u << mantissa_bits) - 1);
   const uint32_t exponent = (code >> mantissa_bits) & ((1u << exponent_bits) - 1);

@@ -75,6 +75,8 @@ struct OperandFormat {
   bool fp8_fields_as_f16 = false;   // the alignment exponent field is f16's (ModelParameters::fp8_fields_as_f16)
   int code_bits() const { return 1 + exponent_bits + mantissa_bits; }
 };
+// f16's exponent bias, and below the result formats' fields: restated here because device code cannot read
+// number_format's table; ModelArithmetic.FormatConstantsAreNumberFormats checks them against it.
 inline constexpr int kF16Bias = 15;
 
 MMASP_PORTABLE Value decode_operand(uint32_t code, const OperandFormat& f, Subnormals subnormals) {

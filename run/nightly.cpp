@@ -135,6 +135,8 @@ class Nightly {
   void configure_suites();
   bool run_pair(size_t p);   // false: interrupted, nothing of the pair kept
   bool resident_judges(const Form& form) const;
+  // Random cases per pair without --budget: --cases, else 10,000 on a GPU and 64 on the emulator.
+  uint64_t random_cases() const { return o_.cases ? o_.cases : (backends_->hardware() ? 10000 : 64); }
   SuiteResult run_resident_random(const Form& form, int selector, const SuiteLimits& limits, Clock::time_point pair_start);
   void commit(size_t p, PairWork work);
   void add(PairWork& work, ResultRecord result);
@@ -505,7 +507,7 @@ bool Nightly::run_pair(size_t p) {
       limits.max_cases = uint64_t(1) << 40;
       limits.seconds = std::max(0.0, share - std::chrono::duration<double>(Clock::now() - pair_start).count());
     } else {
-      limits.min_cases = limits.max_cases = o_.cases ? o_.cases : (backends_->hardware() ? 10000 : 64);
+      limits.min_cases = limits.max_cases = random_cases();
     }
     const SuiteResult random = resident_judges(form)
         ? timed("random suites (resident)", [&] { return run_resident_random(form, selector, limits, pair_start); })
@@ -522,7 +524,7 @@ bool Nightly::run_pair(size_t p) {
 bool Nightly::resident_judges(const Form& form) const {
   if (!resident_ || !has_resident_kernel(form)) return false;
   // --cases N within the host sample: the host path judges them all, as without the resident path.
-  if (o_.budget <= 0 && (o_.cases ? o_.cases : 10000) <= o_.resident_sample) return false;
+  if (o_.budget <= 0 && random_cases() <= o_.resident_sample) return false;
   return form.is_integer() || context_->model.active_for(form);
 }
 

@@ -10,7 +10,10 @@
 #include "harness/resident_source.h"
 #include "oracle/fragments.h"
 #include "oracle/numeric_model_table.h"
+#include "oracle/number_format.h"
 #include "oracle/reference.h"
+
+#include <cmath>
 
 namespace mmasp {
 namespace {
@@ -105,6 +108,30 @@ TEST(Resident, VerifiedRecordsTakeAFastPath) {
   for (const ModelRecord& record : model_records())
     if (record.architecture == "sm_90" && record.verified)
       EXPECT_TRUE(resident::has_fast_path(record.parameters)) << record.family << ": " << record.parameters.str();
+}
+
+// The format constants the portable code restates (device code cannot read number_format's table) are the table's.
+TEST(ModelArithmetic, FormatConstantsAreNumberFormats) {
+  const auto expect_format = [](const model::ResultFormat& got, ElemType type) {
+    const FloatFormat& f = *float_format(type);
+    EXPECT_EQ(got.mantissa_bits, f.mantissa_bits) << ptx_name(type);
+    EXPECT_EQ(got.min_exponent, 1 - f.bias) << ptx_name(type);
+    EXPECT_EQ(got.max_exponent, (1 << f.exponent_bits) - 2 - f.bias) << ptx_name(type);
+  };
+  expect_format(model::f32_format(), ElemType::f32);
+  expect_format(model::f16_format(), ElemType::f16);
+  EXPECT_EQ(model::kF16Bias, float_format(ElemType::f16)->bias);
+  EXPECT_EQ(model::kF32MinSubnormalExponent, 1 - float_format(ElemType::f32)->bias - float_format(ElemType::f32)->mantissa_bits);
+  gen::portable::CaseTables none;
+  const auto same = [](double a, double b) { return (std::isnan(a) && std::isnan(b)) || (a == b && std::signbit(a) == std::signbit(b)); };
+  for (uint32_t code = 0; code < 0x10000; ++code) {
+    ASSERT_TRUE(same(gen::portable::operand_value(none, gen::portable::ValueKind::f16, 0, code), decode_to_double(ElemType::f16, code))) << code;
+    ASSERT_TRUE(same(gen::portable::operand_value(none, gen::portable::ValueKind::bf16, 0, code), decode_to_double(ElemType::bf16, code))) << code;
+  }
+  for (uint32_t i = 0; i < 0x80000; i += 7) {   // tf32: 19 code bits above 13 padding bits
+    const uint32_t code = i << 13;
+    ASSERT_TRUE(same(gen::portable::operand_value(none, gen::portable::ValueKind::tf32, 0, code), decode_to_double(ElemType::tf32, code))) << code;
+  }
 }
 
 TEST(Resident, APairWithoutAKernelIsRefusedWithItsReason) {
