@@ -143,7 +143,7 @@ MmaCase portable_case(const PortableCaseTables& tables, const Form& form, int se
   const uint32_t profile = portable::profile_of(t, case_seed);
   auto fill = [&](std::vector<uint32_t>& codes, int run, uint32_t count) {
     codes.resize(count);
-    for (uint32_t i = 0; i < count; ++i) codes[i] = portable::drawn(t, case_seed, profile, run, i);
+    portable::draw_codes(t, case_seed, profile, run, count, 0, 1, codes.data());   // as a GPU warp draws them
   };
   fill(out.nibbles, portable::run_nibbles, t.nibble_count);
   fill(out.a_compressed, portable::run_a, t.a_count);

@@ -135,15 +135,64 @@ MMASP_PORTABLE uint32_t profile_of(const CaseTables& t, uint64_t case_seed) {
   return t.arena[t.profiles + uint32_t(stream_output(case_seed, 0) & 0xFF)];
 }
 
-// The code of element `index` of one operand run (run_a, run_b, run_c), or a metadata nibble (run_nibbles), or a
-// lane's metadata noise (run_noise), before the cancellation profile changes C.
-MMASP_PORTABLE uint32_t drawn(const CaseTables& t, uint64_t case_seed, uint32_t profile, int run, uint32_t index) {
-  const Cursor& at = t.runs[profile][run];
-  const uint32_t width = t.run_width[profile][run];
-  const uint64_t r = draw_in_run(case_seed, at, index, width);
+// What a draw's bits `r` become in `run`: an operand's code (run_a, run_b, run_c), a metadata nibble (run_nibbles), or
+// a lane's metadata noise (run_noise).
+MMASP_PORTABLE uint32_t code_of_draw(const CaseTables& t, uint32_t profile, int run, uint64_t r) {
   if (run == run_nibbles) return t.arena[t.chunk_nibbles + uint32_t(r)] & 0xFFu;
   if (run == run_noise) return uint32_t(r);
   return code_of(t.samplers[t.sampler[run - run_a][profile]], t.arena, r);
+}
+
+// The code of element `index` of a run, before the cancellation profile changes C.
+MMASP_PORTABLE uint32_t drawn(const CaseTables& t, uint64_t case_seed, uint32_t profile, int run, uint32_t index) {
+  return code_of_draw(t, profile, run, draw_in_run(case_seed, t.runs[profile][run], index, t.run_width[profile][run]));
+}
+
+// Lane `lane` of `lanes`' share of a run of `count` draws that starts at `at`, taken by stream output rather than by
+// draw: each output is computed once and cut into every field of the run it holds, where drawn() computes an output
+// once per field (five times for 12-bit fields). put(index, bits) gets draw `index`'s bits, as draw_in_run gives them.
+template <class Put>
+MMASP_PORTABLE void draw_run(uint64_t seed, const Cursor& at, uint32_t count, uint32_t width, uint32_t lane,
+                             uint32_t lanes, const Put& put) {
+  if (width == 64) {
+    for (uint32_t i = lane; i < count; i += lanes) put(i, stream_output(seed, at.next + i));
+    return;
+  }
+  const uint32_t from_word = at.left / width < count ? at.left / width : count, per_output = 64 / width;
+  const uint64_t mask = (uint64_t(1) << width) - 1;
+  // Slot 0: the rest of the current word (at.word); slot q >= 1: output at.next + q - 1.
+  const uint32_t slots = 1 + (count - from_word + per_output - 1) / per_output;
+  for (uint32_t slot = lane; slot < slots; slot += lanes) {
+    if (slot == 0) {
+      if (from_word == 0) continue;
+      const uint64_t r = stream_output(seed, at.word) >> (64 - at.left);
+      for (uint32_t i = 0; i < from_word; ++i) put(i, (r >> (i * width)) & mask);
+      continue;
+    }
+    const uint64_t r = stream_output(seed, at.next + slot - 1);
+    const uint32_t first = from_word + (slot - 1) * per_output;
+    const uint32_t fields = count - first < per_output ? count - first : per_output;
+    for (uint32_t f = 0; f < fields; ++f) put(first + f, (r >> (f * width)) & mask);
+  }
+}
+
+// A lane's share of a whole run's codes, into out[0 .. count-1] (draw_run, then code_of_draw).
+MMASP_PORTABLE void draw_codes(const CaseTables& t, uint64_t case_seed, uint32_t profile, int run, uint32_t count,
+                               uint32_t lane, uint32_t lanes, uint32_t* out) {
+  const Cursor at = t.runs[profile][run];
+  const uint32_t width = t.run_width[profile][run];
+  if (run == run_nibbles || run == run_noise) {
+    draw_run(case_seed, at, count, width, lane, lanes,
+             [&](uint32_t i, uint64_t r) { out[i] = code_of_draw(t, profile, run, r); });
+    return;
+  }
+  const Sampler& sampler = t.samplers[t.sampler[run - run_a][profile]];
+  if (sampler.width <= 12) {   // the common narrow sampler: one table read per draw
+    const uint32_t* slots = t.arena + sampler.slots;
+    draw_run(case_seed, at, count, width, lane, lanes, [&](uint32_t i, uint64_t r) { out[i] = slots[uint32_t(r)] & 0xFFu; });
+    return;
+  }
+  draw_run(case_seed, at, count, width, lane, lanes, [&](uint32_t i, uint64_t r) { out[i] = code_of(sampler, t.arena, r); });
 }
 
 MMASP_PORTABLE uint64_t double_bits(double x) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstring>
 #include <stdexcept>
 
@@ -43,10 +44,7 @@ void point_at_host_copies(ResidentPairTables& out) {
 
 }  // namespace
 
-uint32_t resident_shared_words(const resident::PairTables& p) {
-  const uint32_t words = resident::case_words(p.cases);
-  return p.judge == resident::Judge::float_model ? words + (words & 1) + resident::decoded_words(p.cases) : words;
-}
+uint32_t resident_shared_words(const resident::PairTables& p) { return resident::shared_words(p); }
 
 ResidentPairTables resident_pair_tables(const Form& form, int selector, const ModelParameters* model) {
   std::string why;
@@ -96,6 +94,10 @@ ResidentPairTables resident_pair_tables(const Form& form, int selector, const Mo
     t.b_format = model_operand_format(form.b, *model);
     t.c_format = model_operand_format(form.c, *model);
     t.f16_d = form.d == ElemType::f16;
+    if (resident::narrow_pair(t)) {   // the same model, through its narrow arithmetic
+      t.judge = resident::Judge::narrow_model;
+      t.narrow_choices = resident::Sm90Choices::matches(t.model) ? 0 : 1;
+    }
   }
   point_at_host_copies(out);
   return out;
@@ -138,14 +140,18 @@ std::optional<resident::Fault> resident_fault(const Fault& fault, const Form& fo
 
 // --- The GPU. ------------------------------------------------------------------------------------------------------
 
-bool ResidentPath::built() { return mmasp_resident_image_end > mmasp_resident_image; }
+// As addresses: compared as arrays, the compiler may take the two symbols for distinct objects and fold the answer.
+bool ResidentPath::built() {
+  return reinterpret_cast<uintptr_t>(mmasp_resident_image_end) > reinterpret_cast<uintptr_t>(mmasp_resident_image);
+}
 
 ResidentPath::ResidentPath(CudaDevice& device) : device_(device) {
   if (!built()) throw std::runtime_error("this build has no GPU-resident kernel (nvcc was not found at build time)");
   if (device.sm() != 90) throw std::runtime_error("the resident kernel is built for sm_90a; this device is sm_" + std::to_string(device.sm()));
   module_ = device.load_image(mmasp_resident_image);
   kernel_ = device.function(*module_, kResidentKernel);
-  if (!kernel_) throw std::runtime_error("the resident kernel image lacks its kernel");
+  lean_kernel_ = device.function(*module_, kResidentLeanKernel);
+  if (!kernel_ || !lean_kernel_) throw std::runtime_error("the resident kernel image lacks its kernels");
   multiprocessors_ = device.fingerprint().sm_count;
 }
 
@@ -186,14 +192,19 @@ ResidentPath::Launched ResidentPath::launch(const Form& form, int selector, cons
   launch.deviations = reinterpret_cast<uint64_t*>(deviations->address());
   launch.dump = reinterpret_cast<uint32_t*>(dump->address());
 
+  // The lean kernel judges the narrow model and integer forms, and applies output faults; a float form's general
+  // model, a numerics fault's changed parameters and a register fault's second instruction need the general one.
+  const bool lean = host.tables.judge != resident::Judge::float_model &&
+                    (launch.fault.kind == resident::Fault::none || launch.fault.kind == resident::Fault::output);
+  void* kernel = lean ? lean_kernel_ : kernel_;
   const size_t shared = size_t(kThreads / 32) * resident_shared_words(host.tables) * 4;
-  const int per_multiprocessor = device_.resident_blocks(kernel_, int(kThreads), shared);
+  const int per_multiprocessor = device_.resident_blocks(kernel, int(kThreads), shared);
   if (per_multiprocessor < 1) throw std::runtime_error(form.opcode + ": the resident kernel does not fit on a multiprocessor");
   const uint64_t full = uint64_t(multiprocessors_) * uint64_t(per_multiprocessor);
   const uint64_t blocks = std::max<uint64_t>(1, std::min<uint64_t>(full, warps / (kThreads / 32) + 1));
   void* parameters[] = {&launch};
   const auto start = std::chrono::steady_clock::now();
-  device_.launch(kernel_, unsigned(blocks), kThreads, shared, parameters);
+  device_.launch(kernel, unsigned(blocks), kThreads, shared, parameters);
   Launched out;
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   device_.copy_from(&out.counters, *counters, sizeof out.counters);

@@ -86,7 +86,8 @@ class ResidentPath {
   Launched launch(const Form& form, int selector, const ModelParameters* model, resident::Launch launch, uint64_t warps);
   CudaDevice& device_;
   std::shared_ptr<CudaModule> module_;
-  void* kernel_ = nullptr;
+  void* kernel_ = nullptr;        // kResidentKernel: every pair
+  void* lean_kernel_ = nullptr;   // kResidentLeanKernel: narrow-model and integer pairs
   int multiprocessors_ = 0;
 };
 

@@ -12,8 +12,9 @@ namespace mmasp::resident {
 
 // How the kernel judges a D element.
 enum class Judge : uint32_t {
-  float_model,   // the bit-exact model (oracle/model_arithmetic.h) with the form's verified parameters
-  integer,       // exact: C + the products' sum, wrapped to 32 bits or clamped (.satfinite)
+  float_model,    // the bit-exact model (oracle/model_arithmetic.h) with the form's verified parameters
+  integer,        // exact: C + the products' sum, wrapped to 32 bits or clamped (.satfinite)
+  narrow_model,   // the same model through model::narrow (the verified sm_90 choices, operands packed in one word)
 };
 
 // One form x selector: its case tables, its fragment layouts and how a D element is judged. Offsets are into
@@ -32,6 +33,7 @@ struct PairTables {
   uint32_t metadata = 0;
   uint32_t holds_metadata = 0;    // bit L: lane L holds metadata
   Judge judge = Judge::float_model;
+  uint32_t narrow_choices = 0;    // narrow_model: 0 Sm90Choices, 1 Sm90FaddChoices (below)
   model::Parameters model;
   model::OperandFormat a_format, b_format, c_format;
   bool f16_d = false;
@@ -101,6 +103,19 @@ MMASP_PORTABLE uint32_t case_words(const gen::portable::CaseTables& t) {
 MMASP_PORTABLE uint32_t decoded_words(const gen::portable::CaseTables& t) {
   return 2 * t.a_count + 2 * t.b_count + (t.a_count + 1) / 2 * 2;
 }
+// The same for the narrow model (decode_narrow): per A element its packed word and the offset of its B row, per B
+// element its packed word.
+MMASP_PORTABLE uint32_t narrow_words(const gen::portable::CaseTables& t) { return 2 * t.a_count + t.b_count; }
+// Words per warp of shared memory for a pair: the case, then (8-byte aligned) its decoded operands, if any.
+MMASP_PORTABLE uint32_t shared_words(const PairTables& p) {
+  const uint32_t words = case_words(p.cases), aligned = words + (words & 1);
+  switch (p.judge) {
+    case Judge::float_model: return aligned + decoded_words(p.cases);
+    case Judge::narrow_model: return aligned + narrow_words(p.cases);
+    case Judge::integer: break;
+  }
+  return words;
+}
 MMASP_PORTABLE uint32_t dump_words(const PairTables& p) {
   return case_words(p.cases) + 32 + 32 * ((p.per_lane[operand_d] * p.container_bits[operand_d] + 31) / 32);
 }
@@ -140,23 +155,32 @@ MMASP_PORTABLE long long integer_value(uint32_t code, uint32_t bits, bool is_sig
   return (long long)(int32_t(code << shift) >> shift);
 }
 
-// What D[idx] must be for the case in a, b, c (row-major codes) and nibbles: the model's result with `parameters`
-// (float forms) or the exact integer result.
-MMASP_SHARED_CODE uint32_t judged(const PairTables& p, const model::Parameters& parameters, const uint32_t* a,
-                                  const uint32_t* b, const uint32_t* c, const uint32_t* nibbles, uint32_t idx) {
+// The exact integer D[idx] for the case in a, b, c (row-major codes) and nibbles: C + the products' sum, wrapped to
+// 32 bits or clamped.
+MMASP_PORTABLE uint32_t judged_integer(const PairTables& p, const uint32_t* a, const uint32_t* b, const uint32_t* c,
+                                       const uint32_t* nibbles, uint32_t idx) {
   const gen::portable::CaseTables& t = p.cases;
   const uint32_t n = t.n, i = idx / n, j = idx % n, stored = t.k / 2, chunks = t.k / t.chunk_width;
   const uint32_t* row_nibbles = nibbles + i * chunks;
   const auto nibble_of = [&](uint32_t chunk) { return row_nibbles[chunk]; };
-  if (p.judge == Judge::integer) {
-    long long sum = (long long)int32_t(c[idx]);
-    for (uint32_t s = 0; s < stored; ++s) {
-      const uint32_t column = gen::portable::logical_column(t, nibble_of, s);
-      sum += integer_value(a[i * stored + s], p.a_bits, p.a_signed) * integer_value(b[column * n + j], p.b_bits, p.b_signed);
-    }
-    if (p.satfinite) sum = sum > 2147483647LL ? 2147483647LL : sum < -2147483648LL ? -2147483648LL : sum;
-    return uint32_t((unsigned long long)sum);
+  long long sum = (long long)int32_t(c[idx]);
+  for (uint32_t s = 0; s < stored; ++s) {
+    const uint32_t column = gen::portable::logical_column(t, nibble_of, s);
+    sum += integer_value(a[i * stored + s], p.a_bits, p.a_signed) * integer_value(b[column * n + j], p.b_bits, p.b_signed);
   }
+  if (p.satfinite) sum = sum > 2147483647LL ? 2147483647LL : sum < -2147483648LL ? -2147483648LL : sum;
+  return uint32_t((unsigned long long)sum);
+}
+
+// What D[idx] must be for the case in a, b, c (row-major codes) and nibbles: the model's result with `parameters`
+// (float forms) or the exact integer result.
+MMASP_SHARED_CODE uint32_t judged(const PairTables& p, const model::Parameters& parameters, const uint32_t* a,
+                                  const uint32_t* b, const uint32_t* c, const uint32_t* nibbles, uint32_t idx) {
+  if (p.judge == Judge::integer) return judged_integer(p, a, b, c, nibbles, idx);
+  const gen::portable::CaseTables& t = p.cases;
+  const uint32_t n = t.n, i = idx / n, j = idx % n, stored = t.k / 2, chunks = t.k / t.chunk_width;
+  const uint32_t* row_nibbles = nibbles + i * chunks;
+  const auto nibble_of = [&](uint32_t chunk) { return row_nibbles[chunk]; };
   // Copies in registers: on a GPU the tables are in global memory, and the arithmetic reads these in its loops.
   const model::Parameters local = parameters;
   const model::OperandFormat a_format = p.a_format, b_format = p.b_format;
@@ -246,21 +270,71 @@ MMASP_PORTABLE uint32_t judged_decoded(const PairTables& p, const model::Paramet
   return fast_element(local, int(stored), operands, c_value, p.f16_d);
 }
 
-// Element `element` (0 .. per_lane - 1) of a lane's registers, `bits` wide, and its replacement.
-MMASP_PORTABLE uint32_t element_of(const uint32_t* registers, uint32_t element, uint32_t bits) {
+// --- The narrow model (model::narrow): for pairs whose parameters are the verified sm_90 choices and whose operands
+// pack into one word; narrow_pair() says which. The kernel's fast path. ---
+MMASP_PORTABLE bool narrow_pair(const PairTables& p) {
+  return p.judge != Judge::integer && has_fast_path(p.model) && model::narrow::applies(p.model) &&
+         model::narrow::fits(p.a_format) && model::narrow::fits(p.b_format);
+}
+
+// Lane `lane`'s share of packing a case's A and B (decode_operand, then narrow::pack): per A element its word and, in
+// the high half, the offset (column * N) of the B row its logical column meets; per B element its word.
+MMASP_PORTABLE void decode_narrow(const PairTables& p, const uint32_t* a, const uint32_t* b, const uint32_t* nibbles,
+                                  uint32_t lane, uint32_t lanes, uint64_t* a_narrow, uint32_t* b_narrow) {
+  const gen::portable::CaseTables& t = p.cases;
+  const uint32_t stored = t.k / 2, chunks = t.k / t.chunk_width, n = t.n;
+  const model::OperandFormat a_format = p.a_format, b_format = p.b_format;
+  const Subnormals subnormals = p.model.subnormal_inputs;
+  for (uint32_t e = lane; e < t.a_count; e += lanes) {
+    const uint32_t* row_nibbles = nibbles + (e / stored) * chunks;
+    const uint32_t column = gen::portable::logical_column(t, [&](uint32_t chunk) { return row_nibbles[chunk]; }, e % stored);
+    a_narrow[e] = model::narrow::pack(model::decode_operand(a[e], a_format, subnormals)) | uint64_t(column * n) << 32;
+  }
+  for (uint32_t e = lane; e < t.b_count; e += lanes)
+    b_narrow[e] = model::narrow::pack(model::decode_operand(b[e], b_format, subnormals));
+}
+
+// D[idx] by the narrow model from decode_narrow's words and C's code.
+MMASP_PORTABLE uint32_t judged_narrow(const PairTables& p, const uint64_t* a_narrow, const uint32_t* b_narrow,
+                                      const uint32_t* c, uint32_t idx) {
+  const gen::portable::CaseTables& t = p.cases;
+  const uint32_t n = t.n, i = idx / n, j = idx % n, stored = t.k / 2;
+  const uint64_t* a_row = a_narrow + i * stored;
+  const uint32_t* b_column = b_narrow + j;
+  const auto products = [&](int s, uint32_t& a_word, uint32_t& b_word) {
+    const uint64_t word = a_row[s];
+    a_word = uint32_t(word);
+    b_word = b_column[uint32_t(word >> 32)];
+  };
+  const model::Value c_value = model::decode_operand(c[idx], p.c_format, p.model.subnormal_inputs);
+  if (p.narrow_choices == 0) return model::narrow::element(Sm90Choices::from(p.model), int(stored), products, c_value, p.f16_d);
+  return model::narrow::element(Sm90FaddChoices::from(p.model), int(stored), products, c_value, p.f16_d);
+}
+
+// A fragment's four registers, passed and changed by value: a register array whose address is taken, or that is
+// indexed at run time, lives in local memory on a GPU.
+struct Registers {
+  uint32_t r[4];
+};
+
+// Element `element` (0 .. per_lane - 1) of a lane's registers, `bits` wide, and the registers with it replaced. The
+// register is chosen by selects, never by an index.
+MMASP_PORTABLE uint32_t register_of(const Registers& x, uint32_t i) {
+  const uint32_t low = i & 1 ? x.r[1] : x.r[0], high = i & 1 ? x.r[3] : x.r[2];
+  return i & 2 ? high : low;
+}
+MMASP_PORTABLE uint32_t element_of(const Registers& x, uint32_t element, uint32_t bits) {
   const uint32_t per_register = 32 / bits;
-  const uint32_t word = registers[element / per_register];
+  const uint32_t word = register_of(x, element / per_register);
   return bits == 32 ? word : (word >> (bits * (element % per_register))) & ((1u << bits) - 1);
 }
-MMASP_PORTABLE void set_element(uint32_t* registers, uint32_t element, uint32_t bits, uint32_t value) {
-  const uint32_t per_register = 32 / bits;
-  uint32_t& word = registers[element / per_register];
-  if (bits == 32) {
-    word = value;
-    return;
-  }
-  const uint32_t shift = bits * (element % per_register), mask = ((1u << bits) - 1) << shift;
-  word = (word & ~mask) | ((value << shift) & mask);
+MMASP_PORTABLE Registers with_element(Registers x, uint32_t element, uint32_t bits, uint32_t value) {
+  const uint32_t per_register = 32 / bits, which = element / per_register;
+  const uint32_t shift = bits == 32 ? 0 : bits * (element % per_register);
+  const uint32_t mask = bits == 32 ? ~0u : ((1u << bits) - 1) << shift;
+  const auto changed = [&](uint32_t word) { return (word & ~mask) | ((value << shift) & mask); };
+  return {{which == 0 ? changed(x.r[0]) : x.r[0], which == 1 ? changed(x.r[1]) : x.r[1],
+           which == 2 ? changed(x.r[2]) : x.r[2], which == 3 ? changed(x.r[3]) : x.r[3]}};
 }
 
 }  // namespace mmasp::resident

@@ -58,9 +58,12 @@ std::string resident_kernels_source() {
      << "// GPU-resident kernel (harness/resident_kernel.cuh). Instruction ids: resident_instruction_id().\n"
      << "#include \"harness/resident_kernel.cuh\"\n\n"
      << "namespace mmasp::resident {\n\n"
-     << "// One instruction on registers a, b, c (as words; f32 ones travel as floats) and e, into d.\n"
-     << "__device__ void form_mma(uint32_t id, const uint32_t (&a)[4], const uint32_t (&b)[4], const uint32_t (&c)[4],\n"
-     << "                         uint32_t e, uint32_t (&d)[4]) {\n"
+     << "// One instruction on registers a, b, c (as words; f32 ones travel as floats) and e.\n"
+     << "__device__ __forceinline__ Registers form_mma_inline(uint32_t id, Registers a_in, Registers b_in, Registers c_in,\n"
+     << "                                                     uint32_t e) {\n"
+     << "  const uint32_t *a = a_in.r, *b = b_in.r, *c = c_in.r;\n"
+     << "  Registers d_out = {};\n"
+     << "  uint32_t* d = d_out.r;\n"
      << "  float cf[4], df[4];\n"
      << "  for (int i = 0; i < 4; ++i) cf[i] = __uint_as_float(c[i]);\n"
      << "  switch (id) {\n";
@@ -71,13 +74,16 @@ std::string resident_kernels_source() {
       cu << "    case " << resident_instruction_id(form, selector) << ":  // " << form.opcode << " " << selector << "\n"
          << "      " << instruction(form, selector, d_f32 ? "df" : "d") << "\n";
       if (d_f32) cu << "      for (int i = 0; i < " << form.regs.d << "; ++i) d[i] = __float_as_uint(df[i]);\n";
-      cu << "      return;\n";
+      cu << "      return d_out;\n";
     }
   }
-  cu << "  }\n}\n\n"
+  cu << "  }\n  return d_out;\n}\n\n"
+     << "__device__ __noinline__ Registers form_mma(uint32_t id, Registers a, Registers b, Registers c, uint32_t e) {\n"
+     << "  return form_mma_inline(id, a, b, c, e);\n}\n\n"
      << "// `rounds` x 4 independent instructions on the same registers: the bare issue rate. Returns the results folded.\n"
-     << "__device__ uint32_t form_issue(uint32_t id, const uint32_t (&a)[4], const uint32_t (&b)[4], const uint32_t (&c)[4],\n"
-     << "                               uint32_t e, uint64_t rounds) {\n"
+     << "__device__ __noinline__ uint32_t form_issue(uint32_t id, Registers a_in, Registers b_in, Registers c_in, uint32_t e,\n"
+     << "                                            uint64_t rounds) {\n"
+     << "  const uint32_t *a = a_in.r, *b = b_in.r, *c = c_in.r;\n"
      << "  float cf[4], d0f[4], d1f[4], d2f[4], d3f[4];\n"
      << "  uint32_t d0[4] = {}, d1[4] = {}, d2[4] = {}, d3[4] = {};\n"
      << "  for (int i = 0; i < 4; ++i) cf[i] = __uint_as_float(c[i]), d0f[i] = d1f[i] = d2f[i] = d3f[i] = 0;\n"
@@ -103,8 +109,12 @@ std::string resident_kernels_source() {
     }
   }
   cu << "  }\n  return fold;\n}\n\n}  // namespace mmasp::resident\n\n"
-     << "extern \"C\" __global__ void __launch_bounds__(128, 4) mmasp_resident(const mmasp::resident::Launch launch) {\n"
-     << "  mmasp::resident::resident_cases(launch);\n}\n";
+     << "extern \"C\" __global__ void __launch_bounds__(128, 4)\n"
+     << "mmasp_resident(const __grid_constant__ mmasp::resident::Launch launch) {\n"
+     << "  mmasp::resident::resident_cases<false>(launch);\n}\n\n"
+     << "extern \"C\" __global__ void __launch_bounds__(128, 8)\n"
+     << "mmasp_resident_lean(const __grid_constant__ mmasp::resident::Launch launch) {\n"
+     << "  mmasp::resident::resident_cases<true>(launch);\n}\n";
   return cu.str();
 }
 

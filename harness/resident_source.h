@@ -19,7 +19,8 @@ inline constexpr const char* kResidentTarget = "sm_90a";
 bool has_resident_kernel(const Form& form, std::string* why = nullptr);
 // The id of a form x selector's instruction in the kernel's switch (PairTables::instruction).
 int resident_instruction_id(const Form& form, int selector);
-inline constexpr const char* kResidentKernel = "mmasp_resident";
+inline constexpr const char* kResidentKernel = "mmasp_resident";           // judges every pair
+inline constexpr const char* kResidentLeanKernel = "mmasp_resident_lean";  // the narrow model and integer pairs only
 std::string resident_kernels_source();   // the kernel and every instruction, for nvcc
 
 }  // namespace mmasp

@@ -624,5 +624,198 @@ MMASP_PORTABLE uint32_t element_with(const P& p, int stored, const Operands& ope
   return encode_value(out, result, p.canonical_nan);
 }
 
+
+// --- The narrow arithmetic: the same model, cheaper, where the numbers allow it. ------------------------------------
+// The GPU-resident check spends most of its time here, so the verified sm_90 choices (FixedChoices with chained blocks,
+// exponent-sum alignment, truncated shifted-out bits, every zero result +0) get a version of Block whose products are
+// 32-bit: operands of at most 11 significand bits (f16, bf16, tf32, fp8) are packed into one word each, a product's
+// significand has at most 22 bits, and with fraction_bits <= kNarrowFractionBits every aligned product is below 2^31
+// (an aligned term is below 2^(fraction_bits + 2), as for Block). The sum is 64-bit as in Block<..., false>, C and the
+// running sum are full Values, and the rounding is round_to's. Same terms, same sum, same rounding: the result is
+// element()'s bit for bit, which ModelArithmetic.NarrowElementIsElement checks on every form's case distributions and
+// on constructed extremes.
+namespace narrow {
+
+inline constexpr int kSignificandBits = 11, kExponentBits = 9, kExponentOffset = 256;
+inline constexpr uint32_t kNegative = 1u << 29, kFinite = 1u << 30, kSpecial = 1u << 31;   // special: bit 0 says NaN
+inline constexpr int kNarrowFractionBits = 29;
+
+// Whether every code of `f` packs: at most 11 significand bits, exponents and fields within 9 bits.
+MMASP_PORTABLE bool fits(const OperandFormat& f) {
+  const int lowest = 1 - f.bias - f.mantissa_bits, highest = (1 << f.exponent_bits) - 1 - f.bias;
+  const int lowest_field = 1 - (f.fp8_fields_as_f16 ? kF16Bias : f.bias);
+  return f.mantissa_bits + 1 <= kSignificandBits && lowest >= -kExponentOffset && lowest_field >= -kExponentOffset &&
+         highest < kExponentOffset;
+}
+// A decoded operand in one word: significand (bits 0-10), exponent and field (9 bits each, offset by 256), sign, and
+// whether it is finite and non-zero, or special (Inf, or NaN when bit 0 is set). A zero is only its sign.
+MMASP_PORTABLE uint32_t pack(const Value& v) {
+  const uint32_t sign = v.negative ? kNegative : 0;
+  switch (v.cls) {
+    case Value::zero: return sign;
+    case Value::infinite: return sign | kSpecial;
+    case Value::nan: return sign | kSpecial | 1u;
+    case Value::finite: break;
+  }
+  return sign | kFinite | uint32_t(v.significand) | uint32_t(v.exponent + kExponentOffset) << kSignificandBits |
+         uint32_t(v.field + kExponentOffset) << (kSignificandBits + kExponentBits);
+}
+MMASP_PORTABLE uint32_t significand(uint32_t x) { return x & ((1u << kSignificandBits) - 1); }
+MMASP_PORTABLE int exponent(uint32_t x) { return int((x >> kSignificandBits) & 0x1FFu) - kExponentOffset; }
+MMASP_PORTABLE int field(uint32_t x) { return int((x >> (kSignificandBits + kExponentBits)) & 0x1FFu) - kExponentOffset; }
+
+// Whether the narrow arithmetic computes element() for parameters of type P with these numbers.
+template <class P>
+MMASP_PORTABLE bool applies(const P& p) { return p.fraction_bits <= kNarrowFractionBits; }
+
+// Block for the choices above: the same two passes, products from packed words.
+template <class P>
+class Block {
+  static_assert(P::alignment == AlignmentExponent::exponent_sum && P::shifted_out == ShiftedOut::truncate &&
+                    !P::signed_zero_results,
+                "the narrow Block covers exponent-sum alignment, truncation and unsigned zero results only");
+
+ public:
+  MMASP_PORTABLE explicit Block(const P& p) : p_(p) {}
+
+  // --- Pass 1. ---
+  MMASP_PORTABLE void scan(const Value& v) {
+    if (v.cls == Value::nan) nan_ = true;
+    else if (v.cls == Value::infinite) (v.negative ? negative_inf_ : positive_inf_) = true;
+    else if (v.cls == Value::finite) note(v.field);
+  }
+  MMASP_PORTABLE void scan_product(uint32_t a, uint32_t b) {
+    if (a & b & kFinite) {
+      note(field(a) + field(b));
+      return;
+    }
+    if (!((a | b) & kSpecial)) return;   // a zero times a zero or a finite value
+    if (((a & kSpecial) && (a & 1)) || ((b & kSpecial) && (b & 1))) {
+      nan_ = true;
+      return;
+    }
+    if (!(a & (kFinite | kSpecial)) || !(b & (kFinite | kSpecial))) {   // Inf times zero
+      nan_ = true;
+      return;
+    }
+    (((a ^ b) & kNegative) ? negative_inf_ : positive_inf_) = true;
+  }
+  MMASP_PORTABLE bool needs_sum() {
+    if (nan_ || positive_inf_ || negative_inf_ || !terms_) return false;
+    lsb_ = top_ - p_.fraction_bits;
+    if (p_.alignment_floor_guard >= 0) lsb_ = max_of(lsb_, kF32MinSubnormalExponent - p_.alignment_floor_guard);
+    return true;
+  }
+
+  // --- Pass 2 (after needs_sum()). ---
+  MMASP_PORTABLE void sum(const Value& v) {
+    if (v.cls != Value::finite) return;
+    const int shift = v.exponent - lsb_;
+    const long long aligned = (long long)(shift >= 0 ? v.significand << shift : -shift >= 64 ? 0 : v.significand >> -shift);
+    sum_ += v.negative ? -aligned : aligned;
+  }
+  MMASP_PORTABLE void sum_product(uint32_t a, uint32_t b) {
+    if (!(a & b & kFinite)) return;
+    const uint32_t product = significand(a) * significand(b);
+    const int shift = exponent(a) + exponent(b) - lsb_;
+    // Below 2^31 (see above); a right shift of 31 or more leaves nothing of a product below 2^22.
+    const uint32_t aligned = shift >= 0 ? product << shift : product >> (-shift < 31 ? -shift : 31);
+    sum_ += ((a ^ b) & kNegative) ? -(long long)aligned : (long long)aligned;
+  }
+
+  MMASP_PORTABLE Value finish(const ResultFormat& format, Rounding rounding) const {
+    Value v;
+    if (nan_ || (positive_inf_ && negative_inf_)) {
+      v.cls = Value::nan;
+      return v;
+    }
+    if (positive_inf_ || negative_inf_) {
+      v.cls = Value::infinite;
+      v.negative = negative_inf_;
+      return v;
+    }
+    if (!terms_ || sum_ == 0) return v;   // +0: zero results carry no sign under these choices
+    const bool negative = sum_ < 0;
+    return round_to(format, negative, uint64_t(negative ? -sum_ : sum_), lsb_, rounding, p_, NoEvents{});
+  }
+
+ private:
+  MMASP_PORTABLE void note(int reference) {
+    top_ = terms_ ? max_of(top_, reference) : reference;
+    terms_ = true;
+  }
+  const P& p_;
+  bool terms_ = false, nan_ = false, positive_inf_ = false, negative_inf_ = false;
+  int top_ = 0, lsb_ = 0;
+  long long sum_ = 0;
+};
+
+// Calls f(s) for every stored product s of `block` (block_of(p, s, blocks) == block), in increasing order.
+template <class P, class F>
+MMASP_PORTABLE void for_block(const P& p, int block, int blocks, int stored, const F& f) {
+  if (p.block_interleave) {
+    for (int base = block * p.block_interleave; base < stored; base += p.block_interleave * blocks)
+      for (int q = 0; q < p.block_interleave && base + q < stored; ++q) f(base + q);
+    return;
+  }
+  const int end = (block + 1) * p.block_products < stored ? (block + 1) * p.block_products : stored;
+  for (int s = block * p.block_products; s < end; ++s) f(s);
+}
+
+// element() for these choices (and narrow::applies(p)): `products(s, a, b)` gives the packed A element of stored
+// product s and the packed B element it meets; `c` is the decoded C element.
+template <class P, class Products>
+MMASP_PORTABLE uint32_t element(const P& p, int stored, const Products& products, const Value& c, bool f16_d) {
+  static_assert(P::block_combination == BlockCombination::chained && P::narrow_output == NarrowOutput::from_sum &&
+                    (P::c_placement == CPlacement::first_block || P::c_placement == CPlacement::fadd_after),
+                "the narrow element covers chained blocks, a narrow output from the sum, C first or added after");
+  const ResultFormat out = f16_d ? f16_format() : f32_format();
+  const int blocks = (stored + p.block_products - 1) / p.block_products;
+  constexpr bool c_first = P::c_placement == CPlacement::first_block;
+  bool have_accumulator = c_first;
+  Value accumulator = c, result;
+  for (int block = 0; block < blocks; ++block) {
+    Block<P> sum(p);
+    if (have_accumulator) sum.scan(accumulator);
+    for_block(p, block, blocks, stored, [&](int s) {
+      uint32_t a, b;
+      products(s, a, b);
+      sum.scan_product(a, b);
+    });
+    if (sum.needs_sum()) {
+      if (have_accumulator) sum.sum(accumulator);
+      for_block(p, block, blocks, stored, [&](int s) {
+        uint32_t a, b;
+        products(s, a, b);
+        sum.sum_product(a, b);
+      });
+    }
+    if (block == blocks - 1 && c_first && f16_d) {
+      result = sum.finish(f16_format(), p.output_rounding);
+    } else {
+      accumulator = sum.finish(f32_format(), p.block_rounding);
+      have_accumulator = true;
+      result = accumulator;
+    }
+  }
+  if (!c_first) {
+    if (!f16_d) {
+      result = ieee_add(have_accumulator ? accumulator : Value{}, c, p, NoEvents{});
+    } else {
+      Block<P> sum(p);
+      if (have_accumulator) sum.scan(accumulator);
+      sum.scan(c);
+      if (sum.needs_sum()) {
+        if (have_accumulator) sum.sum(accumulator);
+        sum.sum(c);
+      }
+      result = sum.finish(f16_format(), p.output_rounding);
+    }
+  }
+  return encode_value(out, result, p.canonical_nan);
+}
+
+}  // namespace narrow
+
 }  // namespace model
 }  // namespace mmasp

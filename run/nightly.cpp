@@ -357,7 +357,7 @@ void Nightly::configure_suites() {
     std::string why;
     if (!hardware) why = "no GPU";
     else if (!ResidentPath::built()) why = "this build has no resident kernel (no nvcc at build time)";
-    else if (faulty_ || watched_ && !o_.inject_worker_fault.empty()) why = "a test-only fault is injected into the host path";
+    else if (faulty_ || (watched_ && !o_.inject_worker_fault.empty())) why = "a test-only fault is injected into the host path";
     else if (context_->model.mode != ModelMode::strict) why = "the model tier is not strict";
     if (why.empty()) {
       try {
@@ -544,7 +544,7 @@ SuiteResult Nightly::run_resident_random(const Form& form, int selector, const S
   context_->model.reference_every = 1;
   SuiteResult result = run_suite(*context_, form, selector, Suite::random, host);
   context_->model.reference_every = every;
-  if (result.interrupted || is_failure(result.status) && result.status != Status::deviation) return result;
+  if (result.interrupted || (is_failure(result.status) && result.status != Status::deviation)) return result;
   ResidentSummary summary;
   summary.host_sample = result.cases;
   summary.first_index = result.cases;

@@ -46,6 +46,42 @@ TEST(PortableCase, DrawsTheBulkGeneratorsCasesForEveryDrawableForm) {
   EXPECT_EQ(profiles_seen.size(), size_t(gen::Profile::count)) << "every profile drawn at least once";
 }
 
+// A warp draws a run stream output by stream output (draw_codes, lanes 0..31): together its lanes write every element
+// once, each the code that drawing it alone (drawn) gives.
+TEST(PortableCase, AWarpsLanesDrawEveryElementOfARunOnce) {
+  for (const Form& form : instruction_space()) {
+    if (!gen::portable_drawable(form)) continue;
+    const gen::PortableCaseTables tables = gen::portable_case_tables(form);
+    const gen::portable::CaseTables& t = tables.tables;
+    const gen::CaseSeeds seeds(99, form);
+    for (uint64_t index = 0; index < 24; ++index) {
+      const uint64_t seed = seeds.of(index);
+      const uint32_t profile = gen::portable::profile_of(t, seed);
+      const std::pair<int, uint32_t> runs[] = {{gen::portable::run_nibbles, t.nibble_count}, {gen::portable::run_a, t.a_count},
+                                               {gen::portable::run_b, t.b_count}, {gen::portable::run_c, t.c_count},
+                                               {gen::portable::run_noise, 32}};
+      for (const auto& [run, count] : runs) {
+        std::vector<uint32_t> out(count), writes(count);
+        for (uint32_t lane = 0; lane < 32; ++lane) {
+          std::vector<uint32_t> mine(count, 0xDEADBEEFu);
+          gen::portable::draw_codes(t, seed, profile, run, count, lane, 32, mine.data());
+          for (uint32_t i = 0; i < count; ++i)
+            if (mine[i] != 0xDEADBEEFu || gen::portable::drawn(t, seed, profile, run, i) == 0xDEADBEEFu) {
+              out[i] = mine[i];
+              ++writes[i];
+            }
+        }
+        for (uint32_t i = 0; i < count; ++i) {
+          ASSERT_EQ(out[i], gen::portable::drawn(t, seed, profile, run, i)) << form.opcode << " run " << run << " element " << i;
+          ASSERT_LE(writes[i], 32u);
+          if (gen::portable::drawn(t, seed, profile, run, i) != 0xDEADBEEFu)
+            ASSERT_EQ(writes[i], 1u) << form.opcode << " run " << run << " element " << i;
+        }
+      }
+    }
+  }
+}
+
 TEST(PortableCase, EverySm90FormIsDrawable) {
   const Target sm90 = *find_target("sm_90a");
   for (const Form& form : instruction_space()) {

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "generators/bulk.h"
+#include "generators/draw.h"
 #include "harness/fault_injection.h"
 #include "harness/resident.h"
 #include "harness/resident_source.h"
@@ -61,7 +62,16 @@ TEST(Resident, EverySm90PairHasAKernelAndTablesThatPackAndJudgeAsTheHostDoes) {
           ASSERT_EQ(resident::judged(p, p.model, test.a_compressed.data(), test.b.data(), test.c.data(), test.nibbles.data(), idx),
                     d_expected[idx])
               << form.opcode << " case " << index << " element " << idx;
-        if (!form.is_integer()) {   // the kernel's hot path: operands decoded once per case
+        if (p.judge == resident::Judge::narrow_model) {   // the kernel's hot path: the narrow model
+          std::vector<uint64_t> a_narrow(test.a_compressed.size());
+          std::vector<uint32_t> b_narrow(test.b.size());
+          resident::decode_narrow(p, test.a_compressed.data(), test.b.data(), test.nibbles.data(), 0, 1, a_narrow.data(),
+                                  b_narrow.data());
+          for (uint32_t idx = 0; idx < uint32_t(d_expected.size()); ++idx)
+            ASSERT_EQ(resident::judged_narrow(p, a_narrow.data(), b_narrow.data(), test.c.data(), idx), d_expected[idx])
+                << form.opcode << " case " << index << " element " << idx << " (narrow model)";
+        }
+        if (!form.is_integer()) {   // the general kernel's path: operands decoded once per case
           std::vector<uint64_t> a_decoded(test.a_compressed.size()), b_decoded(test.b.size());
           std::vector<uint32_t> columns(test.a_compressed.size());
           resident::decode_operands(p, p.model, test.a_compressed.data(), test.b.data(), test.nibbles.data(), 0, 1,
@@ -100,6 +110,77 @@ TEST(Resident, TheCataloguesDeclaredFaultsTranslateAndNumericsFaultsChangeTheMod
     translated += on_device.has_value();
   }
   EXPECT_GE(translated, 20);
+}
+
+// The narrow model (model::narrow) is the model: judged_narrow equals model_result on every element of cases whose
+// codes are drawn uniformly from every bit pattern (every exponent, subnormals, zeros, Inf and NaN of every sign), on
+// cases where the products cancel (a column of B the negation of another), and on the bulk generator's own profiles.
+TEST(Resident, TheNarrowModelIsTheModelOnEveryInput) {
+  int forms = 0;
+  uint64_t elements = 0;
+  for (const Form& form : instruction_space()) {
+    if (!has_resident_kernel(form) || form.is_integer()) continue;
+    const ModelParameters model = *model_for(form);
+    const ResidentPairTables tables = resident_pair_tables(form, form.selectors.front(), &model);
+    const resident::PairTables& p = tables.tables;
+    ASSERT_EQ(p.judge, resident::Judge::narrow_model) << form.opcode << ": a verified sm_90 float form off the narrow model";
+    ++forms;
+    const auto code_mask = [](ElemType type) {
+      const auto& t = info(type);
+      const uint32_t bits = t.bits >= 32 ? 0xFFFFFFFFu : (1u << t.bits) - 1;
+      return bits & ~((1u << float_format(type)->low_pad_bits) - 1);
+    };
+    const uint32_t a_mask = code_mask(form.a), b_mask = code_mask(form.b), c_mask = code_mask(form.c);
+    gen::Options options;
+    options.selector = form.selectors.front();
+    const gen::CaseSeeds seeds(0x5eed, form);
+    gen::SplitMixDraw bits(0xfeedULL + uint64_t(forms));
+    for (uint64_t index = 0; index < 300; ++index) {
+      MmaCase test;
+      gen::BulkGenerator(seeds.of(index)).next(form, test, options);   // metadata, and every third case as drawn
+      const int kind = int(index % 3);
+      if (kind > 0) {
+        for (auto& x : test.a_compressed) x = uint32_t(bits.bits()) & a_mask;
+        for (auto& x : test.b) x = uint32_t(bits.bits()) & b_mask;
+        for (auto& x : test.c) x = uint32_t(bits.bits()) & c_mask;
+      }
+      if (kind == 2) {
+        // Every row of B is row 0, and each odd stored A element is its even neighbour negated, its lowest code bit
+        // flipped at random: the products cancel in pairs, to nothing or to a last-bit residue far below C.
+        const size_t n = size_t(form.shape.n), stored = size_t(form.shape.k / 2);
+        for (size_t e = n; e < test.b.size(); ++e) test.b[e] = test.b[e % n];
+        const uint32_t sign = 1u << (info(form.a).bits - 1), lowest = 1u << float_format(form.a)->low_pad_bits;
+        for (size_t e = 0; e + 1 < test.a_compressed.size(); e += 2)
+          if ((e % stored) + 1 < stored) test.a_compressed[e + 1] = test.a_compressed[e] ^ sign ^ (bits.bits() & 1 ? lowest : 0);
+      }
+      if (!undefined_behaviour(test).empty()) continue;
+      const std::vector<uint32_t> expected = model_result(test, model);
+      std::vector<uint64_t> a_narrow(test.a_compressed.size());
+      std::vector<uint32_t> b_narrow(test.b.size());
+      resident::decode_narrow(p, test.a_compressed.data(), test.b.data(), test.nibbles.data(), 0, 1, a_narrow.data(),
+                              b_narrow.data());
+      for (uint32_t idx = 0; idx < uint32_t(expected.size()); ++idx, ++elements)
+        ASSERT_EQ(resident::judged_narrow(p, a_narrow.data(), b_narrow.data(), test.c.data(), idx), expected[idx])
+            << form.opcode << " case " << index << " (kind " << kind << ") element " << idx;
+    }
+  }
+  EXPECT_GE(forms, 20);
+  EXPECT_GT(elements, 100000u);
+}
+
+// A narrow pair needs the verified choices and operands that pack; anything else keeps the general model.
+TEST(Resident, ParametersOutsideTheNarrowModelKeepTheGeneralOne) {
+  const Form& form = *find_form("mma.sp::ordered_metadata.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32");
+  ModelParameters model = *model_for(form);
+  EXPECT_EQ(resident_pair_tables(form, 0, &model).tables.judge, resident::Judge::narrow_model);
+  ModelParameters rounding = model;
+  rounding.shifted_out = ShiftedOut::nearest_even;
+  EXPECT_EQ(resident_pair_tables(form, 0, &rounding).tables.judge, resident::Judge::float_model);
+  ModelParameters wide = model;
+  wide.fraction_bits = model::narrow::kNarrowFractionBits + 1;
+  EXPECT_EQ(resident_pair_tables(form, 0, &wide).tables.judge, resident::Judge::float_model);
+  model::OperandFormat f32 = model_operand_format(ElemType::f32, model);
+  EXPECT_FALSE(model::narrow::fits(f32)) << "24 significand bits do not pack";
 }
 
 TEST(Resident, VerifiedRecordsTakeAFastPath) {
