@@ -187,7 +187,7 @@ MMASP_PORTABLE void draw_codes(const CaseTables& t, uint64_t case_seed, uint32_t
     return;
   }
   const Sampler& sampler = t.samplers[t.sampler[run - run_a][profile]];
-  if (sampler.width <= 12) {   // the common narrow sampler: one table read per draw
+  if (sampler.width <= 12) {   // code_of's narrow case, its sampler read once per run instead of once per draw
     const uint32_t* slots = t.arena + sampler.slots;
     draw_run(case_seed, at, count, width, lane, lanes, [&](uint32_t i, uint64_t r) { out[i] = slots[uint32_t(r)] & 0xFFu; });
     return;

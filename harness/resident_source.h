@@ -1,7 +1,8 @@
-// The CUDA source of the GPU-resident kernel, written from the instruction space (each form x selector's mma.sp
-// spelled from its Form record, in one switch) and compiled by nvcc at build time (CMakeLists.txt). The kernel's body
-// is resident_kernel.cuh. One kernel with a switch rather than a kernel per form: nvcc then compiles the generator and
-// the model once (a kernel per form took over five minutes on two cores; the switch costs a uniform branch per case).
+// The CUDA source of the GPU-resident kernels, written from the instruction space (each form x selector's mma.sp
+// spelled from its Form record, in one switch) and compiled by nvcc at build time (CMakeLists.txt). The kernels' body
+// is resident_kernel.cuh: a general kernel and a lean one, each with the switch rather than a kernel per form, so nvcc
+// compiles the generator and the model once per kernel (a kernel per form took over five minutes on two cores; the
+// switch costs a uniform branch per case).
 #pragma once
 
 #include <string>

@@ -750,7 +750,8 @@ class Block {
   long long sum_ = 0;
 };
 
-// Calls f(s) for every stored product s of `block` (block_of(p, s, blocks) == block), in increasing order.
+// Calls f(s) for every stored product s of `block` (block_of(p, s, blocks) == block), in increasing order: block_of's
+// set enumerated without a division per product (ModelArithmetic.ForBlockEnumeratesBlockOf keeps the two together).
 template <class P, class F>
 MMASP_PORTABLE void for_block(const P& p, int block, int blocks, int stored, const F& f) {
   if (p.block_interleave) {
