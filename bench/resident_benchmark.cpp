@@ -1,6 +1,8 @@
 // Throughput of the GPU-resident path (harness/resident.h) beside the hardware's own rate and the host path, per
 // sm_90 form (selector 0), all measured in one run on one GPU:
 //   verified cases/s  cases drawn, run and judged on the GPU (every element against the model, or exactly)
+//   drawn/s, drawn+run/s, judged/s   where the time goes: the cases only drawn; drawn and run; one case per warp
+//                     judged again and again (the judge's own rate, with only its code running)
 //   bare mma.sp/s     the instruction alone on fixed registers, four independent results per round, every SM full
 //   fraction          verified / bare: how much of the tensor cores' own rate the check keeps
 //   host cases/s      the host path of mmasp run (draw, pack, copy, run, judge by the model tier) on every host thread
@@ -53,8 +55,8 @@ int main(int argc, char** argv) {
               f.driver_version.c_str());
   GpuBackend backend(device, CompilePath::driver_jit, nullptr);
   const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
-  std::printf("%-72s %12s %12s %12s %12s %9s %11s %8s\n", "form", "verified/s", "drawn/s", "drawn+run/s",
-              "bare mma/s", "fraction", "host/s", "speedup");
+  std::printf("%-72s %12s %12s %12s %12s %12s %9s %11s %8s\n", "form", "verified/s", "drawn/s", "drawn+run/s",
+              "judged/s", "bare mma/s", "fraction", "host/s", "speedup");
   for (const Form& form : instruction_space()) {
     if (!has_resident_kernel(form) || form.opcode.find(filter) == std::string::npos) continue;
     const auto model = verified_model(form, "sm_90");
@@ -74,6 +76,8 @@ int main(int argc, char** argv) {
     const ResidentResult drawn = path.stage(form, 0, parameters, resident::Mode::draw, count);
     const ResidentResult ran = path.stage(form, 0, parameters, resident::Mode::run, count);
     const double draw_rate = double(drawn.counts.generated) / drawn.seconds, run_rate = double(ran.counts.generated) / ran.seconds;
+    const ResidentResult judged = path.stage(form, 0, parameters, resident::Mode::judge, count);
+    const double judge_rate = double(judged.counts.checked) / judged.seconds;
     double host = 0;
     if (host_cases) {
       SuiteContext context{backend, 1, threads, "", {}};
@@ -86,8 +90,8 @@ int main(int argc, char** argv) {
       const SuiteResult result = run_suite(context, form, 0, Suite::random, limits);
       host = double(result.cases) / std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     }
-    std::printf("%-72s %12.4g %12.4g %12.4g %12.4g %9.2e %11.4g %8.0f%s\n", form.opcode.c_str(), verified, draw_rate,
-                run_rate, bare, verified / bare, host, host ? verified / host : 0.0, run.counts.deviating ? "  DEVIATIONS" : "");
+    std::printf("%-72s %12.4g %12.4g %12.4g %12.4g %12.4g %9.2e %11.4g %8.0f%s\n", form.opcode.c_str(), verified, draw_rate,
+                run_rate, judge_rate, bare, verified / bare, host, host ? verified / host : 0.0, run.counts.deviating ? "  DEVIATIONS" : "");
     std::fflush(stdout);
   }
   if (rare_fault) {

@@ -69,6 +69,7 @@ enum class Mode : uint32_t {
   dump,    // generate and run, and write every case and its D to `dump` (for the host to compare)
   draw,    // only draw the cases (where the time goes: the benchmark)
   run,     // draw and run the cases, judge nothing (likewise)
+  judge,   // draw and run one case per warp, then judge it `count` times (likewise: the judge alone)
 };
 
 struct Counters {
@@ -103,9 +104,8 @@ MMASP_PORTABLE uint32_t case_words(const gen::portable::CaseTables& t) {
 MMASP_PORTABLE uint32_t decoded_words(const gen::portable::CaseTables& t) {
   return 2 * t.a_count + 2 * t.b_count + (t.a_count + 1) / 2 * 2;
 }
-// The same for the narrow model (decode_narrow): per A element its packed word and the offset of its B row, per B
-// element its packed word.
-MMASP_PORTABLE uint32_t narrow_words(const gen::portable::CaseTables& t) { return 2 * t.a_count + t.b_count; }
+// The same for the narrow model (decode_narrow): per A and B element its packed 64-bit word.
+MMASP_PORTABLE uint32_t narrow_words(const gen::portable::CaseTables& t) { return 2 * t.a_count + 2 * t.b_count; }
 // Words per warp of shared memory for a pair: the case, then (8-byte aligned) its decoded operands, if any.
 MMASP_PORTABLE uint32_t shared_words(const PairTables& p) {
   const uint32_t words = case_words(p.cases), aligned = words + (words & 1);
@@ -127,18 +127,6 @@ MMASP_PORTABLE uint32_t dump_words(const PairTables& p) {
 #else
 #define MMASP_SHARED_CODE inline
 #endif
-
-// Register `reg` of `lane` for an operand, from its matrix of codes (row-major).
-MMASP_PORTABLE uint32_t pack_register(const PairTables& p, int operand, const uint32_t* matrix, uint32_t lane, uint32_t reg) {
-  const uint32_t bits = p.container_bits[operand], per_register = 32 / bits, per_lane = p.per_lane[operand];
-  const uint32_t* index = p.layouts + p.layout[operand] + lane * per_lane;
-  uint32_t word = 0;
-  for (uint32_t slot = 0; slot < per_register; ++slot) {
-    const uint32_t element = reg * per_register + slot;
-    if (element < per_lane) word |= matrix[index[element]] << (bits * slot);
-  }
-  return word;
-}
 
 // The e register of `lane`: its metadata nibbles for the pair's selector, or the case's noise where it holds none.
 MMASP_PORTABLE uint32_t metadata_register(const PairTables& p, const uint32_t* nibbles, uint32_t lane, uint32_t noise) {
@@ -274,13 +262,14 @@ MMASP_PORTABLE uint32_t judged_decoded(const PairTables& p, const model::Paramet
 // pack into one word; narrow_pair() says which. The kernel's fast path. ---
 MMASP_PORTABLE bool narrow_pair(const PairTables& p) {
   return p.judge != Judge::integer && has_fast_path(p.model) && model::narrow::applies(p.model) &&
-         model::narrow::fits(p.a_format) && model::narrow::fits(p.b_format);
+         model::narrow::fits(p.a_format) && model::narrow::fits(p.b_format) &&
+         p.cases.k * p.cases.n <= (1u << model::narrow::kTagBits);   // a B row's offset fits an A word's tag
 }
 
-// Lane `lane`'s share of packing a case's A and B (decode_operand, then narrow::pack): per A element its word and, in
-// the high half, the offset (column * N) of the B row its logical column meets; per B element its word.
+// Lane `lane`'s share of packing a case's A and B (decode_operand, then narrow::pack): per A element its word, tagged
+// with the offset (column * N) of the B row its logical column meets; per B element its word.
 MMASP_PORTABLE void decode_narrow(const PairTables& p, const uint32_t* a, const uint32_t* b, const uint32_t* nibbles,
-                                  uint32_t lane, uint32_t lanes, uint64_t* a_narrow, uint32_t* b_narrow) {
+                                  uint32_t lane, uint32_t lanes, uint64_t* a_narrow, uint64_t* b_narrow) {
   const gen::portable::CaseTables& t = p.cases;
   const uint32_t stored = t.k / 2, chunks = t.k / t.chunk_width, n = t.n;
   const model::OperandFormat a_format = p.a_format, b_format = p.b_format;
@@ -288,23 +277,22 @@ MMASP_PORTABLE void decode_narrow(const PairTables& p, const uint32_t* a, const 
   for (uint32_t e = lane; e < t.a_count; e += lanes) {
     const uint32_t* row_nibbles = nibbles + (e / stored) * chunks;
     const uint32_t column = gen::portable::logical_column(t, [&](uint32_t chunk) { return row_nibbles[chunk]; }, e % stored);
-    a_narrow[e] = model::narrow::pack(model::decode_operand(a[e], a_format, subnormals)) | uint64_t(column * n) << 32;
+    a_narrow[e] = model::narrow::pack(model::decode_operand(a[e], a_format, subnormals), column * n);
   }
   for (uint32_t e = lane; e < t.b_count; e += lanes)
     b_narrow[e] = model::narrow::pack(model::decode_operand(b[e], b_format, subnormals));
 }
 
 // D[idx] by the narrow model from decode_narrow's words and C's code.
-MMASP_PORTABLE uint32_t judged_narrow(const PairTables& p, const uint64_t* a_narrow, const uint32_t* b_narrow,
+MMASP_PORTABLE uint32_t judged_narrow(const PairTables& p, const uint64_t* a_narrow, const uint64_t* b_narrow,
                                       const uint32_t* c, uint32_t idx) {
   const gen::portable::CaseTables& t = p.cases;
   const uint32_t n = t.n, i = idx / n, j = idx % n, stored = t.k / 2;
   const uint64_t* a_row = a_narrow + i * stored;
-  const uint32_t* b_column = b_narrow + j;
-  const auto products = [&](int s, uint32_t& a_word, uint32_t& b_word) {
-    const uint64_t word = a_row[s];
-    a_word = uint32_t(word);
-    b_word = b_column[uint32_t(word >> 32)];
+  const uint64_t* b_column = b_narrow + j;
+  const auto products = [&](int s, uint64_t& a_word, uint64_t& b_word) {
+    a_word = a_row[s];
+    b_word = b_column[model::narrow::tag(a_word)];
   };
   const model::Value c_value = model::decode_operand(c[idx], p.c_format, p.model.subnormal_inputs);
   if (p.narrow_choices == 0) return model::narrow::element(Sm90Choices::from(p.model), int(stored), products, c_value, p.f16_d);
@@ -316,6 +304,33 @@ MMASP_PORTABLE uint32_t judged_narrow(const PairTables& p, const uint64_t* a_nar
 struct Registers {
   uint32_t r[4];
 };
+
+// A lane's registers for an operand, from its matrix of codes (row-major): element e in register e / (32 / bits) at
+// bit bits * (e % (32 / bits)), as fragments.h packs them. One loop, not unrolled: a finished word enters at r[3] as
+// the others move down, so no register is indexed at run time, and the code stays small (the kernel's loop is limited
+// by fetching its instructions).
+MMASP_PORTABLE Registers pack_operand(const PairTables& p, int operand, const uint32_t* matrix, uint32_t lane) {
+  const uint32_t bits = p.container_bits[operand], per_lane = p.per_lane[operand];
+  const uint32_t* index = p.layouts + p.layout[operand] + lane * per_lane;
+  Registers x = {};
+  uint32_t word = 0, filled = 0, pushed = 0;
+  const auto push = [&]() {
+    x = {{x.r[1], x.r[2], x.r[3], word}};
+    word = filled = 0;
+    ++pushed;
+  };
+#if defined(__CUDA_ARCH__)
+#pragma unroll 1
+#endif
+  for (uint32_t e = 0; e < per_lane; ++e) {
+    word |= matrix[index[e]] << filled;
+    filled += bits;
+    if (filled == 32) push();
+  }
+  if (filled) push();
+  while (pushed < 4) push();
+  return x;
+}
 
 // Element `element` (0 .. per_lane - 1) of a lane's registers, `bits` wide, and the registers with it replaced. The
 // register is chosen by selects, never by an index.

@@ -72,7 +72,7 @@ __device__ __forceinline__ void resident_cases(const Launch& launch) {
   uint64_t* b_decoded = a_decoded + t.a_count;
   uint32_t* columns = reinterpret_cast<uint32_t*>(b_decoded + t.b_count);
   uint64_t* a_narrow = a_decoded;                                        // narrow_model: decode_narrow's layout
-  uint32_t* b_narrow = reinterpret_cast<uint32_t*>(a_narrow + t.a_count);
+  uint64_t* b_narrow = a_narrow + t.a_count;
   const uint64_t warp_index = uint64_t(blockIdx.x) * warps + warp, all_warps = uint64_t(gridDim.x) * warps;
   const uint32_t d_bits = p.container_bits[operand_d], d_per_lane = p.per_lane[operand_d];
   const uint32_t* d_index = p.layouts + p.layout[operand_d] + lane * d_per_lane;
@@ -82,11 +82,9 @@ __device__ __forceinline__ void resident_cases(const Launch& launch) {
   // would put them in local memory.
   Registers ra = {}, rb = {}, rc = {}, rd = {};
   const auto pack = [&](uint32_t noise) {
-    for (uint32_t r = 0; r < 4; ++r) {
-      ra.r[r] = pack_register(p, operand_a, a, lane, r);
-      rb.r[r] = pack_register(p, operand_b, b, lane, r);
-      rc.r[r] = pack_register(p, operand_c, c, lane, r);
-    }
+    ra = pack_operand(p, operand_a, a, lane);
+    rb = pack_operand(p, operand_b, b, lane);
+    rc = pack_operand(p, operand_c, c, lane);
     return metadata_register(p, nibbles, lane, noise);
   };
 
@@ -104,15 +102,17 @@ __device__ __forceinline__ void resident_cases(const Launch& launch) {
   uint32_t sink = 0;
   for (uint64_t w = warp_index; w < launch.count; w += all_warps) {
     const uint64_t index = launch.first + w;
-    const uint32_t noise = draw_shared_case(launch, t, index, lane, a, b, c, nibbles);
+    // Judge mode draws and runs only its first case, and judges it again and again.
+    const bool fresh = launch.mode != Mode::judge || w == warp_index;
+    const uint32_t noise = fresh ? draw_shared_case(launch, t, index, lane, a, b, c, nibbles) : 0u;
     if (launch.mode == Mode::draw) {
       ++cases;
       __syncwarp();
       continue;
     }
-    const uint32_t e = pack(noise);
+    const uint32_t e = fresh ? pack(noise) : 0u;
     if constexpr (kLean) {   // resident.cpp sends register faults to the general kernel
-      rd = form_mma_inline(instruction, ra, rb, rc, e);
+      if (fresh) rd = form_mma_inline(instruction, ra, rb, rc, e);
     } else if (fault_kind == Fault::registers) {
       // The clean instruction first, for the count of cases the fault changed; then the faulty one.
       const Registers clean = form_mma(instruction, ra, rb, rc, e);

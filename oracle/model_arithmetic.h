@@ -628,16 +628,27 @@ MMASP_PORTABLE uint32_t element_with(const P& p, int stored, const Operands& ope
 // --- The narrow arithmetic: the same model, cheaper, where the numbers allow it. ------------------------------------
 // The GPU-resident check spends most of its time here, so the verified sm_90 choices (FixedChoices with chained blocks,
 // exponent-sum alignment, truncated shifted-out bits, every zero result +0) get a version of Block whose products are
-// 32-bit: operands of at most 11 significand bits (f16, bf16, tf32, fp8) are packed into one word each, a product's
-// significand has at most 22 bits, and with fraction_bits <= kNarrowFractionBits every aligned product is below 2^31
-// (an aligned term is below 2^(fraction_bits + 2), as for Block). The sum is 64-bit as in Block<..., false>, C and the
-// running sum are full Values, and the rounding is round_to's. Same terms, same sum, same rounding: the result is
-// element()'s bit for bit, which ModelArithmetic.NarrowElementIsElement checks on every form's case distributions and
-// on constructed extremes.
+// 32-bit: operands of at most 11 significand bits (f16, bf16, tf32, fp8) are packed into one 64-bit word each, laid
+// out so that a product's two exponents and two alignment fields are one 32-bit addition; a product's significand has
+// at most 22 bits, and with fraction_bits <= kNarrowFractionBits every aligned product is below 2^31 (an aligned term
+// is below 2^(fraction_bits + 2), as for Block). The sum is 64-bit as in Block<..., false>, C and the running sum are
+// full Values, and the rounding is round_to's. Same terms, same sum, same rounding: the result is element()'s bit for
+// bit, which Resident.TheNarrowModelIsTheModelOnEveryInput checks on every form's case distributions and on
+// constructed extremes.
 namespace narrow {
 
-inline constexpr int kSignificandBits = 11, kExponentBits = 9, kExponentOffset = 256;
-inline constexpr uint32_t kNegative = 1u << 29, kFinite = 1u << 30, kSpecial = 1u << 31;   // special: bit 0 says NaN
+inline constexpr int kSignificandBits = 11, kExponentOffset = 256;
+// The packed word. Low half: exponent + 256 (bits 0-15, below 512) and field + 768 (bits 16-31, 512 to 1023), so
+// that the sum of two low halves holds both sums without a carry between them, and a product of two finite values has
+// a field sum of at least 1024 where one with a zero or special factor (low half 0) has less: the largest low-half
+// sum of a block's products is its largest finite product's, found without a test. High half: significand (bits
+// 0-10), a caller's tag (bits 11-27; the kernel keeps the offset of the B row an A element meets there), NaN (bit 28,
+// with special), negative (29), finite and non-zero (30), Inf or NaN (31). Zeros and specials have significand 0 and
+// a low half 0.
+inline constexpr uint32_t kTagShift = 11, kTagBits = 17, kNaN = 1u << 28, kNegative = 1u << 29, kFinite = 1u << 30,
+                          kSpecial = 1u << 31;
+inline constexpr int kFieldOffset = 3 * kExponentOffset;
+inline constexpr uint32_t kFinitePair = uint32_t(2 * (kFieldOffset - kExponentOffset)) << 16;
 inline constexpr int kNarrowFractionBits = 29;
 
 // Whether every code of `f` packs: at most 11 significand bits, exponents and fields within 9 bits.
@@ -647,22 +658,20 @@ MMASP_PORTABLE bool fits(const OperandFormat& f) {
   return f.mantissa_bits + 1 <= kSignificandBits && lowest >= -kExponentOffset && lowest_field >= -kExponentOffset &&
          highest < kExponentOffset;
 }
-// A decoded operand in one word: significand (bits 0-10), exponent and field (9 bits each, offset by 256), sign, and
-// whether it is finite and non-zero, or special (Inf, or NaN when bit 0 is set). A zero is only its sign.
-MMASP_PORTABLE uint32_t pack(const Value& v) {
-  const uint32_t sign = v.negative ? kNegative : 0;
+MMASP_PORTABLE uint64_t pack(const Value& v, uint32_t tag = 0) {
+  uint32_t high = (v.negative ? kNegative : 0) | tag << kTagShift, low = 0;
   switch (v.cls) {
-    case Value::zero: return sign;
-    case Value::infinite: return sign | kSpecial;
-    case Value::nan: return sign | kSpecial | 1u;
-    case Value::finite: break;
+    case Value::zero: break;
+    case Value::infinite: high |= kSpecial; break;
+    case Value::nan: high |= kSpecial | kNaN; break;
+    case Value::finite:
+      high |= kFinite | uint32_t(v.significand);
+      low = uint32_t(v.exponent + kExponentOffset) | uint32_t(v.field + kFieldOffset) << 16;
+      break;
   }
-  return sign | kFinite | uint32_t(v.significand) | uint32_t(v.exponent + kExponentOffset) << kSignificandBits |
-         uint32_t(v.field + kExponentOffset) << (kSignificandBits + kExponentBits);
+  return uint64_t(high) << 32 | low;
 }
-MMASP_PORTABLE uint32_t significand(uint32_t x) { return x & ((1u << kSignificandBits) - 1); }
-MMASP_PORTABLE int exponent(uint32_t x) { return int((x >> kSignificandBits) & 0x1FFu) - kExponentOffset; }
-MMASP_PORTABLE int field(uint32_t x) { return int((x >> (kSignificandBits + kExponentBits)) & 0x1FFu) - kExponentOffset; }
+MMASP_PORTABLE uint32_t tag(uint64_t x) { return uint32_t(x >> (32 + kTagShift)) & ((1u << kTagBits) - 1); }
 
 // Whether the narrow arithmetic computes element() for parameters of type P with these numbers.
 template <class P>
@@ -684,26 +693,24 @@ class Block {
     else if (v.cls == Value::infinite) (v.negative ? negative_inf_ : positive_inf_) = true;
     else if (v.cls == Value::finite) note(v.field);
   }
-  MMASP_PORTABLE void scan_product(uint32_t a, uint32_t b) {
-    if (a & b & kFinite) {
-      note(field(a) + field(b));
-      return;
-    }
-    if (!((a | b) & kSpecial)) return;   // a zero times a zero or a finite value
-    if (((a & kSpecial) && (a & 1)) || ((b & kSpecial) && (b & 1))) {
-      nan_ = true;
-      return;
-    }
-    if (!(a & (kFinite | kSpecial)) || !(b & (kFinite | kSpecial))) {   // Inf times zero
-      nan_ = true;
-      return;
-    }
-    (((a ^ b) & kNegative) ? negative_inf_ : positive_inf_) = true;
+  // The largest low-half sum orders the products by their field sums first (the packed word's layout, above); the
+  // flags say whether any factor was Inf or NaN, and then scan_special() must see every product of the block.
+  MMASP_PORTABLE void scan_product(uint64_t a, uint64_t b) {
+    top_products_ = max_u32(top_products_, uint32_t(a) + uint32_t(b));
+    flags_ |= uint32_t(a >> 32) | uint32_t(b >> 32);
+  }
+  MMASP_PORTABLE bool special_products() const { return flags_ & kSpecial; }
+  MMASP_PORTABLE void scan_special(uint64_t a, uint64_t b) {
+    const uint32_t a_high = uint32_t(a >> 32), b_high = uint32_t(b >> 32);
+    if ((a_high | b_high) & kSpecial) special(a_high, b_high);
   }
   MMASP_PORTABLE bool needs_sum() {
-    if (nan_ || positive_inf_ || negative_inf_ || !terms_) return false;
+    if (nan_ || positive_inf_ || negative_inf_) return false;
+    if (top_products_ >= kFinitePair) note(int(top_products_ >> 16) - 2 * kFieldOffset);
+    if (!terms_) return false;
     lsb_ = top_ - p_.fraction_bits;
     if (p_.alignment_floor_guard >= 0) lsb_ = max_of(lsb_, kF32MinSubnormalExponent - p_.alignment_floor_guard);
+    product_base_ = lsb_ + 2 * kExponentOffset;
     return true;
   }
 
@@ -714,13 +721,15 @@ class Block {
     const long long aligned = (long long)(shift >= 0 ? v.significand << shift : -shift >= 64 ? 0 : v.significand >> -shift);
     sum_ += v.negative ? -aligned : aligned;
   }
-  MMASP_PORTABLE void sum_product(uint32_t a, uint32_t b) {
-    if (!(a & b & kFinite)) return;
-    const uint32_t product = significand(a) * significand(b);
-    const int shift = exponent(a) + exponent(b) - lsb_;
-    // Below 2^31 (see above); a right shift of 31 or more leaves nothing of a product below 2^22.
-    const uint32_t aligned = shift >= 0 ? product << shift : product >> (-shift < 31 ? -shift : 31);
-    sum_ += ((a ^ b) & kNegative) ? -(long long)aligned : (long long)aligned;
+  // A zero's significand is 0, so its product adds nothing whatever its shift; no test for it.
+  MMASP_PORTABLE void sum_product(uint64_t a, uint64_t b) {
+    const uint32_t a_high = uint32_t(a >> 32), b_high = uint32_t(b >> 32);
+    const uint32_t product = (a_high & kSignificandMask) * (b_high & kSignificandMask);
+    const int shift = int((uint32_t(a) + uint32_t(b)) & 0xFFFFu) - product_base_;
+    // A finite product's left shift is at most fraction_bits - 2 * mantissa bits (below 2^31, above), and a zero's
+    // product is 0: `& 31` changes neither. A right shift of 31 or more leaves nothing of a product below 2^22.
+    const uint32_t aligned = shift >= 0 ? product << (shift & 31) : product >> (-shift < 31 ? -shift : 31);
+    sum_ += ((a_high ^ b_high) & kNegative) ? -(long long)aligned : (long long)aligned;
   }
 
   MMASP_PORTABLE Value finish(const ResultFormat& format, Rounding rounding) const {
@@ -740,13 +749,24 @@ class Block {
   }
 
  private:
+  static constexpr uint32_t kSignificandMask = (1u << kSignificandBits) - 1;
+  MMASP_PORTABLE static uint32_t max_u32(uint32_t a, uint32_t b) { return a > b ? a : b; }
+  // A product with an Inf or NaN factor (and no finite pair): NaN, Inf times zero, or an Inf of the product's sign.
+  MMASP_PORTABLE void special(uint32_t a_high, uint32_t b_high) {
+    if ((a_high & kNaN) || (b_high & kNaN) || !(a_high & (kFinite | kSpecial)) || !(b_high & (kFinite | kSpecial))) {
+      nan_ = true;
+      return;
+    }
+    (((a_high ^ b_high) & kNegative) ? negative_inf_ : positive_inf_) = true;
+  }
   MMASP_PORTABLE void note(int reference) {
     top_ = terms_ ? max_of(top_, reference) : reference;
     terms_ = true;
   }
   const P& p_;
   bool terms_ = false, nan_ = false, positive_inf_ = false, negative_inf_ = false;
-  int top_ = 0, lsb_ = 0;
+  uint32_t top_products_ = 0, flags_ = 0;
+  int top_ = 0, lsb_ = 0, product_base_ = 0;
   long long sum_ = 0;
 };
 
@@ -779,14 +799,21 @@ MMASP_PORTABLE uint32_t element(const P& p, int stored, const Products& products
     Block<P> sum(p);
     if (have_accumulator) sum.scan(accumulator);
     for_block(p, block, blocks, stored, [&](int s) {
-      uint32_t a, b;
+      uint64_t a, b;
       products(s, a, b);
       sum.scan_product(a, b);
     });
+    if (sum.special_products()) {
+      for_block(p, block, blocks, stored, [&](int s) {
+        uint64_t a, b;
+        products(s, a, b);
+        sum.scan_special(a, b);
+      });
+    }
     if (sum.needs_sum()) {
       if (have_accumulator) sum.sum(accumulator);
       for_block(p, block, blocks, stored, [&](int s) {
-        uint32_t a, b;
+        uint64_t a, b;
         products(s, a, b);
         sum.sum_product(a, b);
       });

@@ -40,15 +40,15 @@ TEST(Resident, EverySm90PairHasAKernelAndTablesThatPackAndJudgeAsTheHostDoes) {
         const WarpRegisters expected = to_registers(test);
         for (uint32_t lane = 0; lane < 32; ++lane) {
           const LaneRegisters& want = expected.lanes[lane];
-          for (int r = 0; r < form.regs.a; ++r)
-            ASSERT_EQ(resident::pack_register(p, resident::operand_a, test.a_compressed.data(), lane, uint32_t(r)), want.a[size_t(r)])
-                << form.opcode << " lane " << lane << " A register " << r;
-          for (int r = 0; r < form.regs.b; ++r)
-            ASSERT_EQ(resident::pack_register(p, resident::operand_b, test.b.data(), lane, uint32_t(r)), want.b[size_t(r)])
-                << form.opcode << " lane " << lane << " B register " << r;
-          for (int r = 0; r < form.regs.c; ++r)
-            ASSERT_EQ(resident::pack_register(p, resident::operand_c, test.c.data(), lane, uint32_t(r)), want.c[size_t(r)])
-                << form.opcode << " lane " << lane << " C register " << r;
+          const resident::Registers a = resident::pack_operand(p, resident::operand_a, test.a_compressed.data(), lane);
+          const resident::Registers b = resident::pack_operand(p, resident::operand_b, test.b.data(), lane);
+          const resident::Registers c = resident::pack_operand(p, resident::operand_c, test.c.data(), lane);
+          // The registers the instruction does not read are zero (the kernel passes all four).
+          for (int r = 0; r < 4; ++r) {
+            ASSERT_EQ(a.r[r], r < form.regs.a ? want.a[size_t(r)] : 0u) << form.opcode << " lane " << lane << " A register " << r;
+            ASSERT_EQ(b.r[r], r < form.regs.b ? want.b[size_t(r)] : 0u) << form.opcode << " lane " << lane << " B register " << r;
+            ASSERT_EQ(c.r[r], r < form.regs.c ? want.c[size_t(r)] : 0u) << form.opcode << " lane " << lane << " C register " << r;
+          }
           ASSERT_EQ(resident::metadata_register(p, test.nibbles.data(), lane, test.metadata_noise[lane]), want.e)
               << form.opcode << " selector " << selector << " lane " << lane << " metadata";
         }
@@ -64,7 +64,7 @@ TEST(Resident, EverySm90PairHasAKernelAndTablesThatPackAndJudgeAsTheHostDoes) {
               << form.opcode << " case " << index << " element " << idx;
         if (p.judge == resident::Judge::narrow_model) {   // the kernel's hot path: the narrow model
           std::vector<uint64_t> a_narrow(test.a_compressed.size());
-          std::vector<uint32_t> b_narrow(test.b.size());
+          std::vector<uint64_t> b_narrow(test.b.size());
           resident::decode_narrow(p, test.a_compressed.data(), test.b.data(), test.nibbles.data(), 0, 1, a_narrow.data(),
                                   b_narrow.data());
           for (uint32_t idx = 0; idx < uint32_t(d_expected.size()); ++idx)
@@ -156,7 +156,7 @@ TEST(Resident, TheNarrowModelIsTheModelOnEveryInput) {
       if (!undefined_behaviour(test).empty()) continue;
       const std::vector<uint32_t> expected = model_result(test, model);
       std::vector<uint64_t> a_narrow(test.a_compressed.size());
-      std::vector<uint32_t> b_narrow(test.b.size());
+      std::vector<uint64_t> b_narrow(test.b.size());
       resident::decode_narrow(p, test.a_compressed.data(), test.b.data(), test.nibbles.data(), 0, 1, a_narrow.data(),
                               b_narrow.data());
       for (uint32_t idx = 0; idx < uint32_t(expected.size()); ++idx, ++elements)
