@@ -111,8 +111,10 @@ __device__ __forceinline__ void resident_cases(const Launch& launch) {
       continue;
     }
     const uint32_t e = fresh ? pack(noise) : 0u;
-    if constexpr (kLean) {   // resident.cpp sends register faults to the general kernel
-      if (fresh) rd = form_mma_inline(instruction, ra, rb, rc, e);
+    if (!fresh) {
+      // Judge mode after the first case: rd stays that case's result.
+    } else if constexpr (kLean) {   // resident.cpp sends register faults to the general kernel
+      rd = form_mma_inline(instruction, ra, rb, rc, e);
     } else if (fault_kind == Fault::registers) {
       // The clean instruction first, for the count of cases the fault changed; then the faulty one.
       const Registers clean = form_mma(instruction, ra, rb, rc, e);
