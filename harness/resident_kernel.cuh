@@ -88,6 +88,14 @@ __device__ __forceinline__ void resident_cases(const Launch& launch) {
     return metadata_register(p, nibbles, lane, noise);
   };
 
+  // Counts the case when a test-only fault changed any register of its D (rd against the clean result), so that a test
+  // can ask that every changed case be caught.
+  const auto count_fault_change = [&](const Registers& clean) {
+    bool changed = false;
+    for (uint32_t r = 0; r < 4; ++r) changed |= r < d_registers && rd.r[r] != clean.r[r];
+    if (__any_sync(0xFFFFFFFFu, changed) && lane == 0) atomicAdd(&launch.counters->fault_changed, 1ull);
+  };
+
   if (launch.mode == Mode::issue) {
     const uint32_t e = pack(draw_shared_case(launch, t, launch.first, lane, a, b, c, nibbles));
     const uint32_t fold = form_issue(instruction, ra, rb, rc, e, (launch.count + 3) / 4);
@@ -125,9 +133,7 @@ __device__ __forceinline__ void resident_cases(const Launch& launch) {
       if (fault.rotate_operand == operand_a) fa.r[0] = (fa.r[0] << 16) | (fa.r[0] >> 16);
       if (fault.rotate_operand == operand_b) fb.r[0] = (fb.r[0] << 16) | (fb.r[0] >> 16);
       rd = form_mma(instruction, fa, fb, fc, e ^ fault.e_xor);
-      bool changed = false;
-      for (uint32_t r = 0; r < 4; ++r) changed |= r < d_registers && rd.r[r] != clean.r[r];
-      if (__any_sync(0xFFFFFFFFu, changed) && lane == 0) atomicAdd(&launch.counters->fault_changed, 1ull);
+      count_fault_change(clean);
     } else {
       rd = form_mma(instruction, ra, rb, rc, e);
     }
@@ -151,10 +157,7 @@ __device__ __forceinline__ void resident_cases(const Launch& launch) {
           for (uint32_t q = 0; q < d_per_lane; ++q)
             rd = with_element(rd, q, d_bits, judged(p, fault.changed, a, b, c, nibbles, d_index[q]));
       }
-      // Whether the fault changed this case's D, so that a test can ask that every changed case be caught.
-      bool changed = false;
-      for (uint32_t r = 0; r < 4; ++r) changed |= r < d_registers && rd.r[r] != clean.r[r];
-      if (__any_sync(0xFFFFFFFFu, changed) && lane == 0) atomicAdd(&launch.counters->fault_changed, 1ull);
+      count_fault_change(clean);
     }
     if (launch.mode == Mode::dump) {
       uint32_t* out = launch.dump + w * dump_words(p);

@@ -751,7 +751,7 @@ class Block {
  private:
   static constexpr uint32_t kSignificandMask = (1u << kSignificandBits) - 1;
   MMASP_PORTABLE static uint32_t max_u32(uint32_t a, uint32_t b) { return a > b ? a : b; }
-  // A product with an Inf or NaN factor (and no finite pair): NaN, Inf times zero, or an Inf of the product's sign.
+  // A product with an Inf or NaN factor: NaN, Inf times zero, or an Inf of the product's sign.
   MMASP_PORTABLE void special(uint32_t a_high, uint32_t b_high) {
     if ((a_high & kNaN) || (b_high & kNaN) || !(a_high & (kFinite | kSpecial)) || !(b_high & (kFinite | kSpecial))) {
       nan_ = true;
