@@ -37,6 +37,7 @@ enum class Profile : uint8_t {
   near_overflow,  // magnitudes near the largest finite values: partial sums near accumulator overflow
   cancellation,   // C set to minus the rounded sum of the products: catastrophic cancellation
   int_extremes,   // integer extremes: .satfinite and wrap-around differ
+  few_terms,      // mostly zero operands: one or two products per block, far apart, so the others are shifted out
   count
 };
 std::string_view name(Profile profile);

@@ -107,7 +107,7 @@ MMASP_PORTABLE uint32_t code_of(const Sampler& s, const uint32_t* arena, uint64_
 enum class ValueKind : uint32_t { table, f16, bf16, tf32 };
 enum class AccumulatorKind : uint32_t { f32, f16, s32 };
 
-inline constexpr int kProfiles = 6;        // gen::Profile::count
+inline constexpr int kProfiles = 7;        // gen::Profile::count
 inline constexpr int kRuns = 6;            // profile, nibbles, A, B, C, metadata noise: the order draw_case draws them
 enum Run : int { run_profile, run_nibbles, run_a, run_b, run_c, run_noise };
 

@@ -72,7 +72,10 @@ ElementBounds element_bounds(const FloatTolerance& t, int n, double magnitude_su
     // possible flush of a subnormal D.
     const double conversion = t.epsilon_out * (exact_result + accumulation + underflow) + t.min_normal_out;
     bounds.spec += conversion;
-    bounds.tight += t.epsilon_out * exact_result;
+    // Near zero D's spacing is its own subnormal quantum (epsilon_out * min_normal_out), as for the accumulator above:
+    // the exact value rounded once to a subnormal D may be a quantum off. (Without that term the few_terms profile's
+    // tiny f16 results, rounded once by the emulator, were QualityWarnings.)
+    bounds.tight += t.epsilon_out * (exact_result + t.min_normal_out);
   }
   bounds.overflow_possible = magnitude_sum * (1 + gamma(n, t.epsilon_acc)) >= t.max_finite_acc ||
                              exact_result + bounds.spec >= t.max_finite_out;

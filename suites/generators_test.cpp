@@ -206,23 +206,24 @@ TEST(Generators, VectorWideCodesAreTheScalarOnes) {
 
 // The bulk streams are part of the interface: a (seed, form, index) must name the same case on every machine, with
 // every compiler, in every later version, or saved seeds and baselines stop meaning anything. These digests were
-// taken from this implementation; a deliberate change to a distribution changes them, and must say so.
+// taken from this implementation; a deliberate change to a distribution changes them, and must say so. Last change:
+// the float forms' few_terms profile (issue #17); the integer forms' streams kept theirs.
 TEST(Generators, BulkStreamsAreStable) {
   std::map<std::string, uint64_t> digests;
   std::set<std::string> seen;
   for (const auto& form : instruction_space())
     if (seen.insert(form.family).second) digests[form.family] = gen::case_stream_digest(form, 2026, 64);
   const std::map<std::string, uint64_t> expected = {
-      {"bf16", 0x19f76f7d942d8894ull},
-      {"f16", 0xacb457da50ae76c9ull},
-      {"f8f6f4", 0xb14468e77dd23a3aull},
-      {"fp8", 0x4ab47a4620d202f7ull},
+      {"bf16", 0x5f4337d8a39bf27eull},
+      {"f16", 0x9de0fae29e48f49cull},
+      {"f8f6f4", 0x8c51599d023ebf1cull},
+      {"fp8", 0x393adf658472c01cull},
       {"int4", 0xa786323e79d55d76ull},
       {"int8", 0x8a0ddf76adc2c64aull},
-      {"mxf4", 0x038e1c4af6af694dull},
-      {"mxf4nvf4", 0x07696663d12ede11ull},
-      {"mxf8f6f4", 0xa6402be1cc3e2a29ull},
-      {"tf32", 0x21b69067441307a7ull},
+      {"mxf4", 0xb1fd2cd9e20b49baull},
+      {"mxf4nvf4", 0x98a707c6b8b752a4ull},
+      {"mxf8f6f4", 0xd0faeabccec111b5ull},
+      {"tf32", 0x24723a14a30061fcull},
   };
   for (const auto& [family, digest] : digests) {
     std::printf("  %-10s 0x%016llx\n", family.c_str(), (unsigned long long)digest);

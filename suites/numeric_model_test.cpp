@@ -79,7 +79,8 @@ MmaCase case_of(const Form& form, double c, const std::vector<std::pair<double, 
 // A digest of what the model computes for random cases of every profile, on every sm_90 float form, with the
 // verified parameters and with one-parameter changes of them: any change to the model's arithmetic (a refactoring, an
 // optimisation) that changes one bit of one result changes this digest. Pinned; change it only with a change of the
-// model that is meant to change results, and say why.
+// model that is meant to change results, and say why. Last change: the generator's few_terms profile adds its cases
+// (issue #17); without them the digest is the one before, 0xd2b03cb5fe7591a1.
 uint64_t model_digest() {
   uint64_t digest = 0xcbf29ce484222325ull;
   auto mix = [&](uint64_t x) { digest = (digest ^ x) * 0x100000001b3ull; };
@@ -109,7 +110,7 @@ uint64_t model_digest() {
 }
 
 TEST(NumericModel, ResultsAreStable) {
-  EXPECT_EQ(model_digest(), 0xd2b03cb5fe7591a1ull) << std::hex << "model digest 0x" << model_digest();
+  EXPECT_EQ(model_digest(), 0x362c3d15fef469c0ull) << std::hex << "model digest 0x" << model_digest();
 }
 
 TEST(NumericModel, HandWorkedExamples) {
