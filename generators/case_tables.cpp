@@ -1,5 +1,6 @@
 #include "generators/case_tables.h"
 
+#include <bit>
 #include <map>
 #include <stdexcept>
 
@@ -97,6 +98,14 @@ PortableCaseTables portable_case_tables(const Form& form) {
   t.b_count = t.k * t.n;
   t.c_count = t.m * t.n;
   t.nibble_count = t.m * (t.k / t.chunk_width);
+  const auto log2_of = [&](uint32_t x, const char* what) {
+    if (x == 0 || (x & (x - 1))) throw std::logic_error(form.opcode + ": " + what + " is not a power of two");
+    return uint32_t(std::countr_zero(x));
+  };
+  t.n_log2 = log2_of(t.n, "N");
+  t.stored_log2 = log2_of(t.k / 2, "K/2");
+  t.chunks_log2 = log2_of(t.k / t.chunk_width, "K/chunk_width");
+  t.stored_per_chunk_log2 = log2_of(t.stored_per_chunk, "stored elements per chunk");
   std::vector<uint32_t> profiles;
   for (Profile profile : plan.profiles) profiles.push_back(uint32_t(profile));
   t.profiles = append(out.arena, profiles);
@@ -121,6 +130,7 @@ PortableCaseTables portable_case_tables(const Form& form) {
     for (int run = 0; run < portable::kRuns; ++run) {
       t.runs[p][run] = at;
       t.run_width[p][run] = widths[run];
+      t.run_shapes[p][run] = portable::run_shape(at, counts[run], widths[run]);
       at = portable::after_run(at, counts[run], widths[run]);
     }
   }

@@ -54,6 +54,21 @@ MMASP_PORTABLE Cursor after_run(Cursor at, uint32_t count, uint32_t width) {
   return at;
 }
 
+// How a run of `count` fields of `width` bits (not 64) lies in the stream from `at`: the fields left in the current word,
+// the fields per output, and the slots draw_run deals out (the rest of the current word, then each output). Made once
+// per run on the host (case_tables.cpp), so that drawing divides by nothing.
+struct RunShape {
+  uint32_t from_word = 0, per_output = 0, slots = 0;
+};
+MMASP_PORTABLE RunShape run_shape(const Cursor& at, uint32_t count, uint32_t width) {
+  if (width == 64) return {0, 1, count};
+  RunShape shape;
+  shape.from_word = at.left / width < count ? at.left / width : count;
+  shape.per_output = 64 / width;
+  shape.slots = 1 + (count - shape.from_word + shape.per_output - 1) / shape.per_output;
+  return shape;
+}
+
 // Draw `index` of a run that starts at `at`: the bits it takes (a field, or a whole output for width 64).
 MMASP_PORTABLE uint64_t draw_in_run(uint64_t seed, const Cursor& at, uint32_t index, uint32_t width) {
   if (width == 64) return stream_output(seed, at.next + index);
@@ -123,6 +138,10 @@ struct CaseTables {
   uint32_t sampler[3][kProfiles] = {};     // index of the A, B and C samplers of each profile in `samplers`
   Cursor runs[kProfiles][kRuns] = {};      // where each run starts, per profile
   uint32_t run_width[kProfiles][kRuns] = {};
+  RunShape run_shapes[kProfiles][kRuns] = {};   // run_shape() of each run for its count
+  // log2 of N, of K/2 (stored elements per row), of K/chunk_width (chunks per row) and of stored_per_chunk: every form
+  // has powers of two there (case_tables.cpp checks), so rows and columns are found by shifts, not divisions.
+  uint32_t n_log2 = 0, stored_log2 = 0, chunks_log2 = 0, stored_per_chunk_log2 = 0;
   ValueKind a_kind = ValueKind::table, b_kind = ValueKind::table;
   uint32_t a_values = 0, b_values = 0;     // table kinds: the value of every code, as float bits
   AccumulatorKind c_kind = AccumulatorKind::f32;
@@ -151,17 +170,17 @@ MMASP_PORTABLE uint32_t drawn(const CaseTables& t, uint64_t case_seed, uint32_t 
 // Lane `lane` of `lanes`' share of a run of `count` draws that starts at `at`, taken by stream output rather than by
 // draw: each output is computed once and cut into every field of the run it holds, where drawn() computes an output
 // once per field (five times for 12-bit fields). put(index, bits) gets draw `index`'s bits, as draw_in_run gives them.
+// `shape` is run_shape(at, count, width).
 template <class Put>
-MMASP_PORTABLE void draw_run(uint64_t seed, const Cursor& at, uint32_t count, uint32_t width, uint32_t lane,
-                             uint32_t lanes, const Put& put) {
+MMASP_PORTABLE void draw_run(uint64_t seed, const Cursor& at, const RunShape& shape, uint32_t count, uint32_t width,
+                             uint32_t lane, uint32_t lanes, const Put& put) {
   if (width == 64) {
     for (uint32_t i = lane; i < count; i += lanes) put(i, stream_output(seed, at.next + i));
     return;
   }
-  const uint32_t from_word = at.left / width < count ? at.left / width : count, per_output = 64 / width;
+  const uint32_t from_word = shape.from_word, per_output = shape.per_output, slots = shape.slots;
   const uint64_t mask = (uint64_t(1) << width) - 1;
   // Slot 0: the rest of the current word (at.word); slot q >= 1: output at.next + q - 1.
-  const uint32_t slots = 1 + (count - from_word + per_output - 1) / per_output;
   for (uint32_t slot = lane; slot < slots; slot += lanes) {
     if (slot == 0) {
       if (from_word == 0) continue;
@@ -176,23 +195,25 @@ MMASP_PORTABLE void draw_run(uint64_t seed, const Cursor& at, uint32_t count, ui
   }
 }
 
-// A lane's share of a whole run's codes, into out[0 .. count-1] (draw_run, then code_of_draw).
+// A lane's share of a whole run's codes, into out[0 .. count-1] (draw_run, then code_of_draw); `count` is the run's
+// count (the one its shape was made for).
 MMASP_PORTABLE void draw_codes(const CaseTables& t, uint64_t case_seed, uint32_t profile, int run, uint32_t count,
                                uint32_t lane, uint32_t lanes, uint32_t* out) {
   const Cursor at = t.runs[profile][run];
   const uint32_t width = t.run_width[profile][run];
+  const RunShape shape = t.run_shapes[profile][run];
   if (run == run_nibbles || run == run_noise) {
-    draw_run(case_seed, at, count, width, lane, lanes,
+    draw_run(case_seed, at, shape, count, width, lane, lanes,
              [&](uint32_t i, uint64_t r) { out[i] = code_of_draw(t, profile, run, r); });
     return;
   }
   const Sampler& sampler = t.samplers[t.sampler[run - run_a][profile]];
   if (sampler.width <= 12) {   // code_of's narrow case, its sampler read once per run instead of once per draw
     const uint32_t* slots = t.arena + sampler.slots;
-    draw_run(case_seed, at, count, width, lane, lanes, [&](uint32_t i, uint64_t r) { out[i] = slots[uint32_t(r)] & 0xFFu; });
+    draw_run(case_seed, at, shape, count, width, lane, lanes, [&](uint32_t i, uint64_t r) { out[i] = slots[uint32_t(r)] & 0xFFu; });
     return;
   }
-  draw_run(case_seed, at, count, width, lane, lanes, [&](uint32_t i, uint64_t r) { out[i] = code_of(sampler, t.arena, r); });
+  draw_run(case_seed, at, shape, count, width, lane, lanes, [&](uint32_t i, uint64_t r) { out[i] = code_of(sampler, t.arena, r); });
 }
 
 MMASP_PORTABLE uint64_t double_bits(double x) {
@@ -270,8 +291,8 @@ MMASP_PORTABLE uint32_t f16_nearest_finite(double value) {
 // The logical column (0..K-1) of stored element s of a row whose chunk nibbles are `nibble_of(chunk)`.
 template <class Nibbles>
 MMASP_PORTABLE uint32_t logical_column(const CaseTables& t, const Nibbles& nibble_of, uint32_t s) {
-  const uint32_t chunk = s / t.stored_per_chunk;
-  return chunk * t.chunk_width + t.arena[t.chunk_columns + nibble_of(chunk) * 4 + s % t.stored_per_chunk];
+  const uint32_t chunk = s >> t.stored_per_chunk_log2;
+  return chunk * t.chunk_width + t.arena[t.chunk_columns + nibble_of(chunk) * 4 + (s & (t.stored_per_chunk - 1))];
 }
 
 // The cancellation profile's C[i][j]: minus the products' sum, summed in stored order in doubles and rounded to C's

@@ -286,6 +286,13 @@ void* CudaDevice::function(CudaModule& module, const std::string& name) {
   return function;
 }
 
+int CudaDevice::max_shared_per_block() const {
+  int bytes = 0;
+  api_->check(api_->cuDeviceGetAttribute(&bytes, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, api_->device),
+              "cuDeviceGetAttribute");
+  return bytes;
+}
+
 int CudaDevice::resident_blocks(void* function, int threads, size_t shared_bytes) {
   const auto f = static_cast<CUfunction>(function);
   api_->check(api_->cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, int(shared_bytes)),

@@ -89,6 +89,7 @@ class ResidentPath {
   void* kernel_ = nullptr;        // kResidentKernel: every pair
   void* lean_kernel_ = nullptr;   // kResidentLeanKernel: narrow-model and integer pairs
   int multiprocessors_ = 0;
+  int shared_optin_ = 0;   // dynamic shared memory one block may have (bytes)
 };
 
 }  // namespace mmasp

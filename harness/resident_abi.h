@@ -92,6 +92,10 @@ struct Launch {
   uint32_t deviation_capacity = 0;
   uint32_t* dump = nullptr;      // dump mode: dump_words(pair) words per case
   Fault fault;
+  // Warps that wait for each other twice a case (after drawing, after judging): 0 none, 1 those of one scheduler
+  // (warp % 4: named barriers 1-4; that a block's warps go to the schedulers in turn is inferred, not documented — the
+  // measured gain is the evidence, and a whole-block barrier gained nearly as much), 2 the block.
+  uint32_t phase_barrier = 0;
 };
 
 // Words per warp of shared memory (one case: A, B, C and the nibbles), and per dumped case (the case, its noise and
@@ -148,7 +152,7 @@ MMASP_PORTABLE long long integer_value(uint32_t code, uint32_t bits, bool is_sig
 MMASP_PORTABLE uint32_t judged_integer(const PairTables& p, const uint32_t* a, const uint32_t* b, const uint32_t* c,
                                        const uint32_t* nibbles, uint32_t idx) {
   const gen::portable::CaseTables& t = p.cases;
-  const uint32_t n = t.n, i = idx / n, j = idx % n, stored = t.k / 2, chunks = t.k / t.chunk_width;
+  const uint32_t n = t.n, i = idx >> t.n_log2, j = idx & (n - 1), stored = t.k / 2, chunks = 1u << t.chunks_log2;
   const uint32_t* row_nibbles = nibbles + i * chunks;
   const auto nibble_of = [&](uint32_t chunk) { return row_nibbles[chunk]; };
   long long sum = (long long)int32_t(c[idx]);
@@ -166,7 +170,7 @@ MMASP_SHARED_CODE uint32_t judged(const PairTables& p, const model::Parameters& 
                                   const uint32_t* b, const uint32_t* c, const uint32_t* nibbles, uint32_t idx) {
   if (p.judge == Judge::integer) return judged_integer(p, a, b, c, nibbles, idx);
   const gen::portable::CaseTables& t = p.cases;
-  const uint32_t n = t.n, i = idx / n, j = idx % n, stored = t.k / 2, chunks = t.k / t.chunk_width;
+  const uint32_t n = t.n, i = idx >> t.n_log2, j = idx & (n - 1), stored = t.k / 2, chunks = 1u << t.chunks_log2;
   const uint32_t* row_nibbles = nibbles + i * chunks;
   const auto nibble_of = [&](uint32_t chunk) { return row_nibbles[chunk]; };
   // Copies in registers: on a GPU the tables are in global memory, and the arithmetic reads these in its loops.
@@ -204,12 +208,12 @@ MMASP_PORTABLE void decode_operands(const PairTables& p, const model::Parameters
                                     const uint32_t* b, const uint32_t* nibbles, uint32_t lane, uint32_t lanes,
                                     uint64_t* a_decoded, uint64_t* b_decoded, uint32_t* columns) {
   const gen::portable::CaseTables& t = p.cases;
-  const uint32_t stored = t.k / 2, chunks = t.k / t.chunk_width;
+  const uint32_t stored = t.k / 2, chunks = 1u << t.chunks_log2;
   const model::OperandFormat a_format = p.a_format, b_format = p.b_format;
   for (uint32_t e = lane; e < t.a_count; e += lanes) {
     a_decoded[e] = pack_value(model::decode_operand(a[e], a_format, parameters.subnormal_inputs));
-    const uint32_t* row_nibbles = nibbles + (e / stored) * chunks;
-    columns[e] = gen::portable::logical_column(t, [&](uint32_t chunk) { return row_nibbles[chunk]; }, e % stored);
+    const uint32_t* row_nibbles = nibbles + (e >> t.stored_log2) * chunks;
+    columns[e] = gen::portable::logical_column(t, [&](uint32_t chunk) { return row_nibbles[chunk]; }, e & (stored - 1));
   }
   for (uint32_t e = lane; e < t.b_count; e += lanes)
     b_decoded[e] = pack_value(model::decode_operand(b[e], b_format, parameters.subnormal_inputs));
@@ -245,7 +249,7 @@ MMASP_PORTABLE uint32_t judged_decoded(const PairTables& p, const model::Paramet
                                           const uint64_t* a_decoded, const uint64_t* b_decoded, const uint32_t* columns,
                                           const uint32_t* c, uint32_t idx) {
   const gen::portable::CaseTables& t = p.cases;
-  const uint32_t n = t.n, i = idx / n, j = idx % n, stored = t.k / 2;
+  const uint32_t n = t.n, i = idx >> t.n_log2, j = idx & (n - 1), stored = t.k / 2;
   const model::Parameters local = parameters;
   const uint64_t* a_row = a_decoded + i * stored;
   const uint32_t* row_columns = columns + i * stored;
@@ -271,12 +275,12 @@ MMASP_PORTABLE bool narrow_pair(const PairTables& p) {
 MMASP_PORTABLE void decode_narrow(const PairTables& p, const uint32_t* a, const uint32_t* b, const uint32_t* nibbles,
                                   uint32_t lane, uint32_t lanes, uint64_t* a_narrow, uint64_t* b_narrow) {
   const gen::portable::CaseTables& t = p.cases;
-  const uint32_t stored = t.k / 2, chunks = t.k / t.chunk_width, n = t.n;
+  const uint32_t stored = t.k / 2, chunks = 1u << t.chunks_log2, n = t.n;
   const model::OperandFormat a_format = p.a_format, b_format = p.b_format;
   const Subnormals subnormals = p.model.subnormal_inputs;
   for (uint32_t e = lane; e < t.a_count; e += lanes) {
-    const uint32_t* row_nibbles = nibbles + (e / stored) * chunks;
-    const uint32_t column = gen::portable::logical_column(t, [&](uint32_t chunk) { return row_nibbles[chunk]; }, e % stored);
+    const uint32_t* row_nibbles = nibbles + (e >> t.stored_log2) * chunks;
+    const uint32_t column = gen::portable::logical_column(t, [&](uint32_t chunk) { return row_nibbles[chunk]; }, e & (stored - 1));
     a_narrow[e] = model::narrow::pack(model::decode_operand(a[e], a_format, subnormals), column * n);
   }
   for (uint32_t e = lane; e < t.b_count; e += lanes)
@@ -287,7 +291,7 @@ MMASP_PORTABLE void decode_narrow(const PairTables& p, const uint32_t* a, const 
 MMASP_PORTABLE uint32_t judged_narrow(const PairTables& p, const uint64_t* a_narrow, const uint64_t* b_narrow,
                                       const uint32_t* c, uint32_t idx) {
   const gen::portable::CaseTables& t = p.cases;
-  const uint32_t n = t.n, i = idx / n, j = idx % n, stored = t.k / 2;
+  const uint32_t n = t.n, i = idx >> t.n_log2, j = idx & (n - 1), stored = t.k / 2;
   const uint64_t* a_row = a_narrow + i * stored;
   const uint64_t* b_column = b_narrow + j;
   const auto products = [&](int s, uint64_t& a_word, uint64_t& b_word) {
@@ -338,14 +342,16 @@ MMASP_PORTABLE uint32_t register_of(const Registers& x, uint32_t i) {
   const uint32_t low = i & 1 ? x.r[1] : x.r[0], high = i & 1 ? x.r[3] : x.r[2];
   return i & 2 ? high : low;
 }
+// `bits` is 4, 8, 16 or 32 (container_bits), so elements per register are found by a shift.
+MMASP_PORTABLE uint32_t per_register_log2(uint32_t bits) { return bits == 32 ? 0 : bits == 16 ? 1 : bits == 8 ? 2 : 3; }
 MMASP_PORTABLE uint32_t element_of(const Registers& x, uint32_t element, uint32_t bits) {
-  const uint32_t per_register = 32 / bits;
-  const uint32_t word = register_of(x, element / per_register);
-  return bits == 32 ? word : (word >> (bits * (element % per_register))) & ((1u << bits) - 1);
+  const uint32_t log2 = per_register_log2(bits);
+  const uint32_t word = register_of(x, element >> log2);
+  return bits == 32 ? word : (word >> (bits * (element & ((1u << log2) - 1)))) & ((1u << bits) - 1);
 }
 MMASP_PORTABLE Registers with_element(Registers x, uint32_t element, uint32_t bits, uint32_t value) {
-  const uint32_t per_register = 32 / bits, which = element / per_register;
-  const uint32_t shift = bits == 32 ? 0 : bits * (element % per_register);
+  const uint32_t log2 = per_register_log2(bits), which = element >> log2;
+  const uint32_t shift = bits == 32 ? 0 : bits * (element & ((1u << log2) - 1));
   const uint32_t mask = bits == 32 ? ~0u : ((1u << bits) - 1) << shift;
   const auto changed = [&](uint32_t word) { return (word & ~mask) | ((value << shift) & mask); };
   return {{which == 0 ? changed(x.r[0]) : x.r[0], which == 1 ? changed(x.r[1]) : x.r[1],

@@ -28,7 +28,7 @@ __device__ __forceinline__ uint32_t draw_shared_case(const Launch& launch, const
                                                      uint64_t index, uint32_t lane, uint32_t* a, uint32_t* b,
                                                      uint32_t* c, uint32_t* nibbles) {
   namespace portable = gen::portable;
-  const uint32_t stored = t.k / 2, chunks = t.k / t.chunk_width;
+  const uint32_t stored = t.k / 2, chunks = 1u << t.chunks_log2;
   const uint64_t seed = portable::splitmix(launch.stream_base + index * portable::kGamma);
   const uint32_t profile = portable::profile_of(t, seed);
   portable::draw_codes(t, seed, profile, portable::run_nibbles, t.nibble_count, lane, 32, nibbles);
@@ -43,7 +43,7 @@ __device__ __forceinline__ uint32_t draw_shared_case(const Launch& launch, const
     const auto nibble = [&](uint32_t i, uint32_t chunk) { return nibbles[i * chunks + chunk]; };
     // Each lane rewrites only its own elements of C, and reads only A, B and the nibbles.
     for (uint32_t e = lane; e < t.c_count; e += 32)
-      c[e] = portable::cancelled_c(t, e / t.n, e % t.n, c[e], a_of, b_of, nibble);
+      c[e] = portable::cancelled_c(t, e >> t.n_log2, e & (t.n - 1), c[e], a_of, b_of, nibble);
     __syncwarp();
   }
   return noise;
@@ -108,15 +108,11 @@ __device__ __forceinline__ void resident_cases(const Launch& launch) {
   const Fault::Kind fault_kind = fault.kind;
   unsigned long long cases = 0;
   uint32_t sink = 0;
-  for (uint64_t w = warp_index; w < launch.count; w += all_warps) {
-    const uint64_t index = launch.first + w;
-    // Judge mode draws and runs only its first case, and judges it again and again.
-    const bool fresh = launch.mode != Mode::judge || w == warp_index;
-    const uint32_t noise = fresh ? draw_shared_case(launch, t, index, lane, a, b, c, nibbles) : 0u;
+  // One case from its drawn inputs: pack, run, judge. `return` ends the case.
+  const auto finish_case = [&](uint64_t w, uint64_t index, bool fresh, uint32_t noise) {
     if (launch.mode == Mode::draw) {
       ++cases;
-      __syncwarp();
-      continue;
+      return;
     }
     const uint32_t e = fresh ? pack(noise) : 0u;
     if (!fresh) {
@@ -140,8 +136,7 @@ __device__ __forceinline__ void resident_cases(const Launch& launch) {
     if (launch.mode == Mode::run) {
       for (uint32_t r = 0; r < 4; ++r) sink ^= r < d_registers ? rd.r[r] : 0u;
       ++cases;
-      __syncwarp();
-      continue;
+      return;
     }
     if (fault_kind == Fault::output || fault_kind == Fault::numerics) {
       const Registers clean = rd;
@@ -191,7 +186,26 @@ __device__ __forceinline__ void resident_cases(const Launch& launch) {
       }
     }
     ++cases;
+  };
+
+  // The loop runs the same rounds in every warp of a block (a warp past the end idles), so that the warps can keep
+  // together (launch.phase_barrier): the warps one scheduler runs then fetch the same instructions at about the same
+  // time, drawing together and judging together, instead of thrashing its instruction cache with both.
+  const uint32_t phase_group = launch.phase_barrier == 1 ? warp % 4 : 0;
+  const uint32_t phase_threads = launch.phase_barrier == 1 ? (warps + 3 - phase_group) / 4 * 32 : warps * 32;
+  const auto keep_together = [&]() {
+    if (launch.phase_barrier) asm volatile("bar.sync %0, %1;" ::"r"(1 + phase_group), "r"(phase_threads) : "memory");
+  };
+  for (uint64_t first_warp = uint64_t(blockIdx.x) * warps; first_warp < launch.count; first_warp += all_warps) {
+    const uint64_t w = first_warp + warp, index = launch.first + w;
+    const bool active = w < launch.count;
+    // Judge mode draws and runs only its first case, and judges it again and again.
+    const bool fresh = launch.mode != Mode::judge || w == warp_index;
+    const uint32_t noise = active && fresh ? draw_shared_case(launch, t, index, lane, a, b, c, nibbles) : 0u;
+    keep_together();
+    if (active) finish_case(w, index, fresh, noise);
     __syncwarp();   // every lane is done with this case before the next one overwrites it
+    keep_together();
   }
   if (sink) atomicAdd(&launch.counters->sink, (unsigned long long)sink);
   if (lane == 0) {

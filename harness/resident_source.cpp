@@ -115,7 +115,7 @@ std::string resident_kernels_source() {
      << "extern \"C\" __global__ void __launch_bounds__(128, 4)\n"
      << "mmasp_resident(const __grid_constant__ mmasp::resident::Launch launch) {\n"
      << "  mmasp::resident::resident_cases<false>(launch);\n}\n\n"
-     << "extern \"C\" __global__ void __launch_bounds__(128, 8)\n"
+     << "extern \"C\" __global__ void __launch_bounds__(1024, 1)\n"
      << "mmasp_resident_lean(const __grid_constant__ mmasp::resident::Launch launch) {\n"
      << "  mmasp::resident::resident_cases<true>(launch);\n}\n";
   return cu.str();
