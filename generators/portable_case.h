@@ -295,17 +295,17 @@ MMASP_PORTABLE uint32_t logical_column(const CaseTables& t, const Nibbles& nibbl
   return chunk * t.chunk_width + t.arena[t.chunk_columns + nibble_of(chunk) * 4 + (s & (t.stored_per_chunk - 1))];
 }
 
-// The cancellation profile's C[i][j]: minus the products' sum, summed in stored order in doubles and rounded to C's
-// type (detail::cancel_with_c), or the drawn code where that is not finite. `a(i, s)`, `b(row, j)` and `nibble(i,
-// chunk)` read the case's drawn elements.
+// The cancellation profile's C[i][j] from the operands' values: minus the products' sum, summed in stored order in
+// doubles and rounded to C's type (detail::cancel_with_c), or the drawn code where that is not finite. `a_value(i, s)`
+// and `b_value(row, j)` give operand_value() of the case's drawn A and B elements; `nibble(i, chunk)` reads its nibbles.
 template <class A, class B, class Nibble>
-MMASP_PORTABLE uint32_t cancelled_c(const CaseTables& t, uint32_t i, uint32_t j, uint32_t drawn_c, const A& a, const B& b,
-                                    const Nibble& nibble) {
+MMASP_PORTABLE uint32_t cancelled_c_of_values(const CaseTables& t, uint32_t i, uint32_t j, uint32_t drawn_c,
+                                              const A& a_value, const B& b_value, const Nibble& nibble) {
   const uint32_t stored = t.k / 2;
   double sum = 0;
   for (uint32_t s = 0; s < stored; ++s) {
     const uint32_t column = logical_column(t, [&](uint32_t chunk) { return nibble(i, chunk); }, s);
-    sum += operand_value(t, t.a_kind, t.a_values, a(i, s)) * operand_value(t, t.b_kind, t.b_values, b(column, j));
+    sum += a_value(i, s) * b_value(column, j);
   }
   if (t.c_kind == AccumulatorKind::s32) return uint32_t(-(long long)(sum));   // exact: |sum| < 2^53
   if ((double_bits(sum) & (uint64_t(0x7FF) << 52)) == (uint64_t(0x7FF) << 52)) return drawn_c;   // Inf or NaN
@@ -315,6 +315,15 @@ MMASP_PORTABLE uint32_t cancelled_c(const CaseTables& t, uint32_t i, uint32_t j,
   }
   const uint32_t code = f16_nearest_finite(-sum);
   return code == 0xFFFFFFFFu ? drawn_c : code;
+}
+
+// The same from the drawn codes: `a(i, s)`, `b(row, j)` read the case's A and B codes.
+template <class A, class B, class Nibble>
+MMASP_PORTABLE uint32_t cancelled_c(const CaseTables& t, uint32_t i, uint32_t j, uint32_t drawn_c, const A& a, const B& b,
+                                    const Nibble& nibble) {
+  return cancelled_c_of_values(
+      t, i, j, drawn_c, [&](uint32_t row, uint32_t s) { return operand_value(t, t.a_kind, t.a_values, a(row, s)); },
+      [&](uint32_t row, uint32_t column) { return operand_value(t, t.b_kind, t.b_values, b(row, column)); }, nibble);
 }
 
 }  // namespace mmasp::gen::portable

@@ -23,10 +23,12 @@ __device__ __noinline__ Registers form_mma(uint32_t id, Registers a, Registers b
 __device__ __noinline__ uint32_t form_issue(uint32_t id, Registers a, Registers b, Registers c, uint32_t e, uint64_t rounds);
 
 // Draws case `index` into a warp's shared memory (every lane its share of each run, stream output by stream output,
-// then the cancellation profile's C); returns this lane's metadata noise.
+// then the cancellation profile's C); returns this lane's metadata noise. With `use_values`, `values` is room for
+// a_count + b_count doubles the warp may use while it draws (the decoded operands' place). Never a null pointer: nvcc
+// has hoisted a load through one that only a condition guarded.
 __device__ __forceinline__ uint32_t draw_shared_case(const Launch& launch, const gen::portable::CaseTables& t,
                                                      uint64_t index, uint32_t lane, uint32_t* a, uint32_t* b,
-                                                     uint32_t* c, uint32_t* nibbles) {
+                                                     uint32_t* c, uint32_t* nibbles, bool use_values, double* values) {
   namespace portable = gen::portable;
   const uint32_t stored = t.k / 2, chunks = 1u << t.chunks_log2;
   const uint64_t seed = portable::splitmix(launch.stream_base + index * portable::kGamma);
@@ -38,12 +40,25 @@ __device__ __forceinline__ uint32_t draw_shared_case(const Launch& launch, const
   const uint32_t noise = portable::drawn(t, seed, profile, portable::run_noise, lane);
   __syncwarp();
   if (profile == t.cancellation_profile) {
-    const auto a_of = [&](uint32_t i, uint32_t s) { return a[i * stored + s]; };
-    const auto b_of = [&](uint32_t row, uint32_t j) { return b[row * t.n + j]; };
     const auto nibble = [&](uint32_t i, uint32_t chunk) { return nibbles[i * chunks + chunk]; };
-    // Each lane rewrites only its own elements of C, and reads only A, B and the nibbles.
-    for (uint32_t e = lane; e < t.c_count; e += 32)
-      c[e] = portable::cancelled_c(t, e >> t.n_log2, e & (t.n - 1), c[e], a_of, b_of, nibble);
+    // Each lane rewrites only its own elements of C, and reads only A, B and the nibbles. Every A and B element
+    // meets N (or about N) elements of C: with room, the warp turns each code into its value once.
+    if (use_values) {
+      double* a_values = values;
+      double* b_values = values + t.a_count;
+      for (uint32_t e = lane; e < t.a_count; e += 32) a_values[e] = portable::operand_value(t, t.a_kind, t.a_values, a[e]);
+      for (uint32_t e = lane; e < t.b_count; e += 32) b_values[e] = portable::operand_value(t, t.b_kind, t.b_values, b[e]);
+      __syncwarp();
+      const auto a_value = [&](uint32_t i, uint32_t s) { return a_values[i * stored + s]; };
+      const auto b_value = [&](uint32_t row, uint32_t j) { return b_values[row * t.n + j]; };
+      for (uint32_t e = lane; e < t.c_count; e += 32)
+        c[e] = portable::cancelled_c_of_values(t, e >> t.n_log2, e & (t.n - 1), c[e], a_value, b_value, nibble);
+    } else {
+      const auto a_of = [&](uint32_t i, uint32_t s) { return a[i * stored + s]; };
+      const auto b_of = [&](uint32_t row, uint32_t j) { return b[row * t.n + j]; };
+      for (uint32_t e = lane; e < t.c_count; e += 32)
+        c[e] = portable::cancelled_c(t, e >> t.n_log2, e & (t.n - 1), c[e], a_of, b_of, nibble);
+    }
     __syncwarp();
   }
   return noise;
@@ -73,6 +88,9 @@ __device__ __forceinline__ void resident_cases(const Launch& launch) {
   uint32_t* columns = reinterpret_cast<uint32_t*>(b_decoded + t.b_count);
   uint64_t* a_narrow = a_decoded;                                        // narrow_model: decode_narrow's layout
   uint64_t* b_narrow = a_narrow + t.a_count;
+  // While a case is drawn, the decoded operands' place is free (float forms): room for A's and B's values.
+  const bool use_scratch = judge != Judge::integer;
+  double* scratch = reinterpret_cast<double*>(a_decoded);
   const uint64_t warp_index = uint64_t(blockIdx.x) * warps + warp, all_warps = uint64_t(gridDim.x) * warps;
   const uint32_t d_bits = p.container_bits[operand_d], d_per_lane = p.per_lane[operand_d];
   const uint32_t* d_index = p.layouts + p.layout[operand_d] + lane * d_per_lane;
@@ -97,7 +115,7 @@ __device__ __forceinline__ void resident_cases(const Launch& launch) {
   };
 
   if (launch.mode == Mode::issue) {
-    const uint32_t e = pack(draw_shared_case(launch, t, launch.first, lane, a, b, c, nibbles));
+    const uint32_t e = pack(draw_shared_case(launch, t, launch.first, lane, a, b, c, nibbles, use_scratch, scratch));
     const uint32_t fold = form_issue(instruction, ra, rb, rc, e, (launch.count + 3) / 4);
     atomicAdd(&launch.counters->sink, (unsigned long long)fold);
     if (lane == 0) atomicAdd(&launch.counters->generated, 1ull);
@@ -189,23 +207,22 @@ __device__ __forceinline__ void resident_cases(const Launch& launch) {
   };
 
   // The loop runs the same rounds in every warp of a block (a warp past the end idles), so that the warps can keep
-  // together (launch.phase_barrier): the warps one scheduler runs then fetch the same instructions at about the same
-  // time, drawing together and judging together, instead of thrashing its instruction cache with both.
+  // together (launch.phase_barrier): the warps one scheduler runs wait for each other after every case, then fetch
+  // the same instructions at about the same time, drawing together and judging together, instead of thrashing the
+  // instruction cache with both. Measured (reports/gpu-runs/2026-11-23d-phases/phases.log): one barrier a case, after
+  // judging, is as fast as two (after drawing too); one every second or fourth case is slower.
   const uint32_t phase_group = launch.phase_barrier == 1 ? warp % 4 : 0;
   const uint32_t phase_threads = launch.phase_barrier == 1 ? (warps + 3 - phase_group) / 4 * 32 : warps * 32;
-  const auto keep_together = [&]() {
-    if (launch.phase_barrier) asm volatile("bar.sync %0, %1;" ::"r"(1 + phase_group), "r"(phase_threads) : "memory");
-  };
   for (uint64_t first_warp = uint64_t(blockIdx.x) * warps; first_warp < launch.count; first_warp += all_warps) {
     const uint64_t w = first_warp + warp, index = launch.first + w;
     const bool active = w < launch.count;
     // Judge mode draws and runs only its first case, and judges it again and again.
     const bool fresh = launch.mode != Mode::judge || w == warp_index;
-    const uint32_t noise = active && fresh ? draw_shared_case(launch, t, index, lane, a, b, c, nibbles) : 0u;
-    keep_together();
+    const uint32_t noise = active && fresh ? draw_shared_case(launch, t, index, lane, a, b, c, nibbles, use_scratch, scratch) : 0u;
     if (active) finish_case(w, index, fresh, noise);
     __syncwarp();   // every lane is done with this case before the next one overwrites it
-    keep_together();
+    if (launch.phase_barrier)
+      asm volatile("bar.sync %0, %1;" ::"r"(1 + phase_group), "r"(phase_threads) : "memory");
   }
   if (sink) atomicAdd(&launch.counters->sink, (unsigned long long)sink);
   if (lane == 0) {
