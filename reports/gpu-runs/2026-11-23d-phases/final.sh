@@ -2,7 +2,7 @@
 # Closing measurements for issue #13 on one H100: the GPU suites; before/after on the same machine
 # (resident_benchmark_base = 9353602, resident_benchmark = this code), m16n8k16 f16->f32 ordered with the host path,
 # alternated twice; every sm_90 form (selector 0); a D bit flipped in 1 of 10^8 cases for 60 s; then
-# mmasp run --budget 60 with --resident off and auto (measure-b.sh, carried as gpu-carry/measure-b.sh).
+# mmasp run --budget 60 with --resident off and auto (../2026-11-23-resident/measure-b.sh, carried as gpu-carry/measure-b.sh).
 set -u
 G=$PWD/gpu-carry
 export MMASP_BINARY=$G/mmasp MMASP_MODULES=$G/modules
