@@ -81,31 +81,38 @@ int selftest_main(const SelftestCommandOptions& o, int argc, char** argv) {
   std::string command;
   for (int i = 0; i < argc; ++i) command += (i ? " " : "") + std::string(argv[i]);
   out["command"] = command;
-  std::cout << "\n| fault | kind | pairs it applies to | pairs it changed | caught | by the model tier alone | missed |\n"
-            << "|---|---|---|---|---|---|---|\n";
-  size_t missed_total = 0;
+  std::cout << "\n| fault | kind | pairs it applies to | pairs it changed | caught | by the model tier alone | missed |"
+               " unseeable here |\n"
+            << "|---|---|---|---|---|---|---|---|\n";
+  size_t missed_total = 0, unseeable_total = 0;
   for (const auto& f : report.faults) {
     const auto missed = f.missed();
     missed_total += missed.size();
+    unseeable_total += f.unseeable().size();
     static const char* kinds[] = {"registers", "selector", "output", "numerics"};
     std::cout << "| " << f.fault->id << " | " << kinds[int(f.fault->kind)] << (f.fault->in_bound ? " (in-bound)" : "")
               << " | " << f.pairs.size() << " | " << f.affected() << " | " << f.caught() << " | "
-              << f.caught_by_model_only() << " | " << missed.size() << " |\n";
+              << f.caught_by_model_only() << " | " << missed.size() << " | " << f.unseeable().size() << " |\n";
     json pairs_json = json::array();
     for (const auto& p : f.pairs)
       pairs_json.push_back({{"form", p.form->opcode}, {"selector", p.selector}, {"cases", p.cases},
                             {"changed", p.changed}, {"status", name(p.status)}, {"spec_caught", p.spec_caught},
-                            {"model_caught", p.model_caught}});
+                            {"model_caught", p.model_caught}, {"model_judged", p.model_judged}});
     out["faults"].push_back({{"id", f.fault->id}, {"description", f.fault->description},
                              {"kind", kinds[int(f.fault->kind)]}, {"in_bound", f.fault->in_bound},
                              {"applicable", f.pairs.size()}, {"affected", f.affected()}, {"caught", f.caught()},
                              {"caught_by_model_only", f.caught_by_model_only()}, {"missed", missed.size()},
-                             {"pairs", pairs_json}});
+                             {"unseeable", f.unseeable().size()}, {"pairs", pairs_json}});
   }
   for (const auto& f : report.faults)
     for (const auto* p : f.missed())
       std::cout << "MISSED: " << f.fault->id << " changed " << p->changed << " of " << p->cases << " cases of "
                 << p->form->opcode << " sel=" << p->selector << " and the run said " << name(p->status) << "\n";
+  for (const auto& f : report.faults)
+    for (const auto* p : f.unseeable())
+      std::cout << "UNSEEABLE HERE: " << f.fault->id << " changed " << p->changed << " of " << p->cases << " cases of "
+                << p->form->opcode << " sel=" << p->selector << " within the spec bound (the run said "
+                << name(p->status) << "), and no bit-exact model judges this pair\n";
   if (!report.control_clean())
     for (const auto& p : report.control)
       if (p.caught())
@@ -115,9 +122,11 @@ int selftest_main(const SelftestCommandOptions& o, int argc, char** argv) {
     size_t n = 0;
     for (const auto& f : report.faults) n += !f.missed().empty();
     return n;
-  }()) << " caught in every pair they changed; " << missed_total << " pairs missed; control run "
-            << (report.control_clean() ? "clean" : "NOT clean") << "\n";
+  }()) << " caught in every pair they changed where a tier could see it; " << missed_total << " pairs missed; "
+            << unseeable_total << " pairs where only a bit-exact model could have seen the change and none judges; "
+            << "control run " << (report.control_clean() ? "clean" : "NOT clean") << "\n";
   out["missed_pairs"] = missed_total;
+  out["unseeable_pairs"] = unseeable_total;
   if (!o.json_path.empty()) {
     std::ofstream file(o.json_path);
     file << out.dump(1) << "\n";

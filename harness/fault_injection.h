@@ -29,7 +29,10 @@ struct Fault {
   std::string id;              // "fraction-bits-24"
   std::string description;
   FaultKind kind = FaultKind::output;
-  bool in_bound = false;       // an arithmetic change the spec bound may well not see: the model tier's job
+  // A change the spec bound may well not see (an in-bound arithmetic change, a one-ulp or low-bit flip, the sign of a
+  // value the bound covers): the model tier's job. Where no bit-exact model judges a float form, the selftest lists
+  // such a fault's misses as unseeable there instead of as missed.
+  bool in_bound = false;
   // Whether the fault can touch this form and selector at all (a register swap needs two registers, a numerics
   // change a model, a selector slip a selector other than 0).
   std::function<bool(const Form&, int selector)> applies;

@@ -10,6 +10,7 @@ FaultPairOutcome run_pair(Backend& backend, const Form& form, int selector, cons
   outcome.selector = selector;
   SuiteContext context{backend, options.seed, options.threads, "", {}};
   context.model = tier;
+  outcome.model_judged = tier.active_for(form);
   SuiteLimits limits;
   limits.min_cases = limits.max_cases = options.random_cases;
   limits.special_generated = options.special_generated;
@@ -42,10 +43,24 @@ size_t FaultOutcome::caught_by_model_only() const {
   for (const auto& p : pairs) count += p.changed > 0 && p.model_caught && !p.spec_caught;
   return count;
 }
+namespace {
+// Whether nothing could have seen the fault in this pair: it may stay inside the spec bound, the pair is a float form
+// (integer results are exact), and no bit-exact model judged it.
+bool beyond_the_tiers(const Fault& fault, const FaultPairOutcome& p) {
+  return fault.in_bound && !p.model_judged && !p.form->is_integer();
+}
+}  // namespace
+
 std::vector<const FaultPairOutcome*> FaultOutcome::missed() const {
   std::vector<const FaultPairOutcome*> out;
   for (const auto& p : pairs)
-    if (p.changed > 0 && !p.caught()) out.push_back(&p);
+    if (p.changed > 0 && !p.caught() && !beyond_the_tiers(*fault, p)) out.push_back(&p);
+  return out;
+}
+std::vector<const FaultPairOutcome*> FaultOutcome::unseeable() const {
+  std::vector<const FaultPairOutcome*> out;
+  for (const auto& p : pairs)
+    if (p.changed > 0 && !p.caught() && beyond_the_tiers(*fault, p)) out.push_back(&p);
   return out;
 }
 

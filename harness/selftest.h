@@ -20,6 +20,7 @@ struct FaultPairOutcome {
   Status status = Status::pass;      // the worst suite status
   bool spec_caught = false;          // a Fail, Crash or Timeout
   bool model_caught = false;         // a Deviation
+  bool model_judged = false;         // a bit-exact model tier judged the pair (else only the spec bound, or exact integers)
   bool caught() const { return spec_caught || model_caught; }
 };
 
@@ -29,7 +30,10 @@ struct FaultOutcome {
   size_t affected() const;               // pairs where it changed at least one result
   size_t caught() const;                 // affected pairs the run caught
   size_t caught_by_model_only() const;   // ... by the model tier alone
-  std::vector<const FaultPairOutcome*> missed() const;   // affected and not caught
+  std::vector<const FaultPairOutcome*> missed() const;   // affected and not caught, where the tiers could see it
+  // Affected and not caught where nothing could: an in-bound fault (Fault::in_bound) on a float pair that no bit-exact
+  // model judges, whose changes the spec bound allowed. Listed, never counted as caught.
+  std::vector<const FaultPairOutcome*> unseeable() const;
 };
 
 struct SelftestOptions {

@@ -395,6 +395,41 @@ TEST(FaultCatalog, HasAtLeastThirtyFaultsAndEightInBoundNumericsChanges) {
   EXPECT_GE(in_bound, 8u);
 }
 
+// A miss counts against the selftest unless nothing could have seen it: an in-bound fault, on a float pair that no
+// bit-exact model judges. An integer pair (exact), a pair a model judges, or a fault that leaves the bound is a miss.
+TEST(FaultCatalog, OnlyInBoundChangesWithoutAModelAreUnseeable) {
+  const auto fault_named = [](const std::string& id) -> const Fault* {
+    for (const auto& fault : fault_catalog())
+      if (fault.id == id) return &fault;
+    return nullptr;
+  };
+  const Fault* low_bit = fault_named("d-lowest-bit-flip-rare");
+  const Fault* high_bit = fault_named("d-high-mantissa-bit-flip");
+  ASSERT_TRUE(low_bit && high_bit);
+  EXPECT_TRUE(low_bit->in_bound);
+  EXPECT_FALSE(high_bit->in_bound);
+  const Form* sm120 = find_form("mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.kind::f8f6f4.f16.e4m3.e2m3.f16");
+  const Form* integer = find_form("mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.s32.u4.s4.s32");
+  ASSERT_TRUE(sm120 && integer);
+  const auto pair = [](const Form* form, bool model_judged) {
+    FaultPairOutcome p;
+    p.form = form;
+    p.cases = 100;
+    p.changed = 1;   // changed, and the run said Pass
+    p.model_judged = model_judged;
+    return p;
+  };
+  for (const Fault* fault : {low_bit, high_bit}) {
+    FaultOutcome outcome;
+    outcome.fault = fault;
+    outcome.pairs = {pair(sm120, false), pair(sm120, true), pair(integer, false)};
+    const size_t unseeable = fault->in_bound ? 1 : 0;
+    EXPECT_EQ(outcome.unseeable().size(), unseeable) << fault->id;
+    EXPECT_EQ(outcome.missed().size(), 3 - unseeable) << fault->id;
+    if (fault->in_bound) EXPECT_EQ(outcome.unseeable().front(), &outcome.pairs[0]);
+  }
+}
+
 // The emulator variant of `mmasp selftest --faults`: one form per family and shape kind, every fault; each fault must
 // be caught wherever it changed a result, and the run without a fault must be clean.
 TEST(FaultCatalog, EveryFaultIsCaughtOnTheEmulator) {
