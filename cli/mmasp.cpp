@@ -79,6 +79,11 @@ int main(int argc, char** argv) {
   auto* selftest = app.add_subcommand("selftest", "prove the judging tiers: run the suites through injected faults (--faults)");
   SelftestCommandOptions selftest_options;
   add_selftest_options(selftest, selftest_options);
+  selftest->footer(
+      "Exit 0: every fault was caught in every pair where it changed a result and a tier could see it, and the run\n"
+      "without a fault was clean. A fault that can stay inside the spec bound (one-ulp, sign, low-bit flips) in a\n"
+      "float pair that no bit-exact model judges is listed as UNSEEABLE HERE, not missed. Exit 1: a MISSED line or a\n"
+      "control run that was not clean.");
 
   // eval
   auto* eval = app.add_subcommand("eval", "print the expected D and its bounds for a case file, and judge its observed D (spec tier, and the verified bit-exact model of the device it came from)");
