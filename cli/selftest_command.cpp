@@ -86,13 +86,13 @@ int selftest_main(const SelftestCommandOptions& o, int argc, char** argv) {
             << "|---|---|---|---|---|---|---|---|\n";
   size_t missed_total = 0, unseeable_total = 0;
   for (const auto& f : report.faults) {
-    const auto missed = f.missed();
+    const auto missed = f.missed(), unseeable = f.unseeable();
     missed_total += missed.size();
-    unseeable_total += f.unseeable().size();
+    unseeable_total += unseeable.size();
     static const char* kinds[] = {"registers", "selector", "output", "numerics"};
     std::cout << "| " << f.fault->id << " | " << kinds[int(f.fault->kind)] << (f.fault->in_bound ? " (in-bound)" : "")
               << " | " << f.pairs.size() << " | " << f.affected() << " | " << f.caught() << " | "
-              << f.caught_by_model_only() << " | " << missed.size() << " | " << f.unseeable().size() << " |\n";
+              << f.caught_by_model_only() << " | " << missed.size() << " | " << unseeable.size() << " |\n";
     json pairs_json = json::array();
     for (const auto& p : f.pairs)
       pairs_json.push_back({{"form", p.form->opcode}, {"selector", p.selector}, {"cases", p.cases},
@@ -102,7 +102,7 @@ int selftest_main(const SelftestCommandOptions& o, int argc, char** argv) {
                              {"kind", kinds[int(f.fault->kind)]}, {"in_bound", f.fault->in_bound},
                              {"applicable", f.pairs.size()}, {"affected", f.affected()}, {"caught", f.caught()},
                              {"caught_by_model_only", f.caught_by_model_only()}, {"missed", missed.size()},
-                             {"unseeable", f.unseeable().size()}, {"pairs", pairs_json}});
+                             {"unseeable", unseeable.size()}, {"pairs", pairs_json}});
   }
   for (const auto& f : report.faults)
     for (const auto* p : f.missed())

@@ -54,9 +54,10 @@ MMASP_PORTABLE Cursor after_run(Cursor at, uint32_t count, uint32_t width) {
   return at;
 }
 
-// How a run of `count` fields of `width` bits (not 64) lies in the stream from `at`: the fields left in the current word,
-// the fields per output, and the slots draw_run deals out (the rest of the current word, then each output). Made once
-// per run on the host (case_tables.cpp), so that drawing divides by nothing.
+// How a run of `count` fields of `width` bits lies in the stream from `at`: the fields left in the current word, the
+// fields per output, and the slots draw_run deals out (the rest of the current word, then each output; for whole
+// outputs, width 64, one slot each). Made once per run on the host (case_tables.cpp), so that drawing divides by
+// nothing.
 struct RunShape {
   uint32_t from_word = 0, per_output = 0, slots = 0;
 };

@@ -74,13 +74,13 @@ Fault numerics(std::string id, std::string description, bool in_bound, std::func
   f.model_change = std::move(change);
   return f;
 }
-// Faults said as data (Fault::OutputChange / RegisterChange), applied here as the kernel applies them.
 // An output change that can leave D inside the spec bound (a low bit, or the sign of a value the bound covers): where
 // no bit-exact model judges a float form, nothing can see it (Fault::in_bound).
 Fault may_stay_in_bound(Fault f) {
   f.in_bound = true;
   return f;
 }
+// Faults said as data (Fault::OutputChange / RegisterChange), applied here as the kernel applies them.
 Fault declared_output(std::string id, std::string description, Fault::OutputChange change) {
   Fault f = output(std::move(id), std::move(description), any_form,
                    [change](const Form& form, std::vector<uint32_t>& d, uint64_t index, uint64_t salt) {

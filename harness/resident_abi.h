@@ -92,9 +92,9 @@ struct Launch {
   uint32_t deviation_capacity = 0;
   uint32_t* dump = nullptr;      // dump mode: dump_words(pair) words per case
   Fault fault;
-  // Warps that wait for each other after every case: 0 none, 1 those of one scheduler
-  // (warp % 4: named barriers 1-4; that a block's warps go to the schedulers in turn is inferred, not documented — the
-  // measured gain is the evidence, and a whole-block barrier gained nearly as much), 2 the block.
+  // Whether the warps of one scheduler wait for each other after every case (warp % 4: named barriers 1-4; that a
+  // block's warps go to the schedulers in turn is inferred, not documented — the measured gain is the evidence, and a
+  // whole-block barrier gained nearly as much).
   uint32_t phase_barrier = 0;
 };
 

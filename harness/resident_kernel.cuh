@@ -211,8 +211,7 @@ __device__ __forceinline__ void resident_cases(const Launch& launch) {
   // the same instructions at about the same time, drawing together and judging together, instead of thrashing the
   // instruction cache with both. Measured (reports/gpu-runs/2026-11-23d-phases/phases.log): one barrier a case, after
   // judging, is as fast as two (after drawing too); one every second or fourth case is slower.
-  const uint32_t phase_group = launch.phase_barrier == 1 ? warp % 4 : 0;
-  const uint32_t phase_threads = launch.phase_barrier == 1 ? (warps + 3 - phase_group) / 4 * 32 : warps * 32;
+  const uint32_t phase_group = warp % 4, phase_threads = (warps + 3 - phase_group) / 4 * 32;
   for (uint64_t first_warp = uint64_t(blockIdx.x) * warps; first_warp < launch.count; first_warp += all_warps) {
     const uint64_t w = first_warp + warp, index = launch.first + w;
     const bool active = w < launch.count;
