@@ -86,14 +86,14 @@ void add_characterize_options(CLI::App* command, CharacterizeCommandOptions& o) 
   command->add_option("--emulate", o.emulate,
                       "the emulator's arithmetic: 'hypothesis' (the published dense parameters, default), 'table' "
                       "(this architecture's records), or changes to the hypothesis, e.g. 'fraction_bits=24'");
-  command->add_option("--device", o.device, "GPU ordinal")->capture_default_str();
+  command->add_option("--device", o.device, "GPU ordinal")->capture_default_str()->check(whole_number(0, INT32_MAX));
   command->add_option("--path", o.path, "compile path on a GPU: driver-jit or toolkit")->capture_default_str();
   command->add_option("--cases", o.cases, "random cases per form and selector that must agree with the model")
-      ->capture_default_str();
-  command->add_option("--seed", o.seed, "seed of the random cases")->capture_default_str();
+      ->capture_default_str()->check(whole_number(0, UINT32_MAX));
+  command->add_option("--seed", o.seed, "seed of the random cases")->capture_default_str()->check(whole_number(0, UINT64_MAX));
   command->add_option("--json", o.json_path, "write the full results here (schema mmasp-characterize/1)");
   command->add_option("--out", o.out, "directory for case files of deviations")->capture_default_str();
-  command->add_option("--threads", o.threads, "host threads")->capture_default_str();
+  command->add_option("--threads", o.threads, "host threads")->capture_default_str()->check(whole_number(1, kMaxThreads));
 }
 
 int characterize_main(const CharacterizeCommandOptions& o, int argc, char** argv) {

@@ -6,6 +6,11 @@
 #include <iostream>
 #include <sstream>
 
+#include <cmath>
+#include <cstdint>
+
+#include "oracle/text.h"
+
 #include "harness/compile_conformance.h"
 #include "harness/ptxas.h"
 #include "reports/compile_report.h"
@@ -25,6 +30,33 @@ std::vector<const Form*> filter_forms(const std::string& glob, const std::option
 }
 
 
+CLI::Validator whole_number(uint64_t low, uint64_t high) {
+  const std::string range = high == UINT64_MAX ? "from " + std::to_string(low) + " to 2^64-1"
+                                               : "from " + std::to_string(low) + " to " + std::to_string(high);
+  return CLI::Validator(
+      [low, high, range](std::string& text) -> std::string {
+        const std::string expected = "a whole number " + range + " is expected, not '" + text + "'";
+        if (!all_digits(text)) return expected;
+        const size_t first = std::min(text.find_first_not_of('0'), text.size() - 1);
+        const std::string digits = text.substr(first);
+        // Compared as text first: std::stoull would wrap or saturate beyond 2^64 - 1.
+        const std::string most = std::to_string(UINT64_MAX);
+        if (digits.size() > most.size() || (digits.size() == most.size() && digits > most)) return expected;
+        const uint64_t value = std::stoull(digits);
+        return value < low || value > high ? expected : "";
+      },
+      "INTEGER " + range);
+}
+
+const CLI::Validator kSeconds(
+    [](std::string& text) -> std::string {
+      char* end = nullptr;
+      const double value = std::strtod(text.c_str(), &end);
+      const bool ok = !text.empty() && *end == '\0' && std::isfinite(value) && value > 0;
+      return ok ? "" : "a number of seconds greater than 0 is expected, not '" + text + "'";
+    },
+    "SECONDS");
+
 void add_compile_options(CLI::App* command, CompileOptions& options, bool with_filter) {
   if (with_filter) command->add_option("--filter", options.filter, "only cases whose id matches this glob, e.g. '*bf16*'");
   command->add_option("--targets", options.targets, "comma-separated targets")->capture_default_str();
@@ -33,7 +65,7 @@ void add_compile_options(CLI::App* command, CompileOptions& options, bool with_f
   command->add_flag("--no-negative", options.no_negative, "skip the negative set");
   command->add_option("--ptxas", options.ptxas, "ptxas to test (default: $MMASP_PTXAS, $CUDA_HOME, the build's)");
   command->add_option("--findings", options.findings, "findings file (default: findings/findings.json)");
-  command->add_option("-j,--jobs", options.jobs, "parallel ptxas processes")->capture_default_str();
+  command->add_option("-j,--jobs", options.jobs, "parallel ptxas processes")->capture_default_str()->check(whole_number(1, kMaxThreads));
 }
 
 Progress::Progress(std::string label) : label_(std::move(label)), tty_(isatty(STDERR_FILENO)) {}

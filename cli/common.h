@@ -35,6 +35,13 @@ std::vector<std::pair<const Form*, int>> selected_pairs(const std::string& filte
                                                         const std::function<bool(const Form&)>& runs,
                                                         const std::function<bool(const Form&)>& keep = {});
 
+// Strict numbers on the command line, checked on the text before CLI11 converts it: digits only (CLI11 would read "-5"
+// into an unsigned option as 2^64 - 5, and 2^64 as 2^64 - 1), within [low, high]. The message names the range.
+CLI::Validator whole_number(uint64_t low, uint64_t high);
+inline constexpr uint64_t kMaxThreads = 4096;
+// A finite number of seconds greater than 0.
+extern const CLI::Validator kSeconds;
+
 // with_filter false: the command has its own --filter (mmasp run filters forms).
 void add_compile_options(CLI::App* command, CompileOptions& options, bool with_filter = true);
 

@@ -18,6 +18,7 @@
 #include "harness/ptxas.h"
 #include "oracle/case_file.h"
 #include "oracle/instruction_space.h"
+#include "oracle/text.h"
 #include "oracle/numeric_model_table.h"
 #include "reports/catalog_json.h"
 #include "reports/compile_report.h"
@@ -27,6 +28,7 @@
 #include "reports/evaluation.h"
 #include "harness/module_store.h"
 #include "cli/repro_command.h"
+#include "run/folder_lock.h"
 #include "run/screen.h"
 #include "reports/findings.h"
 
@@ -54,7 +56,8 @@ int main(int argc, char** argv) {
   emit->add_option("form", emit_form, "the form's opcode (see mmasp list)");
   emit->add_option("--case", emit_case, "the id of a compile case, legal or not (see compile.json), e.g. 'reject/ctype-ne-dtype/...@sm_90a'")
       ->excludes("form");
-  emit->add_option("--selector", emit_selector, "sparsity selector")->capture_default_str();
+  emit->add_option("--selector", emit_selector, "sparsity selector (the operand is 0..3)")->capture_default_str()
+      ->check(whole_number(0, 3));
   emit->add_option("--target", emit_target, "target")->capture_default_str();
   emit->add_option("--ptx-version", emit_version, "PTX version (default: the lowest that works)");
 
@@ -117,12 +120,13 @@ int main(int argc, char** argv) {
 
   // repro
   auto* repro = app.add_subcommand("repro", "rerun one case file on this machine's backend; expected vs observed per element");
-  std::string repro_file;
-  int repro_device = 0;
-  bool repro_emulator = false;
-  repro->add_option("case", repro_file, "case file")->required();
-  repro->add_option("--device", repro_device, "GPU ordinal")->capture_default_str();
-  repro->add_flag("--emulator", repro_emulator, "use the CPU emulator even with a GPU present");
+  ReproOptions repro_options;
+  repro->add_option("case", repro_options.case_file, "case file")->required();
+  repro->add_option("--device", repro_options.device, "GPU ordinal")->capture_default_str()->check(whole_number(0, INT32_MAX));
+  repro->add_flag("--emulator", repro_options.emulator, "use the CPU emulator even with a GPU present");
+  repro->add_flag("--ub", repro_options.ub, "run a case whose behaviour is undefined (in a process of its own; never judged) "
+                  "instead of refusing it");
+  repro->add_flag("--ub-child", repro_options.ub_child)->group("");
 
   // report
   auto* merge = app.add_subcommand("merge", "the shards of one run (mmasp run --shard i/n) as one run: run.json and every report");
@@ -130,6 +134,8 @@ int main(int argc, char** argv) {
   std::string merge_out;
   merge->add_option("runs", merge_runs_in, "run.json of each shard")->required();
   merge->add_option("--out", merge_out, "directory for the merged reports")->required();
+  bool merge_partial = false;
+  merge->add_flag("--partial", merge_partial, "accept a set that lacks some shards (without it, a missing shard exits 1)");
   auto* report = app.add_subcommand("report", "render the reports of a run.json again (JUnit, Markdown, HTML), optionally against a baseline");
   std::string report_run, report_out, report_baseline;
   report->add_option("run", report_run, "run.json")->required();
@@ -141,21 +147,24 @@ int main(int argc, char** argv) {
   std::string prepare_target = "sm_90a", prepare_out;
   prepare->add_option("--target", prepare_target, "target")->capture_default_str();
   prepare->add_option("--out", prepare_out, "module store directory")->required();
+  std::string prepare_filter;
+  prepare->add_option("--filter", prepare_filter, "only forms whose opcode matches this glob");
 
   // screen
   auto* screen = app.add_subcommand("screen", "fleet screening: every GPU through the GPU-resident path for a time "
                                     "budget, one JSON verdict per GPU (docs/screening.md)");
   run::ScreenOptions screen_options;
   screen->add_option("--devices", screen_options.devices, "GPUs: all, or ordinals 0,2,...")->capture_default_str();
-  screen->add_option("--budget", screen_options.budget, "seconds per GPU, spread over every form x selector")
+  screen->add_option("--budget", screen_options.budget, "seconds per GPU, spread over every form x selector")->check(kSeconds)
       ->capture_default_str();
-  screen->add_option("--seed", screen_options.seed, "seed of the case streams")->capture_default_str();
+  screen->add_option("--seed", screen_options.seed, "seed of the case streams")->capture_default_str()->check(whole_number(0, UINT64_MAX));
   screen->add_option("--out", screen_options.out, "where the verdicts go: gpuN.json, gpuN.log, screen.json")
       ->capture_default_str();
   // Internal (one GPU's process) and test-only options.
-  screen->add_option("--device", screen_options.device, "internal: screen this GPU alone")->group("");
+  screen->add_option("--device", screen_options.device, "internal: screen this GPU alone")->group("")->check(whole_number(0, INT32_MAX));
   screen->add_option("--verdict", screen_options.verdict, "internal: write this GPU's verdict here")->group("");
-  screen->add_option("--inject-fault-rate", screen_options.inject_fault_rate, "test-only: flip a D bit in 1 of N cases")->group("");
+  screen->add_option("--inject-fault-rate", screen_options.inject_fault_rate, "test-only: flip a D bit in 1 of N cases")->group("")
+      ->check(whole_number(1, UINT64_MAX));
   screen->add_option("--inject-fault-on", screen_options.inject_fault_on, "test-only: K:N, the fault on device K only")->group("");
 
   // An unknown command is named (CLI11 would only say that a subcommand is required).
@@ -250,21 +259,32 @@ int main(int argc, char** argv) {
       std::vector<RunRecord> shards;
       for (const auto& path : merge_runs_in) shards.push_back(load_run_record(path));
       RunRecord merged;
+      std::vector<int> missing;
       try {
-        merged = merge_runs(shards, merge_runs_in);
+        merged = merge_runs(shards, merge_runs_in, &missing);
       } catch (const MergeError& error) {
         throw UsageError(error.what());
       }
+      const run::FolderLock lock(merge_out, "--out");
       write_reports(merged, merge_out);
       std::cout << console_summary(merged) << "\nreports: " << (std::filesystem::path(merge_out) / "run.json").string()
                 << ", junit.xml, summary.md, report.html\n";
+      if (!missing.empty()) {
+        std::string list;
+        for (int i : missing) list += (list.empty() ? "" : ", ") + std::to_string(i);
+        std::cout << (merge_partial ? "note" : "INCOMPLETE") << ": shard" << (missing.size() > 1 ? "s " : " ") << list
+                  << " of " << merged.run.shard.substr(merged.run.shard.rfind(' ') + 1) << " missing"
+                  << (merge_partial ? " (--partial)" : ": this is not the whole run (give --partial to accept a part)") << "\n";
+        if (!merge_partial) return kExitFail;
+      }
       return exit_code_for(merged);
     }
-    if (*repro) return repro_main(repro_file, repro_device, repro_emulator);
+    if (*repro) return repro_main(repro_options);
     if (*report) {
       const RunRecord record = load_run_record(report_run);
       std::optional<DiffReport> against;
       if (!report_baseline.empty()) against = diff_runs(load_run_record(report_baseline), record, {});
+      const run::FolderLock lock(report_out, "--out");
       write_reports(record, report_out, against ? &*against : nullptr);
       std::cout << "wrote " << (fs::path(report_out) / "report.html").string() << ", junit.xml, summary.md, run.json\n";
       return kExitPass;
@@ -275,20 +295,23 @@ int main(int argc, char** argv) {
       Ptxas ptxas(info, {}, 1);
       ModuleStore store(prepare_out, &ptxas);
       int built = 0, failed = 0;
+      if (const std::string problem = glob_problem(prepare_filter); !problem.empty()) throw UsageError("--filter: " + problem);
       for (const auto& form : instruction_space()) {
         if (!form.legal_on(target, form.version_for(target))) continue;
+        if (!prepare_filter.empty() && !glob_match(prepare_filter, form.opcode)) continue;
         for (int selector : form.selectors) {
           std::string why;
           const std::string ptx = form_module(form, selector, target);
-          if (store.cubin(ptx, target.name, &why)) ++built;
+          if (store.prepare(ptx, target.name, &why)) ++built;
           else {
             ++failed;
             std::cerr << form.opcode << " sel=" << selector << ": " << why << "\n";
           }
         }
       }
+      if (built + failed == 0) throw UsageError("prepare: no form legal on " + target.name + " matches --filter '" + prepare_filter + "'");
       std::cout << "prepared " << built << " modules for " << target.name << " in " << prepare_out << " (" << info.version << ")"
-                << (failed ? ", " + std::to_string(failed) + " failed" : "") << "\n";
+                << (failed ? ", " + std::to_string(failed) + " FAILED (the store is incomplete)" : "") << "\n";
       return failed ? kExitFail : kExitPass;
     }
     if (*eval) {
@@ -322,7 +345,8 @@ int main(int argc, char** argv) {
         }
         Evaluation evaluation = evaluate(file.test, observed, model, architecture + " bit-exact model");
         if (eval_files.size() > 1) std::cout << "== " << path << "\n";
-        for (const auto& line : file.comment) std::cout << "# " << line << "\n";
+        // A case file's comments are anyone's text: shown without the control characters a terminal would obey.
+        for (const auto& line : file.comment) std::cout << "# " << printable(line) << "\n";
         std::cout << format_evaluation(file.test, evaluation, observed);
         if (evaluation.verdict && is_failure(evaluation.verdict->status)) status = kExitFail;
       }

@@ -4,6 +4,8 @@
 #include <memory>
 
 #include "cli/common.h"
+#include "harness/ptxas.h"
+#include "oracle/mma_case.h"
 #include "harness/backend.h"
 #include "harness/execution.h"
 #include "run/backends.h"
@@ -13,17 +15,47 @@
 
 namespace mmasp::cli {
 
-int repro_main(const std::string& case_file, int device, bool force_emulator) {
+namespace {
+
+// The undefined-behaviour case in a process of its own: this program again, as `repro --ub-child`, whose output is
+// shown as it is; however that process ends (a trap, a lost context, a signal) is said and is not this run's failure.
+int run_in_isolation(const ReproOptions& o, const std::vector<std::string>& reasons) {
+  std::cout << "UB: not judged — the behaviour of this case is undefined:\n";
+  for (const auto& reason : reasons) std::cout << "  " << reason << "\n";
+  std::vector<std::string> args = {"/proc/self/exe", "repro", "--ub-child", "--device", std::to_string(o.device), o.case_file};
+  if (o.emulator) args.push_back("--emulator");
+  std::cout << "running it in a process of its own:\n" << std::flush;
+  const CommandResult child = run_command(args);
+  std::cout << child.output;
+  if (!child.completed || child.exit_code != 0)
+    std::cout << "the isolated process ended with status " << child.exit_code
+              << (child.completed ? "" : " (killed by a signal, or could not start)") << ": what undefined behaviour did here\n";
+  return kExitPass;
+}
+
+}  // namespace
+
+int repro_main(const ReproOptions& o) {
   CaseFile file;
   try {
-    file = load_case_file(case_file);
+    file = load_case_file(o.case_file);
   } catch (const CaseFileError& error) {
     throw UsageError(error.what());
   }
   const Form& form = *file.test.form;
+  const std::vector<std::string> undefined = undefined_behaviour(file.test);
+  if (!undefined.empty() && !o.ub_child) {
+    if (!o.ub) {
+      std::string reasons;
+      for (const auto& reason : undefined) reasons += "\n  " + reason;
+      throw UsageError(o.case_file + ": the behaviour of this case is undefined, so it is never judged:" + reasons +
+                       "\n  `mmasp repro --ub " + o.case_file + "` runs it in a process of its own and shows what the backend did");
+    }
+    return run_in_isolation(o, undefined);
+  }
   run::BackendRequest request;
-  request.emulator = force_emulator;
-  request.device = device;
+  request.emulator = o.emulator;
+  request.device = o.device;
   request.paths = "driver-jit";   // needs no toolkit on the GPU runner
   const run::Backends backends = run::make_backends(request);
   Backend* backend = &backends.primary();

@@ -12,25 +12,11 @@
 #include "reports/run_report.h"
 #include "run/backends.h"
 #include "run/devices.h"
+#include "run/folder_lock.h"
 #include "run/worker.h"
 
 namespace mmasp::cli {
 namespace {
-
-// Whole numbers written as digits only: CLI11 would otherwise read "-5" into an unsigned option as 2^64 - 5.
-const CLI::Validator kCount([](std::string& text) -> std::string {
-  if (!all_digits(text)) return "a whole number of one or more digits is expected, not '" + text + "'";
-  return text.find_first_not_of('0') == std::string::npos ? "must be at least 1, not " + text : "";
-}, "POSITIVE INTEGER");
-const CLI::Validator kSeed([](std::string& text) -> std::string {
-  return text.size() <= 20 && all_digits(text) ? "" : "a whole number from 0 to 2^64-1 is expected, not '" + text + "'";
-}, "UINT64");
-const CLI::Validator kSeconds([](std::string& text) -> std::string {
-  char* end = nullptr;
-  const double value = std::strtod(text.c_str(), &end);
-  const bool ok = !text.empty() && *end == '\0' && std::isfinite(value) && value > 0;
-  return ok ? "" : "a number of seconds greater than 0 is expected, not '" + text + "'";
-}, "SECONDS");
 
 // Progress on a terminal: one rewritten line (pairs done, cases/s, failing results); otherwise a line per pair.
 class RunProgress {
@@ -88,13 +74,13 @@ void install_stop_handlers() {
 
 void add_run_options(CLI::App* command, RunOptions& o) {
   add_compile_options(command, o.compile, false);
-  command->add_option("--device", o.device, "GPU ordinal")->capture_default_str();
+  command->add_option("--device", o.device, "GPU ordinal")->capture_default_str()->check(whole_number(0, INT32_MAX));
   command->add_flag("--emulator", o.emulator, "run on the CPU emulator even when a GPU is present");
   command->add_option("--filter", o.filter, "only forms whose opcode matches this glob");
   command->add_option("--exclude", o.exclude, "leave out forms whose opcode matches this glob");
   command->add_option("--budget", o.budget, "seconds for the whole run, spread fairly over forms")->check(kSeconds);
-  command->add_option("--cases", o.cases, "random cases per form and selector (default 10000 on a GPU, 64 emulated)")->check(kCount);
-  command->add_option("--seed", o.seed, "seed of every generated case")->capture_default_str()->check(kSeed);
+  command->add_option("--cases", o.cases, "random cases per form and selector (default 10000 on a GPU, 64 emulated)")->check(whole_number(1, UINT64_MAX));
+  command->add_option("--seed", o.seed, "seed of every generated case")->capture_default_str()->check(whole_number(0, UINT64_MAX));
   command->add_option("--shard", o.shard, "run shard i of n (a deterministic split of forms), e.g. 2/4")->capture_default_str();
   command->add_flag("--ub", o.ub, "also run undefined-behaviour cases (in isolation, never judged)");
   command->add_option("--out", o.out, "directory for reports; a finished run's there are replaced, an unfinished run or "
@@ -122,8 +108,9 @@ void add_run_options(CLI::App* command, RunOptions& o) {
       ->check(CLI::IsMember({"auto", "on", "off"}))->capture_default_str();
   command->add_option("--paths", o.paths, "compile paths on a GPU: toolkit, driver-jit or both")->capture_default_str();
   command->add_option("--modules", o.modules, "toolkit module store (default: <cache>/modules; see mmasp prepare)");
-  command->add_option("--threads", o.threads, "host threads for generation and judging")->capture_default_str()->check(kCount);
-  command->add_option("--special-generated", o.special_generated, "generated special-value cases per pair")->capture_default_str();
+  command->add_option("--threads", o.threads, "host threads for generation and judging")->capture_default_str()->check(whole_number(1, kMaxThreads));
+  command->add_option("--special-generated", o.special_generated, "generated special-value cases per pair")->capture_default_str()
+      ->check(whole_number(0, UINT32_MAX));
   command->add_option("--model", o.model, "bit-exact model tier: strict (a deviation fails the run), warn (reported like a "
                       "QualityWarning), off; auto = strict on a GPU with verified models")
       ->check(CLI::IsMember({"auto", "strict", "warn", "off"}))->capture_default_str();
@@ -133,7 +120,7 @@ void add_run_options(CLI::App* command, RunOptions& o) {
                       "replays what it finds): auto = on an sm_90 GPU with a strict model tier, on, off")
       ->check(CLI::IsMember({"auto", "on", "off"}))->capture_default_str();
   command->add_option("--resident-sample", o.resident_sample, "with --resident: random cases of each pair judged on the "
-                      "host path first (exact reference and model tier)")->capture_default_str();
+                      "host path first (exact reference and model tier)")->capture_default_str()->check(whole_number(0, UINT64_MAX));
 }
 
 int run_main(const RunOptions& o, int argc, char** argv) {
@@ -163,6 +150,8 @@ int run_main(const RunOptions& o, int argc, char** argv) {
   if (!o.inject_fault_on.empty()) throw UsageError("--inject-fault-on needs --devices");
   const bool isolate = o.isolation == "process" || (o.isolation == "auto" && !o.emulator);
   if (isolate && !o.worker) {
+    // The supervisor holds --out for the whole run, its workers included (they run under this lock).
+    run::FolderLock lock(o.out, "--out");
     std::vector<std::string> worker_argv(argv, argv + argc);
     run::SupervisorOptions supervision{o.out, o.watchdog, o.ub, [](const std::string& line) { std::cerr << line << "\n"; }};
     return run::supervise(worker_argv, supervision);

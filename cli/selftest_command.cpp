@@ -22,13 +22,14 @@ void add_selftest_options(CLI::App* command, SelftestCommandOptions& o) {
   command->add_option("--fault", o.fault, "only faults whose id matches this glob")->capture_default_str();
   command->add_flag("--emulator", o.emulator,
                     "run on the CPU emulator computing with the sm_90 model table (what CI can run)");
-  command->add_option("--device", o.device, "GPU ordinal")->capture_default_str();
-  command->add_option("--cases", o.cases, "random cases per form, selector and fault")->capture_default_str();
+  command->add_option("--device", o.device, "GPU ordinal")->capture_default_str()->check(whole_number(0, INT32_MAX));
+  command->add_option("--cases", o.cases, "random cases per form, selector and fault")->capture_default_str()
+      ->check(whole_number(1, UINT32_MAX));
   command->add_option("--special-generated", o.special_generated, "generated special-value cases per pair")
-      ->capture_default_str();
-  command->add_option("--seed", o.seed, "seed")->capture_default_str();
+      ->capture_default_str()->check(whole_number(0, UINT32_MAX));
+  command->add_option("--seed", o.seed, "seed")->capture_default_str()->check(whole_number(0, UINT64_MAX));
   command->add_option("--json", o.json_path, "write the outcome per fault and pair here (schema mmasp-selftest/1)");
-  command->add_option("--threads", o.threads, "host threads")->capture_default_str();
+  command->add_option("--threads", o.threads, "host threads")->capture_default_str()->check(whole_number(1, kMaxThreads));
   command->add_flag("--model-candidates", o.model_candidates, "on a GPU, use unverified model records too");
 }
 

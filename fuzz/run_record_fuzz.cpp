@@ -6,13 +6,24 @@
 #include <iostream>
 #include <string>
 
+#include "oracle/input_file.h"
 #include "reports/diff.h"
 #include "reports/run_report.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace mmasp;
-  const auto document = nlohmann::json::parse(std::string(reinterpret_cast<const char*>(data), size), nullptr, false);
-  if (document.is_discarded()) return 0;
+  nlohmann::json document;
+  try {
+    // The strict reader every run.json goes through (load_run_record): repeated keys, deep nesting and numbers a
+    // double cannot hold are refused with the file's name.
+    document = parse_json_input(std::string_view(reinterpret_cast<const char*>(data), size), "run.json");
+  } catch (const InputFileError& error) {
+    if (std::string(error.what()).rfind("run.json: ", 0) != 0) {
+      std::cerr << "run_record_fuzz: an error without the file: " << error.what() << "\n";
+      std::abort();
+    }
+    return 0;
+  }
   RunRecord record;
   try {
     record = run_record_from_json(document);

@@ -3,6 +3,7 @@
 #include <cstdlib>
 
 #include "oracle/case_file.h"
+#include "oracle/output_file.h"
 
 namespace mmasp::gen {
 
@@ -21,7 +22,7 @@ std::string save_failure(const MmaCase& test, std::optional<std::span<const uint
   if (observed_d) file.observed_d = std::vector<uint32_t>(observed_d->begin(), observed_d->end());
   file.provenance = {{"origin", origin}};
   const auto dir = directory.empty() ? failure_directory() : directory;
-  std::filesystem::create_directories(dir);
+  make_real_directory(dir);   // under a run's --out: a planted link there is refused, never followed
   // The content's hash names the file, so the same failure saved twice is one file.
   const std::string text = to_json(file).dump();
   const auto path = dir / ("case-" + std::to_string(std::hash<std::string>{}(text) % 1000000007ull) + ".json");

@@ -1,13 +1,21 @@
 #include "harness/module_store.h"
 
-#include <fstream>
-#include <unistd.h>
+#include <sys/stat.h>
 
 #include "harness/sha256.h"
+#include "harness/store_warnings.h"
+#include "oracle/input_file.h"
+#include "oracle/output_file.h"
 
 namespace fs = std::filesystem;
 
 namespace mmasp {
+namespace {
+
+// The largest cubin mmasp builds is a few tens of KB; anything near this is not one of ours.
+constexpr uintmax_t kMaxCubinBytes = uintmax_t(64) << 20;
+
+}  // namespace
 
 ModuleStore::ModuleStore(fs::path dir, const Ptxas* ptxas) : dir_(std::move(dir)), ptxas_(ptxas) {}
 
@@ -18,40 +26,104 @@ std::string ModuleStore::key(const std::string& ptx, const std::string& target) 
 std::string ModuleStore::toolkit_version() const {
   if (ptxas_) return ptxas_->info().version;
   if (!dir_.empty()) {
-    std::ifstream in(dir_ / "toolkit.txt");
-    std::string line;
-    if (std::getline(in, line)) return line + " (prepared elsewhere)";
+    try {
+      const std::string text = read_input_file(dir_ / "toolkit.txt", 4096, "a module store's toolkit.txt");
+      const std::string line = text.substr(0, text.find('\n'));
+      if (!line.empty()) return printable(line) + " (prepared elsewhere)";
+    } catch (const InputFileError&) {
+    }
   }
   return "none";
 }
 
-std::optional<std::string> ModuleStore::cubin(const std::string& ptx, const std::string& target, std::string* why) const {
-  const fs::path entry = dir_.empty() ? fs::path() : dir_ / (key(ptx, target) + ".cubin");
-  if (!entry.empty()) {
-    std::ifstream in(entry, std::ios::binary);
-    if (in) return std::string(std::istreambuf_iterator<char>(in), {});
-  }
-  if (!ptxas_) {
-    if (why) *why = "no toolkit ptxas on this machine and no prepared module (mmasp prepare)";
+std::optional<std::string> ModuleStore::stored(const fs::path& entry, std::string* problem) const {
+  problem->clear();
+  struct stat status {};
+  if (::lstat(entry.c_str(), &status) != 0) return std::nullopt;   // not stored yet
+  if (!S_ISREG(status.st_mode)) {
+    *problem = entry.string() + " is not a regular file (a directory, FIFO or link): left alone";
     return std::nullopt;
   }
+  try {
+    std::string bytes = read_input_file(entry, kMaxCubinBytes, "a cubin");
+    if (const std::string why = cubin_problem(bytes); !why.empty()) {
+      *problem = entry.string() + " is damaged (" + why + ")";
+      return std::nullopt;
+    }
+    return bytes;
+  } catch (const InputFileError& error) {
+    *problem = error.what();
+    return std::nullopt;
+  }
+}
+
+std::optional<std::string> ModuleStore::cubin(const std::string& ptx, const std::string& target, std::string* why) const {
+  const fs::path entry = dir_.empty() ? fs::path() : dir_ / (key(ptx, target) + ".cubin");
+  std::string problem;
+  if (!entry.empty())
+    if (auto bytes = stored(entry, &problem)) return bytes;
+  if (!ptxas_) {
+    if (why)
+      *why = problem.empty() ? "no toolkit ptxas on this machine and no prepared module (mmasp prepare)"
+                             : problem + ", and there is no toolkit ptxas on this machine to make it again (mmasp prepare)";
+    return std::nullopt;
+  }
+  if (!problem.empty()) warn_once("module-store-entry", "module store: " + problem + "; made again");
   std::string diagnostics;
   auto bytes = ptxas_->compile_cubin({ptx, target}, &diagnostics);
   if (!bytes) {
     if (why) *why = "ptxas rejected the module: " + diagnostics;
     return std::nullopt;
   }
-  if (!entry.empty()) {
-    fs::create_directories(dir_);
-    const fs::path temporary = entry.string() + ".tmp" + std::to_string(getpid());
-    {
-      std::ofstream out(temporary, std::ios::binary);
-      out << *bytes;
+  const bool not_a_file = problem.find("not a regular file") != std::string::npos;
+  if (!entry.empty() && !not_a_file) {
+    try {
+      make_real_directory(dir_);
+      write_file_atomically(entry, *bytes);
+      write_file_atomically(dir_ / "toolkit.txt", ptxas_->info().version + "\n");
+    } catch (const OutputFileError& error) {
+      warn_once("module-store-write", std::string("module store: ") + error.what() + "; modules are compiled but not kept");
     }
-    fs::rename(temporary, entry);
-    std::ofstream(dir_ / "toolkit.txt") << ptxas_->info().version << "\n";
   }
   return bytes;
+}
+
+bool ModuleStore::prepare(const std::string& ptx, const std::string& target, std::string* why) const {
+  if (dir_.empty() || !ptxas_) {
+    *why = "no store or no toolkit";
+    return false;
+  }
+  const fs::path entry = dir_ / (key(ptx, target) + ".cubin");
+  std::string problem;
+  if (stored(entry, &problem)) return true;
+  if (problem.find("not a regular file") != std::string::npos) {
+    *why = problem;
+    return false;
+  }
+  std::string diagnostics;
+  const auto bytes = ptxas_->compile_cubin({ptx, target}, &diagnostics);
+  if (!bytes) {
+    *why = "ptxas rejected the module: " + diagnostics;
+    return false;
+  }
+  if (const std::string damage = cubin_problem(*bytes); !damage.empty()) {
+    *why = "ptxas wrote no whole cubin (" + damage + ")";
+    return false;
+  }
+  try {
+    make_real_directory(dir_);
+    write_file_atomically(entry, *bytes);
+    write_file_atomically(dir_ / "toolkit.txt", ptxas_->info().version + "\n");
+  } catch (const OutputFileError& error) {
+    *why = error.what();
+    return false;
+  }
+  // Read back: what a GPU runner will load is what is on disk.
+  if (!stored(entry, &problem)) {
+    *why = problem.empty() ? entry.string() + " is missing after it was written" : problem;
+    return false;
+  }
+  return true;
 }
 
 }  // namespace mmasp

@@ -17,6 +17,9 @@
 #include <thread>
 
 #include "harness/parallel.h"
+#include "harness/store_warnings.h"
+#include "oracle/input_file.h"
+#include "oracle/output_file.h"
 #include "harness/sha256.h"
 #include "harness/temporary_files.h"
 
@@ -131,8 +134,16 @@ fs::path default_ptxas_cache_dir() {
 }
 
 Ptxas::Ptxas(PtxasInfo info, fs::path cache_dir, unsigned jobs)
-    : info_(std::move(info)), cache_dir_(std::move(cache_dir)), jobs_(jobs ? jobs : 1) {
-  if (!cache_dir_.empty()) fs::create_directories(cache_dir_);
+    : info_(std::move(info)), cache_dir_(std::move(cache_dir)), jobs_(jobs ? jobs : 1),
+      cache_writable_(std::make_shared<std::atomic<bool>>(true)) {
+  if (cache_dir_.empty()) return;
+  std::error_code error;
+  fs::create_directories(cache_dir_, error);
+  if (error) {
+    cache_writable_->store(false);
+    warn_once("ptxas-cache-write", "ptxas cache " + cache_dir_.string() + " cannot be created (" + error.message() +
+                                       "): compile conformance runs uncached");
+  }
 }
 
 std::string Ptxas::cache_key(const AssembleJob& job) const {
@@ -185,43 +196,59 @@ std::string cache_checksum(const std::string& key, int exit_code, const std::str
 }  // namespace
 
 AssembleResult Ptxas::assemble(const AssembleJob& job) const {
+  // The cache speeds things up and is trusted for nothing else. A missing, damaged or edited entry (its checksum no
+  // longer holds) is assembled again and rewritten; anything at an entry's name that is not a regular file (a
+  // directory, a FIFO: never opened, so never waited on) is said and left alone; a cache that cannot be written is
+  // used uncached. The checksum catches damage, not forgery: it is unkeyed, and the cache is not a security boundary
+  // (docs/compile-report.md).
   fs::path entry;
-  if (!cache_dir_.empty()) {
+  bool keep = !cache_dir_.empty();
+  if (keep) {
     const std::string key = cache_key(job);
     entry = cache_dir_ / key.substr(0, 2) / (key + ".json");
-    std::ifstream cached(entry);
-    if (cached) {
-      // An entry is served only when its checksum holds: a damaged or edited entry (a full disk, a hand edit, one
-      // copied under another key) is run again and rewritten.
-      const auto json = nlohmann::json::parse(cached, nullptr, false);
-      if (json.is_object() && json.contains("exit_code") && json["exit_code"].is_number_integer() &&
-          json.contains("diagnostics") && json["diagnostics"].is_string() && json.contains("sha256") &&
-          json["sha256"] == cache_checksum(key, json["exit_code"].get<int>(), json["diagnostics"].get<std::string>())) {
-        AssembleResult result;
-        result.exit_code = json["exit_code"].get<int>();
-        result.accepted = result.exit_code == 0;
-        result.diagnostics = json["diagnostics"].get<std::string>();
-        result.from_cache = true;
-        return result;
+    std::error_code missing;
+    const fs::file_status status = fs::symlink_status(entry, missing);
+    if (!missing && fs::exists(status)) {
+      if (!fs::is_regular_file(status)) {
+        warn_once("ptxas-cache-entry", "ptxas cache: " + entry.string() + " is not a regular file; left alone, and its "
+                                       "case is assembled uncached");
+        keep = false;
+      } else {
+        try {
+          const nlohmann::json json = read_json_file(entry, kMaxSmallJsonBytes, "a ptxas cache entry");
+          if (json.is_object() && json.contains("exit_code") && json["exit_code"].is_number_integer() &&
+              json.contains("diagnostics") && json["diagnostics"].is_string() && json.contains("sha256") &&
+              json["sha256"] == cache_checksum(key, json["exit_code"].get<int>(), json["diagnostics"].get<std::string>())) {
+            AssembleResult result;
+            result.exit_code = json["exit_code"].get<int>();
+            result.accepted = result.exit_code == 0;
+            result.diagnostics = json["diagnostics"].get<std::string>();
+            result.from_cache = true;
+            return result;
+          }
+        } catch (const InputFileError&) {
+          // Unreadable or not JSON: made again below.
+        }
       }
     }
   }
   AssembleResult result = run_ptxas(job);
   // A ptxas that could not start, or was killed (by a signal: out of memory, a timeout, ^C), says nothing about the
   // PTX, so its result is never cached: only a verdict ptxas reached by itself is.
-  if (!entry.empty() && result.completed && result.exit_code != 127) {
-    fs::create_directories(entry.parent_path());
-    fs::path temporary = entry;
-    temporary += ".tmp" + std::to_string(getpid()) + "-" +
-                 std::to_string(std::hash<std::thread::id>{}(std::this_thread::get_id()));
-    {
-      std::ofstream out(temporary);
-      out << nlohmann::json{{"exit_code", result.exit_code},
-                            {"diagnostics", result.diagnostics},
-                            {"sha256", cache_checksum(entry.stem().string(), result.exit_code, result.diagnostics)}}
-                 .dump();
+  if (keep && cache_writable_->load() && result.completed && result.exit_code != 127) {
+    try {
+      std::error_code error;
+      fs::create_directories(entry.parent_path(), error);
+      if (error) throw OutputFileError("cannot write " + entry.parent_path().string() + ": " + error.message());
+      write_file_atomically(entry, nlohmann::json{{"exit_code", result.exit_code},
+                                                  {"diagnostics", result.diagnostics},
+                                                  {"sha256", cache_checksum(entry.stem().string(), result.exit_code,
+                                                                            result.diagnostics)}}
+                                       .dump());
+    } catch (const OutputFileError& error) {
+      cache_writable_->store(false);
+      warn_once("ptxas-cache-write", std::string("ptxas cache: ") + error.what() + "; compile conformance goes on uncached");
     }
-    fs::rename(temporary, entry);  // atomic, so concurrent runs sharing a cache never read half a file
   }
   return result;
 }

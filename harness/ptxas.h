@@ -1,7 +1,9 @@
 // The toolkit's ptxas, run as a subprocess, in parallel, with results cached by content hash.
 #pragma once
 
+#include <atomic>
 #include <filesystem>
+#include <memory>
 #include <functional>
 #include <optional>
 #include <string>
@@ -56,6 +58,7 @@ class Ptxas {
   PtxasInfo info_;
   std::filesystem::path cache_dir_;
   unsigned jobs_;
+  std::shared_ptr<std::atomic<bool>> cache_writable_;   // false after the first write that failed
 };
 
 // Runs a command, returning its exit code and its combined stdout and stderr.

@@ -8,6 +8,7 @@
 
 #include "oracle/classification.h"
 #include "oracle/input_file.h"
+#include "oracle/output_file.h"
 #include "oracle/number_format.h"
 #include "oracle/sparse.h"
 #include "oracle/text.h"
@@ -273,7 +274,14 @@ static CaseFile parse_fields(const json& root) {
     file.expected_status = status_named(spelled);
     if (!file.expected_status) fail("/expected_status", "unknown status '" + spelled + "'");
   }
-  if (root.contains("provenance")) file.provenance = root["provenance"];
+  if (root.contains("provenance")) {
+    // Free-form where it came from (device, driver, seed, ...), but an object; its "origin" names the device that
+    // observed the case (eval picks the model by it), so it is a string.
+    const json& provenance = root["provenance"];
+    if (!provenance.is_object()) fail("/provenance", std::string("an object is expected, not ") + provenance.type_name());
+    if (provenance.contains("origin")) text_of(provenance["origin"], "/provenance/origin");
+    file.provenance = provenance;
+  }
   try {
     check_shape(test);
   } catch (const std::invalid_argument& e) {
@@ -291,88 +299,13 @@ CaseFile parse_case_file(const json& root) {
   }
 }
 
-namespace {
-
-// JSON numbers the parser would silently turn into other values: 1e-400 (read as 0) and 1e400 (inf). A case holds
-// exact values, so either is an error naming the number's JSON pointer. Found on the text, as only the text has them.
-class NumberTextCheck : public nlohmann::json_sax<json> {
- public:
-  std::string problem;
-
-  bool null() override { return value(); }
-  bool boolean(bool) override { return value(); }
-  bool number_integer(number_integer_t) override { return value(); }
-  bool number_unsigned(number_unsigned_t) override { return value(); }
-  bool number_float(number_float_t parsed, const string_t& text) override {
-    const std::string mantissa = text.substr(0, text.find_first_of("eE"));
-    const bool nonzero = mantissa.find_first_of("123456789") != std::string::npos;
-    if (problem.empty() && (!std::isfinite(parsed) || (parsed == 0 && nonzero)))
-      problem = pointer() + ": the number " + text + " is outside what a double holds (it would be read as " +
-                (std::isfinite(parsed) ? "0" : "infinity") + ")";
-    return value();
-  }
-  bool string(string_t&) override { return value(); }
-  bool binary(binary_t&) override { return value(); }
-  bool start_object(std::size_t) override {
-    path_.push_back({"", false, 0});
-    return true;
-  }
-  bool key(string_t& key) override {
-    path_.back().key = key;
-    return true;
-  }
-  bool end_object() override { return end(); }
-  bool start_array(std::size_t) override {
-    path_.push_back({"", true, 0});
-    return true;
-  }
-  bool end_array() override { return end(); }
-  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
-
- private:
-  struct Level {
-    std::string key;
-    bool array;
-    size_t index;
-  };
-  std::string pointer() const {
-    std::string out;
-    for (const Level& level : path_) out += "/" + (level.array ? std::to_string(level.index) : level.key);
-    return out.empty() ? "/" : out;
-  }
-  bool value() {
-    if (!path_.empty() && path_.back().array) ++path_.back().index;
-    return true;
-  }
-  bool end() {
-    path_.pop_back();
-    return value();
-  }
-  std::vector<Level> path_;
-};
-
-}  // namespace
-
 CaseFile load_case_file(const std::filesystem::path& path) {
-  std::string text;
+  json root;
   try {
-    text = read_input_file(path, kMaxCaseFileBytes, "a case file");
+    root = read_json_file(path, kMaxCaseFileBytes, "a case file");
   } catch (const InputFileError& error) {
     throw CaseFileError(error.what());
   }
-  json root;
-  try {
-    root = json::parse(text);
-  } catch (const json::parse_error& e) {
-    const bool truncated = e.byte >= text.size();
-    throw CaseFileError(path.string() + ": " + (truncated ? "ends early (truncated?)" : "not valid JSON") + " at byte " +
-                        std::to_string(e.byte));
-  } catch (const json::exception& e) {   // 1e400: the parser's own "number overflow"
-    throw CaseFileError(path.string() + ": not a JSON case file mmasp can read: " + e.what());
-  }
-  NumberTextCheck numbers;
-  json::sax_parse(text, &numbers);
-  if (!numbers.problem.empty()) throw CaseFileError(path.string() + ": " + numbers.problem);
   try {
     return parse_case_file(root);
   } catch (const CaseFileError& e) {
@@ -419,9 +352,11 @@ json to_json(const CaseFile& file) {
 }
 
 void save_case_file(const CaseFile& file, const std::filesystem::path& path) {
-  std::ofstream out(path);
-  if (!out) throw CaseFileError(path.string() + ": cannot write");
-  out << to_json(file).dump(1) << "\n";
+  try {
+    write_file_atomically(path, to_json(file).dump(1) + "\n");
+  } catch (const OutputFileError& error) {
+    throw CaseFileError(error.what());
+  }
 }
 
 }  // namespace mmasp

@@ -1,5 +1,7 @@
 #include "oracle/layout.h"
 
+#include <algorithm>
+
 #include <stdexcept>
 
 #include "oracle/mma_case.h"
@@ -71,6 +73,9 @@ MatrixCoord coord_of(const Form& form, Operand operand, int lane, int index) {
 std::vector<MetadataCell> metadata_cells(const Form& form, int selector) {
   // 9.7.14.6.1: 1, 2 or 4 lanes of each group of four hold metadata; the selector picks which.
   const int lanes_per_group = 4 / int(form.selectors.size());
+  // The selector operand is an immediate 0..3 (9.7.14.6.1); a value beyond it (a hand-written undefined-behaviour case)
+  // names no lane.
+  if (selector < 0 || selector >= kSelectorOperandValues) return {};
   // 9.7.14.6.2 metadata figures (119/122/125/127: 16- and 32-bit types; 129/136-137/139/146-147: 8- and 4-bit types)
   // as restated in shared/research/spec-supplement.md 2.2: for 16/32-bit A each lane's register holds two rows (bits
   // 15..0 row g, 31..16 row g+8) and the lanes of a pair split K; for 8/4-bit A each lane's whole register is one row,
@@ -101,19 +106,27 @@ std::vector<ScaleCell> scale_cells(const Form& form, Operand operand, const Scal
   const int blocks = scale_blocks(form);
   // 9.7.14.3: with 1X the byte byte-id holds the one scale, with 2X bytes byte-id and byte-id+1, with 4X all four
   // bytes; which byte goes with which K-block (lower byte, lower block) is inferred (spec-supplement 3.3).
-  auto byte_for = [&](int byte_id, int block) { return blocks == 4 ? block : byte_id + block; };
+  // Ids are any int in a case file; clamped far outside every range first, so that the sums below cannot overflow
+  // and an id out of range stays out of range.
+  const auto clamped = [](int id) { return std::clamp(id, -64, 64); };
+  auto byte_for = [&](int byte_id, int block) { return blocks == 4 ? block : clamped(byte_id) + block; };
   std::vector<ScaleCell> cells;
+  // Ids outside their range (thread-id-a beyond 0..1, thread-id-b beyond 0..3) are undefined behaviour (9.7.14.3) and
+  // can name lanes outside the warp: such a cell has no place in any register, like a byte id beyond 0..3.
+  const auto add = [&](ScaleCell cell) {
+    if (cell.lane >= 0 && cell.lane < kWarpLanes) cells.push_back(cell);
+  };
   if (operand == Operand::a_compressed) {
     // Rows g and g+8 come from the pair of lanes 2*thread-id-a, 2*thread-id-a+1 of each quad: row g from the even
     // lane, g+8 from the odd one (spec-supplement 3.3: PTX figure for the pair, CuTe SFALayout for the order).
     for (int row = 0; row < form.shape.m; ++row)
       for (int block = 0; block < blocks; ++block)
-        cells.push_back({4 * (row % 8) + 2 * ids.thread_a + row / 8, byte_for(ids.byte_a, block), row, block});
+        add({4 * (row % 8) + 2 * clamped(ids.thread_a) + row / 8, byte_for(ids.byte_a, block), row, block});
   } else if (operand == Operand::b) {
     // Column n comes from lane 4n + thread-id-b.
     for (int col = 0; col < form.shape.n; ++col)
       for (int block = 0; block < blocks; ++block)
-        cells.push_back({4 * col + ids.thread_b, byte_for(ids.byte_b, block), col, block});
+        add({4 * col + clamped(ids.thread_b), byte_for(ids.byte_b, block), col, block});
   } else {
     throw std::invalid_argument("scale_cells: only A and B have scales");
   }

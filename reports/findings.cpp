@@ -4,6 +4,7 @@
 
 #include <fnmatch.h>
 
+#include <algorithm>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
@@ -15,18 +16,39 @@ bool glob_match(const std::string& pattern, const std::string& text) {
 }
 
 std::string glob_problem(const std::string& pattern) {
+  // fnmatch(3) without flags: "\\x" is x, "[...]" a set that may hold ranges and the POSIX classes "[:name:]". An
+  // unterminated set or an unknown class makes fnmatch match nothing (or the set literally), silently.
+  static const char* const kClasses[] = {"alnum", "alpha", "blank", "cntrl", "digit", "graph",
+                                         "lower", "print", "punct", "space", "upper", "xdigit"};
+  const std::string unterminated = "the glob '" + pattern + "' has a '[' without its ']' (write '[[]' for a literal '[')";
   for (size_t i = 0; i < pattern.size(); ++i) {
     if (pattern[i] == '\\') {
+      if (i + 1 == pattern.size()) return "the glob '" + pattern + "' ends in a lone '\\' (write '\\\\' for a literal one)";
       ++i;
-    } else if (pattern[i] == '[') {
-      size_t j = i + 1;
-      if (j < pattern.size() && (pattern[j] == '!' || pattern[j] == '^')) ++j;
-      if (j < pattern.size() && pattern[j] == ']') ++j;   // a "]" first is part of the set
-      while (j < pattern.size() && pattern[j] != ']') ++j;
-      if (j >= pattern.size())
-        return "the glob '" + pattern + "' has a '[' without its ']' (write '[[]' for a literal '[')";
-      i = j;
+      continue;
     }
+    if (pattern[i] != '[') continue;
+    size_t j = i + 1;
+    if (j < pattern.size() && (pattern[j] == '!' || pattern[j] == '^')) ++j;
+    if (j < pattern.size() && pattern[j] == ']') ++j;   // a "]" first is part of the set
+    for (;; ++j) {
+      if (j >= pattern.size()) return unterminated;
+      if (pattern[j] == ']') break;
+      if (pattern[j] == '[' && j + 1 < pattern.size() && (pattern[j + 1] == ':' || pattern[j + 1] == '=' || pattern[j + 1] == '.')) {
+        const char kind = pattern[j + 1];
+        const size_t end = pattern.find(std::string(1, kind) + "]", j + 2);
+        if (end == std::string::npos) return unterminated;
+        const std::string inner = pattern.substr(j + 2, end - j - 2);
+        if (kind == ':' && std::find(std::begin(kClasses), std::end(kClasses), inner) == std::end(kClasses))
+          return "the glob '" + pattern + "' names the character class '[:" + inner + ":]', which does not exist "
+                 "(known: alnum, alpha, blank, cntrl, digit, graph, lower, print, punct, space, upper, xdigit)";
+        if (kind != ':')
+          return "the glob '" + pattern + "' uses '[" + std::string(1, kind) + "..." + std::string(1, kind) +
+                 "]', which mmasp does not support (list the characters instead)";
+        j = end + 1;
+      }
+    }
+    i = j;
   }
   return "";
 }
@@ -36,27 +58,60 @@ std::filesystem::path default_findings_path() {
 }
 
 FindingsFile load_findings(const std::filesystem::path& path) {
+  try {
+    return parse_findings(read_input_file(path, kMaxSmallJsonBytes, "a findings file"), path);
+  } catch (const InputFileError& error) {
+    throw std::runtime_error(error.what());   // names the file already
+  }
+}
+
+FindingsFile parse_findings(const std::string& text, const std::filesystem::path& path) {
   FindingsFile file;
   file.path = path;
   nlohmann::json json;
   try {
-    json = nlohmann::json::parse(read_input_file(path, kMaxSmallJsonBytes, "a findings file"));
-    if (json.value("schema", "") != "mmasp-findings/1")
-      throw std::runtime_error("schema must be \"mmasp-findings/1\"");
-    for (const auto& entry : json.at("findings")) {
-      Finding finding;
-      finding.id = entry.at("id").get<std::string>();
-      finding.kind = entry.at("kind").get<std::string>();
-      finding.cases = entry.at("cases").get<std::vector<std::string>>();
-      finding.toolkit = entry.value("toolkit", "*");
-      finding.observed = entry.at("observed").get<std::string>();
-      finding.summary = entry.at("summary").get<std::string>();
-      finding.spec = entry.value("spec", "");
-      finding.details = entry.value("details", "");
-      file.findings.push_back(std::move(finding));
+    json = parse_json_input(text, path.string());
+  } catch (const InputFileError& error) {
+    throw std::runtime_error(error.what());
+  }
+  const auto fail = [&](const std::string& where, const std::string& what) {
+    throw std::runtime_error(path.string() + ": " + where + ": " + what);
+  };
+  if (!json.is_object() || json.value("schema", nlohmann::json()) != "mmasp-findings/1")
+    fail("/schema", "must be \"mmasp-findings/1\"");
+  if (!json.contains("findings") || !json["findings"].is_array()) fail("/findings", "an array is expected");
+  for (size_t i = 0; i < json["findings"].size(); ++i) {
+    const nlohmann::json& entry = json["findings"][i];
+    const std::string at = "/findings/" + std::to_string(i);
+    if (!entry.is_object()) fail(at, "an object is expected");
+    const auto text = [&](const char* key, bool required, const std::string& otherwise) -> std::string {
+      if (!entry.contains(key)) {
+        if (required) fail(at + "/" + key, "missing");
+        return otherwise;
+      }
+      if (!entry[key].is_string()) fail(at + "/" + key, std::string("a string is expected, not ") + entry[key].type_name());
+      return entry[key].get<std::string>();
+    };
+    Finding finding;
+    finding.id = text("id", true, "");
+    finding.kind = text("kind", true, "");
+    finding.toolkit = text("toolkit", false, "*");
+    finding.observed = text("observed", true, "");
+    finding.summary = text("summary", true, "");
+    finding.spec = text("spec", false, "");
+    finding.details = text("details", false, "");
+    if (!entry.contains("cases") || !entry["cases"].is_array()) fail(at + "/cases", "an array of globs is expected");
+    for (size_t c = 0; c < entry["cases"].size(); ++c) {
+      const nlohmann::json& glob = entry["cases"][c];
+      if (!glob.is_string()) fail(at + "/cases/" + std::to_string(c), "a string (a glob over case ids) is expected");
+      finding.cases.push_back(glob.get<std::string>());
     }
-  } catch (const std::exception& error) {
-    throw std::runtime_error(path.string() + ": " + error.what());
+    // A malformed glob would match nothing, and the finding would silently stop documenting anything.
+    for (size_t c = 0; c < finding.cases.size(); ++c)
+      if (const std::string problem = glob_problem(finding.cases[c]); !problem.empty())
+        fail(at + "/cases/" + std::to_string(c), problem);
+    if (const std::string problem = glob_problem(finding.toolkit); !problem.empty()) fail(at + "/toolkit", problem);
+    file.findings.push_back(std::move(finding));
   }
   return file;
 }

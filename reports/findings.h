@@ -27,6 +27,8 @@ struct FindingsFile {
 
 // Throws std::runtime_error with the path and the problem when the file is malformed.
 FindingsFile load_findings(const std::filesystem::path& path);
+// The same from the file's text; `path` names it in errors.
+FindingsFile parse_findings(const std::string& text, const std::filesystem::path& path);
 std::filesystem::path default_findings_path();   // <source>/findings/findings.json
 
 bool glob_match(const std::string& pattern, const std::string& text);

@@ -11,36 +11,46 @@
 namespace mmasp {
 namespace {
 
-std::string device_line(const RunRecord& run) {
+// Every string that comes from the run (device names, notes, reasons, repro lines, form names) goes through the style:
+// escaped for Markdown in summary.md (CI systems render it), made printable on the terminal.
+struct Style {
+  std::string (*text)(std::string_view);
+  std::string (*code)(std::string_view);
+};
+std::string terminal_code(std::string_view text) { return "`" + printable(text) + "`"; }
+const Style kMarkdown{markdown_text, markdown_code};
+const Style kTerminal{printable, terminal_code};
+
+std::string device_line(const RunRecord& run, const Style& st) {
   const EnvironmentRecord& env = run.environment;
   if (env.emulated || !env.device) return "- backend: **CPU emulator — results are emulated, not hardware conformance**\n";
   const DeviceFingerprint& d = *env.device;
   std::ostringstream out;
-  out << "- GPU: " << d.name << " (sm_" << d.sm << "), driver " << d.driver_version << ", CUDA driver API "
+  out << "- GPU: " << st.text(d.name) << " (sm_" << d.sm << "), driver " << st.text(d.driver_version) << ", CUDA driver API "
       << d.driver_api_version << ", ECC " << (d.ecc ? "on" : "off") << ", SM clock " << d.sm_clock_khz / 1000 << " MHz\n";
   return out.str();
 }
 
 // Environment, time, notes, status counts and compile conformance.
-std::string head_section(const RunRecord& run) {
+std::string head_section(const RunRecord& run, const Style& st) {
   std::ostringstream out;
   out << "# mmasp run\n\n";
   if (const auto& i = run.run.interrupted)
-    out << "**INTERRUPTED** by " << i->signal_name << " after " << i->pairs_done << " of " << i->pairs
+    out << "**INTERRUPTED** by " << st.text(i->signal_name) << " after " << i->pairs_done << " of " << i->pairs
         << " form x selector pairs: these results are incomplete (`mmasp run --resume` continues the run).\n\n";
-  out << "- started: " << run.run.started << ", " << significant(run.run.seconds) << " s, seed " << run.run.seed << "\n";
-  out << device_line(run);
-  out << "- toolkit: " << (run.environment.toolkit.empty() ? "none" : run.environment.toolkit) << "\n";
+  out << "- started: " << st.text(run.run.started) << ", " << significant(run.run.seconds) << " s, seed " << run.run.seed << "\n";
+  out << device_line(run, st);
+  out << "- toolkit: " << (run.environment.toolkit.empty() ? "none" : st.text(run.environment.toolkit)) << "\n";
   if (!run.run.phase_seconds.empty()) {
     out << "- time by phase:";
     bool first = true;
     for (const auto& [phase, seconds] : run.run.phase_seconds) {
-      out << (first ? " " : ", ") << phase << " " << significant(seconds) << " s";
+      out << (first ? " " : ", ") << st.text(phase) << " " << significant(seconds) << " s";
       first = false;
     }
     out << "\n";
   }
-  for (const auto& line : run.run.notes) out << "- " << line << "\n";
+  for (const auto& line : run.run.notes) out << "- " << st.text(line) << "\n";
   out << "\n| status | results" << (run.environment.emulated ? " (all emulated, none on hardware)" : "") << " |\n|---|---|\n";
   for (const auto& [status, count] : status_counts(run)) out << "| " << name(status) << " | " << count << " |\n";
   if (run.compile) {
@@ -51,7 +61,7 @@ std::string head_section(const RunRecord& run) {
   return out.str();
 }
 
-std::string forms_section(const RunRecord& run) {
+std::string forms_section(const RunRecord& run, const Style& st) {
   std::map<std::string, std::map<std::string, const ResultRecord*>> table;   // "form sel=n" -> suite -> result
   for (const auto& r : run.results) table[r.form + " sel=" + std::to_string(r.selector)][r.suite] = &r;
   std::ostringstream out;
@@ -70,44 +80,44 @@ std::string forms_section(const RunRecord& run) {
       if (it == suites.end()) return std::string("—");
       return std::string(name(it->second->status)) + (it->second->emulated ? " (emulated)" : "");
     };
-    out << "| `" << any.form << "` | " << any.selector << " | " << cell("random") << " | " << cell("special") << " | "
+    out << "| " << st.code(any.form) << " | " << any.selector << " | " << cell("random") << " | " << cell("special") << " | "
         << cell("ub") << " | " << cases << " | " << significant(max_ulps) << " |\n";
   }
   return out.str();
 }
 
-std::string failures_section(const RunRecord& run) {
+std::string failures_section(const RunRecord& run, const Style& st) {
   std::ostringstream out;
   bool any = false;
   for (const auto& r : run.results) {
     if (!is_failure(r.status)) continue;
     if (!any) out << "\n## Failures\n\n";
     any = true;
-    out << "- **" << name(r.status) << "** `" << r.id << "`: ";
+    out << "- **" << name(r.status) << "** " << st.code(r.id) << ": ";
     if (r.failure) {
-      out << r.failure->reason << " — " << r.failure->repro;
+      out << st.text(r.failure->reason) << " — " << st.code(r.failure->repro);
     } else if (r.model && r.model->deviation) {
       const DeviationRecord& d = *r.model->deviation;
       out << "D" << d.element.str() << " observed " << hex_code(d.observed) << ", model "
           << hex_code(d.model) << " (spec tier: " << name(d.spec_status) << "), " << r.model->deviations
-          << " deviating cases — " << d.repro;
+          << " deviating cases — " << st.code(d.repro);
     } else {
-      out << r.note;
+      out << st.text(r.note);
     }
     out << "\n";
   }
   return out.str();
 }
 
-std::string model_section(const RunRecord& run) {
+std::string model_section(const RunRecord& run, const Style& st) {
   const std::vector<std::string> lines = model_tier_lines(run);
   if (lines.empty()) return "";
   std::string out = "\n## Model tier\n\n";
-  for (const auto& line : lines) out += "- " + line + "\n";
+  for (const auto& line : lines) out += "- " + st.text(line) + "\n";
   return out;
 }
 
-std::string layouts_section(const RunRecord& run) {
+std::string layouts_section(const RunRecord& run, const Style& st) {
   if (run.layouts.empty()) return "";
   std::ostringstream out;
   int verified = 0;
@@ -116,17 +126,18 @@ std::string layouts_section(const RunRecord& run) {
       << " form × selector pairs: every one-hot probe agreed with the oracle's layout model.\n";
   for (const auto& l : run.layouts) {
     if (l.verified) continue;
-    out << "- `" << l.form << "` sel=" << l.selector << ":";
+    out << "- " << st.code(l.form) << " sel=" << l.selector << ":";
     for (const auto& o : l.operands)
       if (o.matched != o.probes)
-        out << " " << o.operand << " " << o.matched << "/" << o.probes << (o.mismatches.empty() ? "" : " (e.g. " + o.mismatches[0] + ")");
-    if (!l.error.empty()) out << " " << l.error;
+        out << " " << st.text(o.operand) << " " << o.matched << "/" << o.probes
+            << (o.mismatches.empty() ? "" : " (e.g. " + st.text(o.mismatches[0]) + ")");
+    if (!l.error.empty()) out << " " << st.text(l.error);
     out << "\n";
   }
   return out.str();
 }
 
-std::string compile_paths_section(const RunRecord& run) {
+std::string compile_paths_section(const RunRecord& run, const Style& st) {
   if (run.compile_paths.empty()) return "";
   std::ostringstream out;
   int identical = 0;
@@ -134,28 +145,28 @@ std::string compile_paths_section(const RunRecord& run) {
   out << "\n## Compile paths\n\n" << identical << " of " << run.compile_paths.size()
       << " form × selector pairs gave bit-identical D from the toolkit's cubin and the driver's JIT.\n";
   for (const auto& p : run.compile_paths)
-    if (!p.identical) out << "- `" << p.form << "` sel=" << p.selector << ": " << p.note << "\n";
+    if (!p.identical) out << "- " << st.code(p.form) << " sel=" << p.selector << ": " << st.text(p.note) << "\n";
   return out.str();
 }
 
-std::string sass_section(const RunRecord& run) {
+std::string sass_section(const RunRecord& run, const Style& st) {
   if (run.sass.empty()) return "";
   std::ostringstream out;
   std::map<std::string, std::set<std::string>> lowering;   // instruction (path) -> forms
   for (const auto& s : run.sass)
     for (const auto& m : s.mma) lowering[m + " (" + s.path + ")"].insert(s.form);
   out << "\n## SASS\n\n| instruction (path) | forms |\n|---|---|\n";
-  for (const auto& [instruction, forms] : lowering) out << "| `" << instruction << "` | " << forms.size() << " |\n";
+  for (const auto& [instruction, forms] : lowering) out << "| " << st.code(instruction) << " | " << forms.size() << " |\n";
   for (const auto& s : run.sass)
     if (s.error) {
-      out << "\nSASS not recorded: " << *s.error << "\n";
+      out << "\nSASS not recorded: " << st.text(*s.error) << "\n";
       break;
     }
   std::map<std::string, int> emulated;   // note (path) -> pairs
   for (const auto& s : run.sass)
     if (!s.error && !s.native) ++emulated[s.note + " (" + s.path + ")"];
   if (!emulated.empty()) out << "\nForms that are not native sparse MMA instructions on this device:\n\n";
-  for (const auto& [text, count] : emulated) out << "- " << count << " × " << text << "\n";
+  for (const auto& [text, count] : emulated) out << "- " << count << " × " << st.text(text) << "\n";
   return out.str();
 }
 
@@ -203,12 +214,14 @@ std::vector<std::string> model_tier_lines(const RunRecord& run) {
 }
 
 std::string markdown_summary(const RunRecord& run) {
-  return head_section(run) + forms_section(run) + failures_section(run) + model_section(run) + layouts_section(run) +
-         compile_paths_section(run) + sass_section(run);
+  const Style& st = kMarkdown;
+  return head_section(run, st) + forms_section(run, st) + failures_section(run, st) + model_section(run, st) +
+         layouts_section(run, st) + compile_paths_section(run, st) + sass_section(run, st);
 }
 
 std::string console_summary(const RunRecord& run) {
-  return head_section(run) + model_section(run) + (exit_code_for(run) != 0 ? failures_section(run) : "");
+  const Style& st = kTerminal;
+  return head_section(run, st) + model_section(run, st) + (exit_code_for(run) != 0 ? failures_section(run, st) : "");
 }
 
 }  // namespace mmasp

@@ -33,7 +33,7 @@ void sort_by_position(std::vector<T>& items, Key&& key) {
 
 }  // namespace
 
-RunRecord merge_runs(const std::vector<RunRecord>& shards, const std::vector<std::string>& names) {
+RunRecord merge_runs(const std::vector<RunRecord>& shards, const std::vector<std::string>& names, std::vector<int>* missing) {
   if (shards.empty()) throw MergeError("merge needs at least one run.json");
   const RunRecord& first = shards.front();
   RunRecord merged = first;
@@ -88,6 +88,11 @@ RunRecord merge_runs(const std::vector<RunRecord>& shards, const std::vector<std
   sort_by_position(merged.sass, [](const SassRecord& x) { return position(x.form, x.selector, ""); });
   sort_by_position(merged.compile_paths, [](const CompilePathComparison& p) { return position(p.form, p.selector, ""); });
   const bool whole = shard_count > 0 && int(shard_indices.size()) == shard_count;
+  if (missing) {
+    missing->clear();
+    for (int i = 1; i <= shard_count; ++i)
+      if (!shard_indices.count(i)) missing->push_back(i);
+  }
   merged.run.shard = whole ? "1/1" : "merged " + std::to_string(shard_indices.size()) + " of " + std::to_string(shard_count);
   merged.run.command = "mmasp merge";
   for (const auto& name : names) merged.run.command += " " + name;

@@ -17,7 +17,9 @@ struct MergeError : std::runtime_error {
 };
 
 // `names` name the shards in errors (their files). When the shards are i/n for every i of one n, the merged run's
-// shard is "1/1": it is the whole run.
-RunRecord merge_runs(const std::vector<RunRecord>& shards, const std::vector<std::string>& names);
+// shard is "1/1": it is the whole run; otherwise it is "merged K of N" and `missing` (when given) names the shards that
+// are not there, so that `mmasp merge` can refuse to call an incomplete set a run (exit 1 unless --partial).
+RunRecord merge_runs(const std::vector<RunRecord>& shards, const std::vector<std::string>& names,
+                     std::vector<int>* missing = nullptr);
 
 }  // namespace mmasp

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <fstream>
 #include <limits>
+#include <map>
 #include <sstream>
 
 #include "harness/execution.h"
@@ -52,9 +53,11 @@ class Reader {
   int integer(const char* key, int fallback = 0) const {
     if (!has(key)) return fallback;
     const json& v = value_[key];
-    if (!v.is_number_integer() || v.get<int64_t>() < std::numeric_limits<int>::min() ||
-        v.get<int64_t>() > std::numeric_limits<int>::max())
-      fail(key, "a whole number");
+    // An unsigned beyond INT64_MAX would read as a negative int64: compared as unsigned first.
+    const bool fits = v.is_number_unsigned() ? v.get<uint64_t>() <= uint64_t(std::numeric_limits<int>::max())
+                                             : v.is_number_integer() && v.get<int64_t>() >= std::numeric_limits<int>::min() &&
+                                                   v.get<int64_t>() <= std::numeric_limits<int>::max();
+    if (!fits) fail(key, "a whole number");
     return v.get<int>();
   }
   int required_integer(const char* key) const {
@@ -569,7 +572,16 @@ RunRecord run_record_from_json(const json& document) {
     const Reader f(v, at);
     record.findings.push_back({f.text("id"), f.text("kind"), f.text("title")});
   });
-  root.each("results", [&](const json& v, const std::string& at) { record.results.push_back(result_from(Reader(v, at))); });
+  // Result ids are unique: diff and merge key results by id, so a second result under one id (a Fail then a Pass) would
+  // let one of them decide unseen.
+  std::map<std::string, size_t> ids;
+  root.each("results", [&](const json& v, const std::string& at) {
+    ResultRecord result = result_from(Reader(v, at));
+    if (const auto [first, added] = ids.emplace(result.id, record.results.size()); !added)
+      throw RunRecordError(at + "/id: the result id '" + printable(result.id) + "' is given twice (first at /results/" +
+                           std::to_string(first->second) + ")");
+    record.results.push_back(std::move(result));
+  });
   root.each("layouts", [&](const json& v, const std::string& at) { record.layouts.push_back(layout_from(Reader(v, at))); });
   root.each("sass", [&](const json& v, const std::string& at) {
     const Reader s(v, at);
@@ -589,19 +601,11 @@ RunRecord run_record_from_json(const json& document) {
 }
 
 RunRecord load_run_record(const std::filesystem::path& path) {
-  std::string content;
-  try {
-    content = read_input_file(path, kMaxRunFileBytes, "a run.json file");
-  } catch (const InputFileError& error) {
-    throw RunRecordError(error.what());
-  }
   json document;
   try {
-    document = json::parse(content);
-  } catch (const json::parse_error& error) {
-    const bool truncated = error.byte >= content.size();
-    throw RunRecordError(path.string() + ": " + (truncated ? "ends early (truncated: an interrupted run?)" : "not valid JSON") +
-                         " at byte " + std::to_string(error.byte));
+    document = read_json_file(path, kMaxRunFileBytes, "a run.json file");
+  } catch (const InputFileError& error) {
+    throw RunRecordError(error.what());
   }
   try {
     return run_record_from_json(document);

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "oracle/output_file.h"
 #include "reports/diff.h"
 #include "reports/run_record.h"
 
@@ -37,7 +38,7 @@ class JsonLines {
   void write(const ResultRecord& result);
 
  private:
-  std::ofstream out_;
+  AppendFile out_;
   std::mutex mutex_;
 };
 

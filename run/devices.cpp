@@ -12,6 +12,8 @@
 #include "harness/gpu_probe.h"
 #include "oracle/text.h"
 #include "reports/device_comparison.h"
+#include "oracle/output_file.h"
+#include "run/folder_lock.h"
 #include "run/usage_error.h"
 
 extern char** environ;
@@ -84,7 +86,7 @@ int run_on_devices(const std::vector<std::string>& run_argv, const std::vector<D
     faulty = std::stoi(index);
     fault = o.inject_fault_on.substr(colon + 1);
   }
-  fs::create_directories(o.out);
+  const FolderLock lock(o.out, "--out");   // each device's run locks its own folder inside
   std::vector<pid_t> pids;
   for (size_t d = 0; d < devices.size(); ++d) {
     std::vector<std::string> args = run_argv;
@@ -113,7 +115,7 @@ int run_on_devices(const std::vector<std::string>& run_argv, const std::vector<D
     runs.push_back(std::move(run));
   }
   const DeviceComparison comparison = compare_devices(runs);
-  std::ofstream(fs::path(o.out) / "devices.json") << to_json(comparison, runs).dump(2) << "\n";
+  write_file_atomically(fs::path(o.out) / "devices.json", to_json(comparison, runs).dump(2) + "\n");
   if (o.say) o.say(format_device_comparison(comparison, runs) + "comparison: " + (fs::path(o.out) / "devices.json").string());
   if (!comparison.clean()) worst = std::max(worst, 1);
   return worst;

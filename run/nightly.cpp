@@ -24,7 +24,9 @@
 #include "oracle/numeric_model_table.h"
 #include "oracle/text.h"
 #include "reports/run_report.h"
+#include "oracle/output_file.h"
 #include "run/backends.h"
+#include "run/folder_lock.h"
 #include "run/journal.h"
 #include "run/worker.h"
 #include "run/ub_isolation.h"
@@ -161,6 +163,7 @@ class Nightly {
   size_t not_supported_ = 0;
   std::vector<SassJob> sass_jobs_;
   IsolatedUb isolated_ub_;
+  std::optional<FolderLock> lock_;           // held for the whole run
   std::optional<Journal> interrupted_run_;   // --resume: what the interrupted run finished
   std::optional<JournalWriter> journal_;
   Heartbeat heartbeat_{-1};
@@ -174,6 +177,13 @@ class Nightly {
 void Nightly::prepare_out() {
   const bool exists = fs::exists(out_dir_);
   if (exists && !fs::is_directory(out_dir_)) throw UsageError("--out " + out_dir_.string() + ": not a directory");
+  // mmasp writes its files without following links (oracle/output_file.h); a link planted among them is refused here,
+  // before anything is read or written, rather than discovered by a failing write in the middle of the run.
+  if (exists && !o_.force)
+    for (const auto& entry : fs::directory_iterator(out_dir_))
+      if (entry.is_symlink())
+        throw UsageError("--out " + out_dir_.string() + ": " + entry.path().filename().string() +
+                         " is a symbolic link; mmasp never writes through one (remove it, or give --force to replace it)");
   if (o_.resume) {
     if (o_.force) throw UsageError("give --resume or --force, not both");
     interrupted_run_ = read_journal(out_dir_ / kJournalFile);
@@ -279,6 +289,7 @@ void Nightly::open_journal() {
     // Nothing in --out changes before the identity is checked. Then the interrupted session's reports go: a report
     // never sits beside results newer than it.
     for (const char* report : kReportFiles) fs::remove(out_dir_ / report);
+    interrupted_run_->pid = long(getpid());   // the holder a second run into this --out is told about
     journal_.emplace(out_dir_ / kJournalFile, *interrupted_run_);
     journal_->resumed(now_iso());
     // results.jsonl is written again from the journal as the finished pairs are taken over: it always holds
@@ -289,6 +300,8 @@ void Nightly::open_journal() {
     return;
   }
   Journal fresh;
+  fresh.run_id = new_run_id();
+  fresh.pid = long(getpid());
   fresh.identity = identity_;
   fresh.started = record_.run.started;
   fresh.host = record_.run.host;
@@ -315,7 +328,7 @@ void Nightly::compile_conformance() {
     record_.compile = step->record();
     journal_->compile(*record_.compile);
     // The whole compile report (negative set, diagnostics, PTX of each disagreement) beside run.json.
-    std::ofstream(out_dir_ / "compile.json") << compile_json(step->run, step->judgement, step->targets).dump(2) << "\n";
+    write_file_atomically(out_dir_ / "compile.json", compile_json(step->run, step->judgement, step->targets).dump(2) + "\n");
     say(compile_summary(step->run, step->judgement, step->targets));
   });
 }
@@ -656,6 +669,8 @@ RunRecord Nightly::run(const std::string& command_line) {
   if (o_.budget > 0 && o_.cases > 0) throw UsageError("give --budget or --cases, not both");
   parse_shard(o_.shard);
   select_pairs();   // first: a --filter that matches nothing must not cost a whole compile step
+  // One run at a time in --out; a worker runs under its supervisor's lock (cli/run_command.cpp).
+  if (o_.heartbeat_fd < 0) lock_.emplace(out_dir_, "--out");
   prepare_out();
   begin(command_line);
   choose_backends();
@@ -676,7 +691,8 @@ RunRecord Nightly::run(const std::string& command_line) {
       const JournalPair& done = interrupted_run_->pairs[p];
       if (done.form != pairs_[p].first->opcode || done.selector != pairs_[p].second)
         throw UsageError("--resume: the journal's pair " + std::to_string(p + 1) + " is " + done.form + " sel=" +
-                         std::to_string(done.selector) + ", this run's is " + pairs_[p].first->opcode);
+                         std::to_string(done.selector) + ", this run's is " + pairs_[p].first->opcode + " sel=" +
+                         std::to_string(pairs_[p].second));
       PairWork work;
       work.journal = done;
       for (const auto& result : done.results) work.cases += result.cases, work.failures += is_failure(result.status);

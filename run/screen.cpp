@@ -15,6 +15,9 @@
 #include "oracle/numeric_model_table.h"
 #include "oracle/text.h"
 #include "run/devices.h"
+#include "oracle/input_file.h"
+#include "oracle/output_file.h"
+#include "run/folder_lock.h"
 #include "run/usage_error.h"
 
 namespace mmasp::run {
@@ -44,7 +47,7 @@ json screen_device(const ScreenOptions& o, const std::function<void(const std::s
   const auto finish = [&](const std::string& outcome) {
     verdict["verdict"] = outcome;
     verdict["seconds"] = seconds_since(start);
-    if (!o.verdict.empty()) std::ofstream(o.verdict) << verdict.dump(2) << "\n";
+    if (!o.verdict.empty()) write_file_atomically(o.verdict, verdict.dump(2) + "\n");
     return verdict;
   };
   try {
@@ -143,7 +146,7 @@ int screen_devices(const ScreenOptions& o, const std::vector<std::string>& self_
       throw UsageError("--inject-fault-on takes K:N (device K of the list, 1 in N cases), not '" + o.inject_fault_on + "'");
     faulty = std::stoi(index);
   }
-  fs::create_directories(o.out);
+  const FolderLock lock(o.out, "--out");
   std::vector<pid_t> pids;
   for (size_t d = 0; d < devices.size(); ++d) {
     std::vector<std::string> args = self_argv;
@@ -158,8 +161,7 @@ int screen_devices(const ScreenOptions& o, const std::vector<std::string>& self_
     const int code = wait_exit_code(pids[d]);
     json verdict;
     try {
-      std::ifstream in(fs::path(o.out) / (devices[d].label + ".json"));
-      verdict = json::parse(in);
+      verdict = read_json_file(fs::path(o.out) / (devices[d].label + ".json"), kMaxSmallJsonBytes, "a screen verdict");
     } catch (const std::exception& error) {
       verdict = {{"schema", "mmasp-screen/1"}, {"verdict", "error"},
                  {"error", "no verdict from its process (exit " + std::to_string(code) + "): " + error.what()}};
@@ -178,7 +180,7 @@ int screen_devices(const ScreenOptions& o, const std::vector<std::string>& self_
     }
     all["gpus"].push_back(verdict);
   }
-  std::ofstream(fs::path(o.out) / "screen.json") << all.dump(2) << "\n";
+  write_file_atomically(fs::path(o.out) / "screen.json", all.dump(2) + "\n");
   if (say) say("verdicts: " + (fs::path(o.out) / "screen.json").string());
   return worst;
 }

@@ -8,6 +8,7 @@
 
 #include "harness/execution.h"
 #include "harness/ptxas.h"
+#include "oracle/input_file.h"
 #include "run/usage_error.h"
 
 namespace mmasp::run {
@@ -89,7 +90,13 @@ void IsolatedUb::run(const std::vector<std::pair<const Form*, int>>& pairs, cons
     size_t finished = next;
     std::istringstream lines(child.output);
     for (std::string text; std::getline(lines, text);) {
-      const json parsed = json::parse(text, nullptr, false);
+      // The probe's own lines among whatever else it printed (the strict reader, like every JSON mmasp reads).
+      json parsed;
+      try {
+        parsed = parse_json_input(text, "ub-probe output");
+      } catch (const InputFileError&) {
+        continue;
+      }
       if (!parsed.is_object() || !parsed.contains("job") || !parsed["job"].is_number_unsigned() || !parsed.contains("line"))
         continue;
       const size_t index = next + parsed["job"].get<size_t>();

@@ -2,9 +2,11 @@
 // fixes and lowering changes are listed without failing.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
+#include "oracle/instruction_space.h"
 #include "reports/diff.h"
 #include "suites/defective_emulator.h"
 #include "harness/execution.h"
@@ -197,13 +199,64 @@ TEST(Diff, CompileAndLoweringChanges) {
   EXPECT_EQ(sass, 1);
 }
 
-TEST(Diff, MissingResultsAreListed) {
+// Issue #29: a result the run does not have was not checked, so a gate must not pass over it.
+TEST(Diff, AMissingJudgedResultIsARegression) {
   RunRecord run = baseline();
-  run.results.erase(run.results.begin());
+  const auto judged = std::find_if(run.results.begin(), run.results.end(), [](const ResultRecord& r) { return r.status == Status::pass; });
+  ASSERT_NE(judged, run.results.end());
+  const std::string id = judged->id;
+  run.results.erase(judged);
   DiffReport report = diff_runs(baseline(), run, {});
   ASSERT_EQ(report.entries.size(), 1u);
   EXPECT_EQ(report.entries[0].kind, "missing");
+  EXPECT_EQ(report.entries[0].id, id);
+  EXPECT_TRUE(report.entries[0].regression);
+  EXPECT_EQ(report.regressions, 1);
+}
+
+// ... but a result that judged nothing in the baseline either (a UB suite, a NotSupported pair) is only listed.
+TEST(Diff, AMissingUnjudgedResultIsListedOnly) {
+  RunRecord run = baseline();
+  const auto unjudged = std::find_if(run.results.begin(), run.results.end(),
+                                     [](const ResultRecord& r) { return r.status == Status::ub_not_judged; });
+  ASSERT_NE(unjudged, run.results.end());
+  run.results.erase(unjudged);
+  DiffReport report = diff_runs(baseline(), run, {});
+  ASSERT_EQ(report.entries.size(), 1u);
   EXPECT_FALSE(report.entries[0].regression);
+}
+
+// A run of one shard leaves out the other shards' forms by design (the split is by form, in catalog order): those are
+// listed, not counted; a form of its own shard that is missing still counts.
+TEST(Diff, TheShardLayoutExplainsMissingResultsOfOtherShards) {
+  std::vector<std::string> forms;   // the baseline's forms in catalog order
+  for (const auto& form : instruction_space())
+    for (const auto& r : baseline().results)
+      if (r.form == form.opcode) {
+        forms.push_back(form.opcode);
+        break;
+      }
+  ASSERT_GE(forms.size(), 4u);
+  RunRecord shard = baseline();
+  shard.run.shard = "2/4";
+  std::erase_if(shard.results, [&](const ResultRecord& r) {
+    return std::find(forms.begin(), forms.end(), r.form) - forms.begin() != 1 &&
+           (std::find(forms.begin(), forms.end(), r.form) - forms.begin()) % 4 != 1;
+  });
+  DiffReport report = diff_runs(baseline(), shard, {});
+  EXPECT_EQ(report.regressions, 0);
+  EXPECT_GT(report.entries.size(), 0u);
+  // The same shard missing one of its own forms' results.
+  const auto own = std::find_if(shard.results.begin(), shard.results.end(), [](const ResultRecord& r) { return !is_skipped(r.status); });
+  ASSERT_NE(own, shard.results.end());
+  const std::string id = own->id;
+  shard.results.erase(own);
+  report = diff_runs(baseline(), shard, {});
+  EXPECT_EQ(report.regressions, 1) << id;
+  // Merged shards that are not all there explain nothing.
+  shard.run.shard = "merged 1 of 4";
+  report = diff_runs(baseline(), shard, {});
+  EXPECT_GT(report.regressions, 1);
 }
 
 // Issue #16: a run that judged nothing used to diff clean.
