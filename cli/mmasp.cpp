@@ -113,6 +113,11 @@ int main(int argc, char** argv) {
   std::string diff_bits = "strict";
   diff->add_option("--bits", diff_bits, "results whose D changed bit for bit on the same cases (results[].digest): strict "
                    "(a regression), warn (listed), off")->check(CLI::IsMember({"strict", "warn", "off"}))->capture_default_str();
+  std::vector<std::string> diff_allow;
+  diff->add_option("--allow-different", diff_allow, "compare anyway across these differences, which otherwise refuse the "
+                   "comparison (exit 2): backend (an emulated run against a hardware one), architecture, cases (runs "
+                   "of different generators)")
+      ->delimiter(',')->check(CLI::IsMember({"backend", "architecture", "cases"}));
   bool diff_identical = false;
   diff->add_flag("--identical", diff_identical,
                  "instead: exit 0 only when the two runs are the same in everything but when, where and how long they "
@@ -122,7 +127,8 @@ int main(int argc, char** argv) {
   auto* repro = app.add_subcommand("repro", "rerun one case file on this machine's backend; expected vs observed per element");
   ReproOptions repro_options;
   repro->add_option("case", repro_options.case_file, "case file")->required();
-  repro->add_option("--device", repro_options.device, "GPU ordinal")->capture_default_str()->check(whole_number(0, INT32_MAX));
+  repro->add_option("--device", repro_options.device, "GPU ordinal (requires that GPU: no fallback to the emulator)")
+      ->capture_default_str()->check(whole_number(0, INT32_MAX))->each([&](const std::string&) { repro_options.device_given = true; });
   repro->add_flag("--emulator", repro_options.emulator, "use the CPU emulator even with a GPU present");
   repro->add_flag("--ub", repro_options.ub, "run a case whose behaviour is undefined (in a process of its own; never judged) "
                   "instead of refusing it");
@@ -251,8 +257,11 @@ int main(int argc, char** argv) {
           throw UsageError(error.what());
         }
       }
-      const DiffReport report = diff_runs(baseline, current, waivers, *bits_mode_named(diff_bits));
+      std::vector<Difference> allowed;
+      for (const auto& text : diff_allow) allowed.push_back(*difference_named(text));
+      const DiffReport report = diff_runs(baseline, current, waivers, *bits_mode_named(diff_bits), allowed);
       std::cout << format_diff(report, baseline, current);
+      if (report.refused()) return kExitUsage;
       return report.regressions ? kExitFail : kExitPass;
     }
     if (*merge) {

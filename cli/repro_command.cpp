@@ -54,7 +54,8 @@ int repro_main(const ReproOptions& o) {
     return run_in_isolation(o, undefined);
   }
   run::BackendRequest request;
-  request.emulator = o.emulator;
+  // --device names a GPU: without one the case must not quietly run on the emulator.
+  request.choice = o.emulator ? run::BackendChoice::emulator : o.device_given ? run::BackendChoice::gpu : run::BackendChoice::automatic;
   request.device = o.device;
   request.paths = "driver-jit";   // needs no toolkit on the GPU runner
   const run::Backends backends = run::make_backends(request);

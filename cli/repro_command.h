@@ -12,6 +12,7 @@ struct ReproOptions {
   std::string case_file;
   int device = 0;
   bool emulator = false;
+  bool device_given = false;   // --device was given: a GPU is required
   bool ub = false;         // run an undefined-behaviour case (in isolation) instead of refusing it
   bool ub_child = false;   // internal: this process is that isolation
 };

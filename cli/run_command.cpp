@@ -72,10 +72,29 @@ void install_stop_handlers() {
 
 }  // namespace
 
+std::string command_line(int argc, char** argv) {
+  std::string line;
+  for (int i = 0; i < argc; ++i) line += (i ? " " : "") + shell_word(argv[i]);
+  return line;
+}
+
 void add_run_options(CLI::App* command, RunOptions& o) {
   add_compile_options(command, o.compile, false);
-  command->add_option("--device", o.device, "GPU ordinal")->capture_default_str()->check(whole_number(0, INT32_MAX));
-  command->add_flag("--emulator", o.emulator, "run on the CPU emulator even when a GPU is present");
+  // Options that only a GPU can honour: given explicitly, each means "this run needs a GPU" (--backend auto becomes gpu),
+  // so that a runner that lost its GPU fails instead of emulating what was asked of the hardware.
+  const auto needs_gpu = [&o](const std::string& option) {
+    return [&o, option](const std::string& value) {
+      if (o.gpu_option.empty() && value != "auto" && value != "off") o.gpu_option = option + (value.empty() ? "" : " " + value);
+    };
+  };
+  command->add_option("--backend", o.backend_text, "where cases run: gpu (a usable GPU is required: without one the run "
+                      "exits 2 naming why), emulator (the CPU, never a GPU), auto (the GPU when there is one, else the "
+                      "emulator, and the reports say so); --device, --paths, --modules, --model strict|warn, --extras on "
+                      "and --resident on imply gpu")
+      ->check(CLI::IsMember({"auto", "gpu", "emulator"}))->capture_default_str();
+  command->add_option("--device", o.device, "GPU ordinal (implies --backend gpu)")->capture_default_str()
+      ->check(whole_number(0, INT32_MAX))->each(needs_gpu("--device"));
+  command->add_flag("--emulator", o.emulator, "the same as --backend emulator");
   command->add_option("--filter", o.filter, "only forms whose opcode matches this glob");
   command->add_option("--exclude", o.exclude, "leave out forms whose opcode matches this glob");
   command->add_option("--budget", o.budget, "seconds for the whole run, spread fairly over forms")->check(kSeconds);
@@ -99,31 +118,47 @@ void add_run_options(CLI::App* command, RunOptions& o) {
   command->add_option("--heartbeat-fd", o.heartbeat_fd)->group("");
   command->add_option("--inject-worker-fault", o.inject_worker_fault)->group("");
   command->add_option("--inject-fault", o.inject_fault)->group("");
+  command->add_option("--user-command", o.user_command)->group("");
   command->add_option("--devices", o.devices, "the same run on several devices at once, each in <out>/<device>/, then "
                       "compared bit for bit (<out>/devices.json names a deviating device): all, 0,2,... or emulator:N");
   command->add_option("--inject-fault-on", o.inject_fault_on)->group("");
   command->add_flag("--layouts,!--no-layouts", o.layouts, "layout discovery (default on a GPU)")
       ->each([&o](const std::string&) { o.layouts_given = true; });
   command->add_option("--extras", o.extras, "layout discovery, SASS and the compile-path comparison on a GPU: auto, on, off")
-      ->check(CLI::IsMember({"auto", "on", "off"}))->capture_default_str();
-  command->add_option("--paths", o.paths, "compile paths on a GPU: toolkit, driver-jit or both")->capture_default_str();
-  command->add_option("--modules", o.modules, "toolkit module store (default: <cache>/modules; see mmasp prepare)");
+      ->check(CLI::IsMember({"auto", "on", "off"}))->capture_default_str()->each(needs_gpu("--extras"));
+  command->add_option("--paths", o.paths, "compile paths on a GPU: toolkit, driver-jit or both")->capture_default_str()
+      ->each(needs_gpu("--paths"));
+  command->add_option("--modules", o.modules, "toolkit module store (default: <cache>/modules; see mmasp prepare)")
+      ->each(needs_gpu("--modules"));
   command->add_option("--threads", o.threads, "host threads for generation and judging")->capture_default_str()->check(whole_number(1, kMaxThreads));
   command->add_option("--special-generated", o.special_generated, "generated special-value cases per pair")->capture_default_str()
       ->check(whole_number(0, UINT32_MAX));
   command->add_option("--model", o.model, "bit-exact model tier: strict (a deviation fails the run), warn (reported like a "
                       "QualityWarning), off; auto = strict on a GPU with verified models")
-      ->check(CLI::IsMember({"auto", "strict", "warn", "off"}))->capture_default_str();
+      ->check(CLI::IsMember({"auto", "strict", "warn", "off"}))->capture_default_str()->each(needs_gpu("--model"));
   command->add_flag("--model-candidates", o.model_candidates,
                     "let the model tier use unverified model records too (how a record is verified on hardware)");
   command->add_option("--resident", o.resident, "GPU-resident random cases (drawn, run and judged on the GPU; the host "
                       "replays what it finds): auto = on an sm_90 GPU with a strict model tier, on, off")
-      ->check(CLI::IsMember({"auto", "on", "off"}))->capture_default_str();
+      ->check(CLI::IsMember({"auto", "on", "off"}))->capture_default_str()->each(needs_gpu("--resident"));
   command->add_option("--resident-sample", o.resident_sample, "with --resident: random cases of each pair judged on the "
                       "host path first (exact reference and model tier)")->capture_default_str()->check(whole_number(0, UINT64_MAX));
 }
 
-int run_main(const RunOptions& o, int argc, char** argv) {
+int run_main(const RunOptions& given, int argc, char** argv) {
+  RunOptions o = given;
+  // The backend, resolved once: --emulator is --backend emulator; an option only a GPU honours makes auto gpu.
+  o.backend = *run::backend_choice_named(o.backend_text);
+  if (o.emulator) {
+    if (o.backend == run::BackendChoice::gpu) throw UsageError("--emulator and --backend gpu contradict each other");
+    o.backend = run::BackendChoice::emulator;
+  }
+  if (!o.gpu_option.empty()) {
+    if (o.backend == run::BackendChoice::emulator)
+      throw UsageError(o.gpu_option + " needs a GPU, and the run was told to use the emulator");
+    if (o.backend != run::BackendChoice::gpu) o.gpu_required_by = o.gpu_option;
+    o.backend = run::BackendChoice::gpu;
+  }
   if (!o.inject_worker_fault.empty()) run::parse_worker_fault(o.inject_worker_fault);   // a usage error before anything
   if (!o.devices.empty()) {
     // Each device's run is this command without the options that select devices and the output (run/devices.h).
@@ -148,18 +183,24 @@ int run_main(const RunOptions& o, int argc, char** argv) {
     return run::run_on_devices(run_argv, devices, options);
   }
   if (!o.inject_fault_on.empty()) throw UsageError("--inject-fault-on needs --devices");
-  const bool isolate = o.isolation == "process" || (o.isolation == "auto" && !o.emulator);
+  const bool isolate = o.isolation == "process" || (o.isolation == "auto" && o.backend != run::BackendChoice::emulator);
   if (isolate && !o.worker) {
-    // The supervisor holds --out for the whole run, its workers included (they run under this lock).
+    // The options are checked before --out is touched; then the supervisor holds --out for the whole run, its
+    // workers included (they run under this lock). A worker that refuses the run (exit 2: no GPU for --backend gpu,
+    // no model for --model strict) leaves a folder this lock created empty, and it is removed again.
+    run::check_nightly_options(o);
     run::FolderLock lock(o.out, "--out");
     std::vector<std::string> worker_argv(argv, argv + argc);
+    // The workers' reports show this command, the one the person typed, never the worker's own.
+    worker_argv.insert(worker_argv.end(), {"--user-command", command_line(argc, argv)});
     run::SupervisorOptions supervision{o.out, o.watchdog, o.ub, [](const std::string& line) { std::cerr << line << "\n"; }};
-    return run::supervise(worker_argv, supervision);
+    const int status = run::supervise(worker_argv, supervision);
+    if (status == kExitUsage) lock.remove_if_unused();
+    return status;
   }
   std::optional<RunRecord> baseline;   // read first: a bad --baseline should not cost a whole run
   if (!o.baseline.empty()) baseline = load_run_record(o.baseline);
-  std::string command;
-  for (int i = 0; i < argc; ++i) command += (i ? " " : "") + std::string(argv[i]);
+  const std::string command = o.user_command.empty() ? command_line(argc, argv) : o.user_command;
   // A worker dies with its supervisor (a kill -9 of `mmasp run` ends the whole run, as without isolation).
   if (o.worker) prctl(PR_SET_PDEATHSIG, SIGKILL);
   RunProgress progress;

@@ -11,6 +11,10 @@
 namespace mmasp::cli {
 
 struct RunOptions : run::NightlyOptions {
+  bool emulator = false;            // --emulator: the same as --backend emulator
+  std::string backend_text = "auto";
+  std::string gpu_option;           // the first option given that only a GPU can honour (--device, --model strict, ...)
+  std::string user_command;         // a worker: the command its supervisor was given (the one reports show)
   std::string baseline;   // a run.json to diff against: regressions go into report.html and the console
   std::string isolation = "auto";   // process: the pairs run in watched worker processes (run/worker.h); none; auto
   double watchdog = 60;             // seconds: the deadline floor of a batch in a worker
@@ -19,6 +23,8 @@ struct RunOptions : run::NightlyOptions {
   std::string inject_fault_on;      // test-only: K:FAULT, a fault on the K-th of --devices alone
 };
 void add_run_options(CLI::App* command, RunOptions& options);
+// argv as a line a shell reads back to the same words (what reports show as the command).
+std::string command_line(int argc, char** argv);
 int run_main(const RunOptions& options, int argc, char** argv);
 
 struct UbProbeOptions : run::UbChildOptions {

@@ -93,6 +93,17 @@ inline std::string markdown_code(std::string_view text) {
   return fence + (pad ? " " : "") + body + (pad ? " " : "") + fence;
 }
 
+// One word of a command line as a POSIX shell reads it back: left as it is when it holds only characters no shell
+// treats specially, else single-quoted. Reports show the command a person can paste to run again.
+inline std::string shell_word(std::string_view word) {
+  const bool plain = !word.empty() && word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                                             "0123456789_@%+=:,./-") == std::string_view::npos;
+  if (plain) return std::string(word);
+  std::string out = "'";
+  for (char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
 // Text for XML and HTML attributes and content: the five special characters escaped, and the control characters XML
 // 1.0 forbids even escaped replaced by blanks.
 inline std::string xml_escape(const std::string& text) {

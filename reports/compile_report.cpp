@@ -128,6 +128,23 @@ CompileRecord compile_record(const CompileRun& run, const CompileJudgement& judg
   if (run.ptxas.max_ptx) record.ptxas_max_ptx = run.ptxas.max_ptx->str();
   record.exit = judgement.undocumented.empty() ? 0 : 1;
   for (const auto& target : targets) record.targets.push_back(target.name);
+  for (const auto& outcome : run.outcomes) {
+    CompileTargetCounts& counts = record.by_target[outcome.test.target.name];
+    ++counts.cases;
+    counts.agree += outcome.verdict == Verdict::agree;
+    counts.not_run += outcome.verdict == Verdict::not_run;
+  }
+  const auto add = [&](const JudgedOutcome& judged) {
+    const CompileOutcome& outcome = *judged.outcome;
+    CompileTargetCounts& counts = record.by_target[outcome.test.target.name];
+    (judged.finding ? counts.documented : counts.new_disagreements) += 1;
+    record.disagreements.push_back({outcome.test.id, outcome.test.target.name, std::string(name(outcome.test.expected)),
+                                    observed_of(outcome), outcome.test.why,
+                                    outcome.accepted ? "" : first_error(outcome.diagnostics),
+                                    judged.finding ? judged.finding->id : ""});
+  };
+  for (const auto& judged : judgement.undocumented) add(judged);
+  for (const auto& judged : judgement.documented) add(judged);
   std::map<std::string, size_t> row_of;
   for (const auto& outcome : run.outcomes) {
     const auto& test = outcome.test;

@@ -3,6 +3,7 @@
 #include "oracle/input_file.h"
 
 #include <cstdio>
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <set>
@@ -257,8 +258,52 @@ std::optional<BitsMode> bits_mode_named(std::string_view text) {
   return std::nullopt;
 }
 
-DiffReport diff_runs(const RunRecord& baseline, const RunRecord& run, const std::vector<Waiver>& waivers, BitsMode bits) {
+std::string_view name(Difference difference) {
+  switch (difference) {
+    case Difference::backend: return "backend";
+    case Difference::architecture: return "architecture";
+    case Difference::case_streams: return "cases";
+  }
+  return "backend";
+}
+
+std::optional<Difference> difference_named(std::string_view text) {
+  for (Difference d : {Difference::backend, Difference::architecture, Difference::case_streams})
+    if (name(d) == text) return d;
+  return std::nullopt;
+}
+
+std::vector<Incomparable> incomparable(const RunRecord& baseline, const RunRecord& run, const std::vector<Difference>& allowed) {
+  const auto where = [](const RunRecord& r) {
+    return r.environment.emulated || !r.environment.device ? std::string("the CPU emulator")
+                                                           : r.environment.device->name + " (a GPU)";
+  };
+  const auto is_allowed = [&](Difference d) { return std::find(allowed.begin(), allowed.end(), d) != allowed.end(); };
+  std::vector<Incomparable> out;
+  const bool emulated_then = baseline.environment.emulated || !baseline.environment.device;
+  const bool emulated_now = run.environment.emulated || !run.environment.device;
+  if (emulated_then != emulated_now)
+    out.push_back({Difference::backend, "the baseline ran on " + where(baseline) + ", this run on " + where(run),
+                   is_allowed(Difference::backend)});
+  else if (!emulated_now && baseline.environment.device->sm != run.environment.device->sm)
+    out.push_back({Difference::architecture,
+                   "the baseline ran on sm_" + std::to_string(baseline.environment.device->sm) + " (" +
+                       baseline.environment.device->name + "), this run on sm_" + std::to_string(run.environment.device->sm) +
+                       " (" + run.environment.device->name + ")",
+                   is_allowed(Difference::architecture)});
+  if (!baseline.run.case_streams.empty() && !run.run.case_streams.empty() && baseline.run.case_streams != run.run.case_streams)
+    out.push_back({Difference::case_streams,
+                   "the generators changed between the runs (case streams " + baseline.run.case_streams + " vs " +
+                       run.run.case_streams + "): no case is the same; remake the baseline with this mmasp",
+                   is_allowed(Difference::case_streams)});
+  return out;
+}
+
+DiffReport diff_runs(const RunRecord& baseline, const RunRecord& run, const std::vector<Waiver>& waivers, BitsMode bits,
+                     const std::vector<Difference>& allowed) {
   DiffReport report;
+  report.incomparable = incomparable(baseline, run, allowed);
+  if (report.refused()) return report;
   compare_cases(baseline, run, report);
   const std::string device = device_of(run), driver = driver_of(run);
   auto add = [&](DiffEntry entry) {
@@ -318,6 +363,17 @@ std::string format_diff(const DiffReport& report, const RunRecord& baseline, con
   auto commit_of = [](const RunRecord& r) { return r.run.mmasp_commit.empty() ? std::string("unknown") : r.run.mmasp_commit; };
   out << "baseline: " << baseline.run.started << " (" << describe(baseline) << ")\n";
   out << "run:      " << run.run.started << " (" << describe(run) << ")\n";
+  for (const auto& i : report.incomparable)
+    out << (i.allowed ? "compared although " : "NOT COMPARABLE: ") << i.detail
+        << (i.allowed ? " (--allow-different " + std::string(name(i.what)) + ")" : "") << "\n";
+  if (report.refused()) {
+    std::string flags;
+    for (const auto& i : report.incomparable)
+      if (!i.allowed) flags += (flags.empty() ? "" : ",") + std::string(name(i.what));
+    out << "not compared: a diff across these differences would say nothing about a regression. Give "
+        << "--allow-different " << flags << " to compare anyway.\n";
+    return out.str();
+  }
   out << "cases:    " << report.cases_detail << "\n";
   if (commit_of(baseline) != commit_of(run))
     out << "note: the runs were made by different mmasp commits (" << commit_of(baseline) << " vs " << commit_of(run) << ")\n";

@@ -44,7 +44,28 @@ struct DiffEntry {
 // regressions; new failures and crashes still count.
 enum class SameCases { yes, no, unknown };   // unknown: a run written before the identity was recorded
 
+// What makes two runs not comparable at all: made on different backends (an emulated run against a hardware one: a
+// runner that lost its GPU must not diff clean against last night's GPU run), on different architectures, or from
+// different case streams (the generators changed, so no case is the same). `mmasp diff` refuses such a pair (exit 2)
+// unless told which differences to accept (--allow-different).
+enum class Difference { backend, architecture, case_streams };
+std::string_view name(Difference difference);                         // "backend", "architecture", "cases"
+std::optional<Difference> difference_named(std::string_view text);
+struct Incomparable {
+  Difference what;
+  std::string detail;    // "the baseline ran on NVIDIA H100 80GB HBM3 (a GPU), this run on the CPU emulator"
+  bool allowed = false;  // accepted by --allow-different: compared anyway, and said so
+};
+std::vector<Incomparable> incomparable(const RunRecord& baseline, const RunRecord& run,
+                                       const std::vector<Difference>& allowed = {});
+
 struct DiffReport {
+  std::vector<Incomparable> incomparable;   // every difference found; the comparison is refused unless each is allowed
+  bool refused() const {
+    for (const auto& i : incomparable)
+      if (!i.allowed) return true;
+    return false;
+  }
   SameCases same_cases = SameCases::unknown;
   std::string cases_detail;   // why same_cases is what it is, for the report's header
   std::vector<DiffEntry> entries;
@@ -58,8 +79,9 @@ struct DiffReport {
 enum class BitsMode { strict, warn, off };
 std::optional<BitsMode> bits_mode_named(std::string_view text);   // "strict", "warn", "off"
 
+// A refused comparison (report.refused()) holds the incomparabilities and no entries.
 DiffReport diff_runs(const RunRecord& baseline, const RunRecord& run, const std::vector<Waiver>& waivers,
-                     BitsMode bits = BitsMode::strict);
+                     BitsMode bits = BitsMode::strict, const std::vector<Difference>& allowed = {});
 std::string format_diff(const DiffReport& report, const RunRecord& baseline, const RunRecord& run);
 
 // Whether two runs are equal in everything but their volatile fields (without_volatile_fields); when not, writes the

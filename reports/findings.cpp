@@ -5,6 +5,7 @@
 #include <fnmatch.h>
 
 #include <algorithm>
+#include <vector>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
@@ -54,7 +55,20 @@ std::string glob_problem(const std::string& pattern) {
 }
 
 std::filesystem::path default_findings_path() {
-  return std::filesystem::path(MMASP_SOURCE_DIR) / "findings" / "findings.json";
+  std::vector<std::filesystem::path> places;
+  std::error_code error;
+  const std::filesystem::path binary = std::filesystem::read_symlink("/proc/self/exe", error);
+#ifdef MMASP_FINDINGS_FROM_BINARY
+  if (!error) places.push_back((binary.parent_path() / MMASP_FINDINGS_FROM_BINARY).lexically_normal());
+#endif
+  places.push_back(std::filesystem::path(MMASP_SOURCE_DIR) / "findings" / "findings.json");
+  std::string looked;
+  for (const auto& place : places) {
+    if (std::filesystem::is_regular_file(place, error)) return place;
+    looked += (looked.empty() ? "" : ", ") + place.string();
+  }
+  throw std::runtime_error("no findings file: looked in " + looked + " (give --findings FILE, or install mmasp with "
+                           "`cmake --install`, which puts it beside the binary)");
 }
 
 FindingsFile load_findings(const std::filesystem::path& path) {

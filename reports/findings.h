@@ -29,7 +29,11 @@ struct FindingsFile {
 FindingsFile load_findings(const std::filesystem::path& path);
 // The same from the file's text; `path` names it in errors.
 FindingsFile parse_findings(const std::string& text, const std::filesystem::path& path);
-std::filesystem::path default_findings_path();   // <source>/findings/findings.json
+// Where the findings file is when --findings does not say: beside an installed binary
+// (<bindir>/<MMASP_FINDINGS_FROM_BINARY>, i.e. <prefix>/share/mmasp/findings/findings.json as `cmake --install` lays
+// it out), else in the source tree the binary was built from. The first that exists; std::runtime_error naming each
+// place looked in (once) when none does.
+std::filesystem::path default_findings_path();
 
 bool glob_match(const std::string& pattern, const std::string& text);
 // Why a glob cannot mean what it says (an unterminated "[" would match nothing, silently); empty when it is fine.

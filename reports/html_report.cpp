@@ -158,9 +158,24 @@ void attention_section(std::ostream& out, const RunRecord& run, const DiffReport
   std::vector<const ResultRecord*> failing;
   for (const auto& r : run.results)
     if (is_failure(r.status)) failing.push_back(&r);
-  out << "<section id=\"failures\"><h2>Failures and deviations (" << failing.size() << ")</h2>\n";
+  std::vector<const CompileDisagreement*> compile_new;
+  if (run.compile)
+    for (const auto& d : run.compile->disagreements)
+      if (d.finding.empty()) compile_new.push_back(&d);
+  out << "<section id=\"failures\"><h2>Failures and deviations (" << failing.size() + compile_new.size() << ")</h2>\n";
+  if (!compile_new.empty()) {
+    // New compile disagreements fail the run as much as a wrong D: listed first, each with what reproduces it.
+    out << "<h3>Compile conformance: " << compile_new.size() << " new disagreement(s) between ptxas and the catalog</h3>\n"
+        << "<table><thead><tr><th>case</th><th>expected</th><th>ptxas</th><th>why</th><th>repro</th></tr></thead><tbody>\n";
+    for (const CompileDisagreement* d : compile_new)
+      out << "<tr class=\"failure-row\"><td><code>" << xml_escape(d->id) << "</code></td><td>" << xml_escape(d->expected)
+          << "</td><td>" << xml_escape(d->observed) << (d->diagnostic.empty() ? "" : ": " + xml_escape(d->diagnostic))
+          << "</td><td>" << xml_escape(d->why) << "</td><td class=\"repro\">mmasp emit --case '" << xml_escape(d->id)
+          << "' &gt; case.ptx &amp;&amp; ptxas -arch=" << xml_escape(d->target) << " case.ptx</td></tr>\n";
+    out << "</tbody></table>\n";
+  }
   if (failing.empty()) {
-    out << "<p>None.</p>\n";
+    if (compile_new.empty()) out << "<p>None.</p>\n";
   } else {
     out << "<table><thead><tr><th>status</th><th>result</th><th>what</th><th>repro</th></tr></thead><tbody>\n";
     for (const ResultRecord* r : failing) {
@@ -182,6 +197,14 @@ void attention_section(std::ostream& out, const RunRecord& run, const DiffReport
   }
   out << "</section>\n";
   if (!diff) return;
+  if (diff->refused()) {
+    out << "<section id=\"regressions\"><h2>Not compared with the baseline</h2>\n";
+    for (const auto& i : diff->incomparable)
+      if (!i.allowed) out << "<p><b>" << xml_escape(std::string(name(i.what))) << "</b>: " << xml_escape(i.detail) << "</p>\n";
+    out << "<p class=\"muted\">A comparison across these differences would say nothing about a regression "
+           "(<code>mmasp diff --allow-different</code> compares anyway).</p></section>\n";
+    return;
+  }
   out << "<section id=\"regressions\"><h2>Since the baseline: " << diff->regressions << " regression(s), " << diff->waived
       << " waived, " << diff->entries.size() << " change(s)</h2>\n<p class=\"muted\">" << xml_escape(diff->cases_detail) << "</p>\n";
   if (!diff->entries.empty()) {

@@ -109,6 +109,32 @@ std::string failures_section(const RunRecord& run, const Style& st) {
   return out.str();
 }
 
+// Every new compile disagreement (they fail the run), with ptxas's diagnostic and the command that reproduces it; the
+// documented ones are counted, with their findings.
+std::string compile_section(const RunRecord& run, const Style& st) {
+  if (!run.compile || run.compile->disagreements.empty()) return "";
+  std::ostringstream out;
+  std::map<std::string, int> documented;   // finding -> cases
+  bool any_new = false;
+  for (const auto& d : run.compile->disagreements) {
+    if (!d.finding.empty()) {
+      ++documented[d.finding];
+      continue;
+    }
+    if (!any_new) out << "\n## New compile disagreements\n\n";
+    any_new = true;
+    out << "- " << st.code(d.id) << ": the catalog says " << st.text(d.expected) << ", ptxas says " << st.text(d.observed)
+        << (d.diagnostic.empty() ? "" : " (" + st.text(d.diagnostic) + ")") << " — "
+        << st.code("mmasp emit --case '" + d.id + "' > case.ptx && ptxas -arch=" + d.target + " case.ptx") << "\n";
+  }
+  if (!documented.empty()) {
+    out << "\nDocumented compile disagreements:";
+    for (const auto& [finding, count] : documented) out << " " << st.text(finding) << " (" << count << " cases)";
+    out << "\n";
+  }
+  return out.str();
+}
+
 std::string model_section(const RunRecord& run, const Style& st) {
   const std::vector<std::string> lines = model_tier_lines(run);
   if (lines.empty()) return "";
@@ -215,13 +241,14 @@ std::vector<std::string> model_tier_lines(const RunRecord& run) {
 
 std::string markdown_summary(const RunRecord& run) {
   const Style& st = kMarkdown;
-  return head_section(run, st) + forms_section(run, st) + failures_section(run, st) + model_section(run, st) +
+  return head_section(run, st) + forms_section(run, st) + compile_section(run, st) + failures_section(run, st) + model_section(run, st) +
          layouts_section(run, st) + compile_paths_section(run, st) + sass_section(run, st);
 }
 
 std::string console_summary(const RunRecord& run) {
   const Style& st = kTerminal;
-  return head_section(run, st) + model_section(run, st) + (exit_code_for(run) != 0 ? failures_section(run, st) : "");
+  return head_section(run, st) + model_section(run, st) +
+         (exit_code_for(run) != 0 ? compile_section(run, st) + failures_section(run, st) : "");
 }
 
 }  // namespace mmasp

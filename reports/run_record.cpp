@@ -299,7 +299,17 @@ ResultRecord result_from(const Reader& r) {
 }
 
 json compile_to_json(const CompileRecord& c) {
+  json by_target = json::object();
+  for (const auto& [target, n] : c.by_target)
+    by_target[target] = {{"cases", n.cases}, {"agree", n.agree}, {"documented_disagreements", n.documented},
+                         {"new_disagreements", n.new_disagreements}, {"not_run", n.not_run}};
+  json disagreements = json::array();
+  for (const auto& d : c.disagreements)
+    disagreements.push_back({{"id", d.id}, {"target", d.target}, {"expected", d.expected}, {"observed", d.observed},
+                             {"why", d.why}, {"diagnostic", d.diagnostic}, {"finding", d.finding.empty() ? json(nullptr) : json(d.finding)}});
   return {{"cases", c.cases},
+          {"by_target", by_target},
+          {"disagreements", disagreements},
           {"agree", c.agree},
           {"documented_disagreements", c.documented_disagreements},
           {"new_disagreements", c.new_disagreements},
@@ -352,6 +362,17 @@ CompileRecord compile_from(const Reader& summary, const std::optional<Reader>& m
   c.cache_hits = summary.count("cache_hits");
   c.seconds = summary.number("seconds");
   c.exit = summary.integer("exit");
+  if (auto targets = summary.object("by_target"))
+    for (const auto& [target, value] : targets->raw().items()) {
+      const Reader n(value, targets->pointer() + "/" + target);
+      c.by_target[target] = {n.count("cases"), n.count("agree"), n.count("documented_disagreements"),
+                             n.count("new_disagreements"), n.count("not_run")};
+    }
+  summary.each("disagreements", [&](const json& v, const std::string& at) {
+    const Reader d(v, at);
+    c.disagreements.push_back({d.required_text("id"), d.text("target"), d.text("expected"), d.text("observed"), d.text("why"),
+                               d.text("diagnostic"), d.text("finding")});
+  });
   if (auto ptxas = summary.object("ptxas")) {
     c.ptxas_path = ptxas->text("path");
     c.ptxas_version = ptxas->text("version");

@@ -72,8 +72,23 @@ struct CompileMatrixRow {
   int selector = 0;
   std::map<std::string, CompileCell> cells;      // by target name
 };
+// One case where ptxas and the catalog disagree, as the reports show it (JUnit: one failure each when new).
+struct CompileDisagreement {
+  std::string id;                  // "<expected>/<rule>/<form>/sel=<n>@<target>"; `mmasp emit --case ID` prints its module
+  std::string target, expected, observed, why;
+  std::string diagnostic;          // ptxas's first error line ("" when it accepted)
+  std::string finding;             // the finding that documents it; empty: a new disagreement
+  bool operator==(const CompileDisagreement&) const = default;
+};
+// Per target: what compile conformance judged there.
+struct CompileTargetCounts {
+  uint64_t cases = 0, agree = 0, documented = 0, new_disagreements = 0, not_run = 0;
+  bool operator==(const CompileTargetCounts&) const = default;
+};
 struct CompileRecord {
   uint64_t cases = 0, agree = 0, documented_disagreements = 0, new_disagreements = 0, not_run = 0, cache_hits = 0;
+  std::map<std::string, CompileTargetCounts> by_target;   // absent in runs older than it
+  std::vector<CompileDisagreement> disagreements;         // documented and new
   double seconds = 0;
   std::string ptxas_path, ptxas_version;
   std::optional<std::string> ptxas_max_ptx;

@@ -25,9 +25,25 @@ EnvironmentRecord Backends::environment() const {
   return environment;
 }
 
+std::optional<BackendChoice> backend_choice_named(std::string_view text) {
+  if (text == "auto") return BackendChoice::automatic;
+  if (text == "gpu") return BackendChoice::gpu;
+  if (text == "emulator") return BackendChoice::emulator;
+  return std::nullopt;
+}
+
+std::string_view name(BackendChoice choice) {
+  switch (choice) {
+    case BackendChoice::automatic: return "auto";
+    case BackendChoice::gpu: return "gpu";
+    case BackendChoice::emulator: return "emulator";
+  }
+  return "auto";
+}
+
 Backends make_backends(const BackendRequest& request) {
   Backends out;
-  if (!request.emulator) {
+  if (request.choice != BackendChoice::emulator) {
     const GpuProbe probe = probe_gpus();
     if (probe.available) {
       try {
@@ -35,11 +51,14 @@ Backends make_backends(const BackendRequest& request) {
       } catch (const std::exception& error) {
         throw UsageError("GPU " + std::to_string(request.device) + ": " + error.what());
       }
+    } else if (request.choice == BackendChoice::gpu) {
+      throw UsageError(request.gpu_required_by + " needs a GPU, and there is no usable one here (" + probe.reason +
+                       "); an emulated run would say nothing about hardware, so none is made");
     } else {
       out.why_emulated = "no GPU (" + probe.reason + ")";
     }
   } else {
-    out.why_emulated = "--emulator given";
+    out.why_emulated = "--backend emulator given";
   }
   try {
     out.ptxas_info = locate_ptxas(request.ptxas.empty() ? std::nullopt : std::optional<fs::path>(request.ptxas));

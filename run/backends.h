@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "harness/backend.h"
@@ -14,8 +15,16 @@
 
 namespace mmasp::run {
 
+// Which backend a command may use. `gpu` never falls back: without a usable device it is a usage error naming why (a
+// runner that lost its GPU must fail its nightly, not go green on the emulator). `automatic` takes the GPU when there
+// is one and the emulator otherwise, and says so in the reports; `emulator` never touches a GPU.
+enum class BackendChoice { automatic, gpu, emulator };
+std::optional<BackendChoice> backend_choice_named(std::string_view text);   // "auto", "gpu", "emulator"
+std::string_view name(BackendChoice choice);
+
 struct BackendRequest {
-  bool emulator = false;                      // the emulator even when a GPU is present
+  BackendChoice choice = BackendChoice::automatic;
+  std::string gpu_required_by = "--backend gpu";   // named when there is no GPU (e.g. "--device 0")
   int device = 0;
   std::string paths = "toolkit,driver-jit";   // GPU compile paths; the first runs the suites, a second is compared
   std::string ptxas;                          // explicit ptxas (else located as usual)
@@ -42,7 +51,7 @@ class Backends {
   EnvironmentRecord environment() const;
 };
 
-// Throws UsageError for a GPU that cannot be opened or an unknown compile path.
+// Throws UsageError for a GPU that cannot be opened, no GPU under BackendChoice::gpu, or an unknown compile path.
 Backends make_backends(const BackendRequest& request);
 
 }  // namespace mmasp::run

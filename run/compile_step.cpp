@@ -31,26 +31,36 @@ std::vector<Target> parse_targets(const std::string& list) {
   return targets;
 }
 
-std::unique_ptr<CompileStep> run_compile_step(const CompileOptions& options,
-                                              const std::function<void(size_t, size_t)>& progress) {
-  auto step = std::make_unique<CompileStep>();
-  step->targets = parse_targets(options.targets);
+std::vector<CompileCase> check_compile_options(const CompileOptions& options, FindingsFile* findings) {
+  const std::vector<Target> targets = parse_targets(options.targets);
   if (const std::string problem = glob_problem(options.filter); !problem.empty()) throw UsageError("--filter: " + problem);
-  const PtxasInfo info = locate_ptxas(options.ptxas.empty() ? std::nullopt : std::optional<fs::path>(options.ptxas));
-  const fs::path cache = options.no_cache ? fs::path()
-                         : options.cache_dir.empty() ? default_ptxas_cache_dir()
-                                                     : fs::path(options.cache_dir);
-  const Ptxas ptxas(info, cache, options.jobs);
-  step->findings = load_findings(options.findings.empty() ? default_findings_path() : fs::path(options.findings));
-
-  auto cases = catalog_cases(instruction_space(), step->targets);
+  try {
+    const FindingsFile loaded = load_findings(options.findings.empty() ? default_findings_path() : fs::path(options.findings));
+    if (findings) *findings = loaded;
+  } catch (const std::runtime_error& error) {
+    throw UsageError(error.what());   // names the file (or every place looked in) once
+  }
+  auto cases = catalog_cases(instruction_space(), targets);
   if (!options.no_negative) {
-    auto negatives = negative_cases(instruction_space(), step->targets);
+    auto negatives = negative_cases(instruction_space(), targets);
     cases.insert(cases.end(), negatives.begin(), negatives.end());
   }
   if (!options.filter.empty())
     std::erase_if(cases, [&](const CompileCase& test) { return !glob_match(options.filter, test.id); });
   if (cases.empty()) throw UsageError("the filter '" + options.filter + "' matches no compile case");
+  return cases;
+}
+
+std::unique_ptr<CompileStep> run_compile_step(const CompileOptions& options,
+                                              const std::function<void(size_t, size_t)>& progress) {
+  auto step = std::make_unique<CompileStep>();
+  step->targets = parse_targets(options.targets);
+  const std::vector<CompileCase> cases = check_compile_options(options, &step->findings);
+  const PtxasInfo info = locate_ptxas(options.ptxas.empty() ? std::nullopt : std::optional<fs::path>(options.ptxas));
+  const fs::path cache = options.no_cache ? fs::path()
+                         : options.cache_dir.empty() ? default_ptxas_cache_dir()
+                                                     : fs::path(options.cache_dir);
+  const Ptxas ptxas(info, cache, options.jobs);
   step->run = run_compile_conformance(ptxas, cases, progress);
   step->judgement = judge(step->run, step->findings);
   return step;

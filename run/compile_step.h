@@ -43,6 +43,11 @@ struct CompileStep {
   CompileRecord record() const { return compile_record(run, judgement, targets); }
 };
 
+// What run_compile_step would refuse, found without running ptxas: an unknown target, a malformed or unmatched
+// filter, no ptxas, a findings file that is missing or malformed. UsageError; `mmasp run` calls this before it writes
+// anything into --out. Returns the cases the step will assemble.
+std::vector<CompileCase> check_compile_options(const CompileOptions& options, FindingsFile* findings = nullptr);
+
 // Throws UsageError when the filter matches no case or no ptxas runs here.
 std::unique_ptr<CompileStep> run_compile_step(const CompileOptions& options,
                                               const std::function<void(size_t done, size_t total)>& progress = {});

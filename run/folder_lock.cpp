@@ -14,9 +14,9 @@
 
 namespace mmasp::run {
 
-FolderLock::FolderLock(const std::filesystem::path& dir, const std::string& option) {
+FolderLock::FolderLock(const std::filesystem::path& dir, const std::string& option) : dir_(dir) {
   std::error_code error;
-  std::filesystem::create_directories(dir, error);
+  created_ = std::filesystem::create_directories(dir, error);
   if (error) throw UsageError(option + " " + dir.string() + ": cannot create it (" + error.message() + ")");
   fd_ = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd_ < 0) throw UsageError(option + " " + dir.string() + ": not a directory mmasp can open (" + std::strerror(errno) + ")");
@@ -32,6 +32,11 @@ FolderLock::FolderLock(const std::filesystem::path& dir, const std::string& opti
              printable(header->started) + ": " + printable(header->command) + ")";
   throw UsageError(option + " " + dir.string() + " is in use by " + holder +
                    "; wait for it to finish, or give another " + option);
+}
+
+void FolderLock::remove_if_unused() const {
+  std::error_code error;
+  if (created_ && std::filesystem::is_empty(dir_, error) && !error) std::filesystem::remove(dir_, error);
 }
 
 FolderLock::~FolderLock() {

@@ -16,11 +16,17 @@ class FolderLock {
   // ...)".
   FolderLock(const std::filesystem::path& dir, const std::string& option);
   ~FolderLock();
+  // Whether this lock created the folder; a command refused after taking the lock removes a folder it created and left
+  // empty (remove_if_unused), so that a usage error leaves --out as it was.
+  bool created() const { return created_; }
+  void remove_if_unused() const;
   FolderLock(const FolderLock&) = delete;
   FolderLock& operator=(const FolderLock&) = delete;
 
  private:
   int fd_ = -1;
+  bool created_ = false;
+  std::filesystem::path dir_;
 };
 
 }  // namespace mmasp::run

@@ -135,6 +135,8 @@ class Nightly {
   void compile_conformance();
   void select_pairs();
   void configure_suites();
+  void run_isolated_ub();
+  void check_journal_pairs() const;
   bool run_pair(size_t p);   // false: interrupted, nothing of the pair kept
   bool resident_judges(const Form& form) const;
   // Random cases per pair without --budget: --cases, else 10,000 on a GPU and 64 on the emulator.
@@ -164,6 +166,7 @@ class Nightly {
   std::vector<SassJob> sass_jobs_;
   IsolatedUb isolated_ub_;
   std::optional<FolderLock> lock_;           // held for the whole run
+  FindingsFile findings_;
   std::optional<Journal> interrupted_run_;   // --resume: what the interrupted run finished
   std::optional<JournalWriter> journal_;
   Heartbeat heartbeat_{-1};
@@ -200,10 +203,15 @@ void Nightly::prepare_out() {
         std::end(kRunOutputs))
       strangers += (strangers.empty() ? "" : ", ") + file;
   }
-  bool finished = false;
-  try {
-    finished = !load_run_record(out_dir_ / "run.json").run.interrupted;
-  } catch (const std::exception&) {
+  // An unfinished run is one a --resume could continue: a journal without a finished run.json beside it. Reports
+  // alone (`mmasp compile --json out/compile.json`, `mmasp report --out out`) are no run, and are replaced.
+  bool finished = true;
+  if (fs::exists(out_dir_ / kJournalFile)) {
+    try {
+      finished = !load_run_record(out_dir_ / "run.json").run.interrupted;
+    } catch (const std::exception&) {
+      finished = false;
+    }
   }
   if (!o_.force && !strangers.empty())
     throw UsageError("--out " + out_dir_.string() + " holds files mmasp did not write (" + strangers +
@@ -233,7 +241,8 @@ void Nightly::begin(const std::string& command_line) {
 
 void Nightly::choose_backends() {
   BackendRequest request;
-  request.emulator = o_.emulator;
+  request.choice = o_.backend;
+  request.gpu_required_by = o_.gpu_required_by;
   request.device = o_.device;
   request.paths = o_.paths;
   request.ptxas = o_.compile.ptxas;
@@ -286,6 +295,7 @@ void Nightly::open_journal() {
     if (const std::string difference = identity_difference(interrupted_run_->identity, identity_); !difference.empty())
       throw UsageError("--resume: this run differs from the interrupted one in " + difference +
                        ". The interrupted run was: " + interrupted_run_->command);
+    check_journal_pairs();
     // Nothing in --out changes before the identity is checked. Then the interrupted session's reports go: a report
     // never sits beside results newer than it.
     for (const char* report : kReportFiles) fs::remove(out_dir_ / report);
@@ -308,6 +318,17 @@ void Nightly::open_journal() {
   fresh.command = record_.run.command;
   journal_.emplace(out_dir_ / kJournalFile, fresh);
   stream_.emplace(out_dir_ / "results.jsonl");
+}
+
+// The interrupted run's pairs are this run's first pairs, in order: checked before the journal is rewritten.
+void Nightly::check_journal_pairs() const {
+  const auto& done = interrupted_run_->pairs;
+  if (done.size() > pairs_.size()) throw UsageError("--resume: the journal has more pairs than this run selects");
+  for (size_t p = 0; p < done.size(); ++p)
+    if (done[p].form != pairs_[p].first->opcode || done[p].selector != pairs_[p].second)
+      throw UsageError("--resume: the journal's pair " + std::to_string(p + 1) + " is " + done[p].form + " sel=" +
+                       std::to_string(done[p].selector) + ", this run's is " + pairs_[p].first->opcode + " sel=" +
+                       std::to_string(pairs_[p].second));
 }
 
 void Nightly::compile_conformance() {
@@ -333,20 +354,7 @@ void Nightly::compile_conformance() {
   });
 }
 
-void Nightly::select_pairs() {
-  const Shard shard = parse_shard(o_.shard);
-  for (const std::string* glob : {&o_.filter, &o_.exclude})
-    if (const std::string problem = glob_problem(*glob); !problem.empty()) throw UsageError(problem);
-  size_t form_index = 0;
-  for (const auto& form : instruction_space()) {
-    if (!o_.filter.empty() && !glob_match(o_.filter, form.opcode)) continue;
-    if (!o_.exclude.empty() && glob_match(o_.exclude, form.opcode)) continue;
-    // Shards split forms, not pairs, so that one form's selectors stay together.
-    if (int(form_index++ % size_t(shard.count)) != shard.index - 1) continue;
-    for (int selector : form.selectors) pairs_.push_back({&form, selector});
-  }
-  if (pairs_.empty()) throw UsageError("no form matches --filter/--exclude/--shard");
-}
+void Nightly::select_pairs() { pairs_ = selected_pairs(o_); }
 
 void Nightly::configure_suites() {
   const bool hardware = backends_->hardware();
@@ -387,14 +395,17 @@ void Nightly::configure_suites() {
     else if (hardware)
       note("GPU-resident path not used: " + why);
   }
-  if (o_.ub && hardware)
-    timed("undefined behaviour (incl. its processes)", [&] {
-      const GpuBackend& gpu = *backends_->gpu.front();
-      std::vector<std::pair<const Form*, int>> left;   // a resumed run has the others' results already
-      for (size_t p = interrupted_run_ ? interrupted_run_->pairs.size() : 0; p < pairs_.size(); ++p) left.push_back(pairs_[p]);
-      isolated_ub_.run(left, gpu, {o_.seed, o_.device, std::string(name(gpu.path())), backends_->module_dir.string(),
-                                     o_.special_generated, o_.threads});
-    });
+}
+
+void Nightly::run_isolated_ub() {
+  if (!o_.ub || !backends_->hardware()) return;
+  timed("undefined behaviour (incl. its processes)", [&] {
+    const GpuBackend& gpu = *backends_->gpu.front();
+    std::vector<std::pair<const Form*, int>> left;   // a resumed run has the others' results already
+    for (size_t p = interrupted_run_ ? interrupted_run_->pairs.size() : 0; p < pairs_.size(); ++p) left.push_back(pairs_[p]);
+    isolated_ub_.run(left, gpu, {o_.seed, o_.device, std::string(name(gpu.path())), backends_->module_dir.string(),
+                                   o_.special_generated, o_.threads});
+  });
 }
 
 void Nightly::add(PairWork& work, ResultRecord result) {
@@ -666,33 +677,30 @@ void Nightly::finish() {
 }
 
 RunRecord Nightly::run(const std::string& command_line) {
-  if (o_.budget > 0 && o_.cases > 0) throw UsageError("give --budget or --cases, not both");
-  parse_shard(o_.shard);
-  select_pairs();   // first: a --filter that matches nothing must not cost a whole compile step
-  // One run at a time in --out; a worker runs under its supervisor's lock (cli/run_command.cpp).
-  if (o_.heartbeat_fd < 0) lock_.emplace(out_dir_, "--out");
-  prepare_out();
-  begin(command_line);
+  // Everything that can refuse the run is decided before --out is touched, so that a usage error (a bad --targets, a
+  // missing findings file, no GPU for --backend gpu, no model for --model strict) leaves --out as it was.
+  findings_ = check_nightly_options(o_);
+  select_pairs();
   choose_backends();
-  open_journal();
-  compile_conformance();
+  configure_suites();
+  // The run begins: --out is held (a worker runs under its supervisor's hold, cli/run_command.cpp) and prepared.
+  if (o_.heartbeat_fd < 0) lock_.emplace(out_dir_, "--out");
   try {
-    const FindingsFile findings = load_findings(o_.compile.findings.empty() ? default_findings_path() : fs::path(o_.compile.findings));
-    for (const auto& f : findings.findings) record_.findings.push_back({f.id, f.kind, f.summary});
-  } catch (const std::exception& error) {
-    note(std::string("findings not loaded: ") + error.what());
+    prepare_out();
+    begin(command_line);
+    open_journal();
+  } catch (const UsageError&) {
+    if (lock_) lock_->remove_if_unused();   // refused over --out itself: a folder the hold created goes again
+    throw;
   }
-  if (!stop_signal()) configure_suites();
+  compile_conformance();
+  for (const auto& f : findings_.findings) record_.findings.push_back({f.id, f.kind, f.summary});
+  if (!stop_signal()) run_isolated_ub();
   if (hooks_.pairs_selected) hooks_.pairs_selected(pairs_.size());
   const size_t finished_before = interrupted_run_ ? interrupted_run_->pairs.size() : 0;
-  if (finished_before > pairs_.size()) throw UsageError("--resume: the journal has more pairs than this run selects");
   for (size_t p = 0; p < pairs_.size() && !stop_signal(); ++p) {
     if (p < finished_before) {
       const JournalPair& done = interrupted_run_->pairs[p];
-      if (done.form != pairs_[p].first->opcode || done.selector != pairs_[p].second)
-        throw UsageError("--resume: the journal's pair " + std::to_string(p + 1) + " is " + done.form + " sel=" +
-                         std::to_string(done.selector) + ", this run's is " + pairs_[p].first->opcode + " sel=" +
-                         std::to_string(pairs_[p].second));
       PairWork work;
       work.journal = done;
       for (const auto& result : done.results) work.cases += result.cases, work.failures += is_failure(result.status);
@@ -715,6 +723,43 @@ RunRecord Nightly::run(const std::string& command_line) {
 }
 
 }  // namespace
+
+std::vector<std::pair<const Form*, int>> selected_pairs(const NightlyOptions& o) {
+  const Shard shard = parse_shard(o.shard);
+  for (const std::string* glob : {&o.filter, &o.exclude})
+    if (const std::string problem = glob_problem(*glob); !problem.empty()) throw UsageError(problem);
+  std::vector<std::pair<const Form*, int>> pairs;
+  size_t form_index = 0;
+  for (const auto& form : instruction_space()) {
+    if (!o.filter.empty() && !glob_match(o.filter, form.opcode)) continue;
+    if (!o.exclude.empty() && glob_match(o.exclude, form.opcode)) continue;
+    // Shards split forms, not pairs, so that one form's selectors stay together.
+    if (int(form_index++ % size_t(shard.count)) != shard.index - 1) continue;
+    for (int selector : form.selectors) pairs.push_back({&form, selector});
+  }
+  if (pairs.empty()) throw UsageError("no form matches --filter/--exclude/--shard");
+  return pairs;
+}
+
+FindingsFile check_nightly_options(const NightlyOptions& o) {
+  if (o.budget > 0 && o.cases > 0) throw UsageError("give --budget or --cases, not both");
+  if (o.resume && o.force) throw UsageError("give --resume or --force, not both");
+  (void)selected_pairs(o);   // first: a --filter that matches nothing must not cost a whole compile step
+  if (!o.inject_fault.empty() && !find_fault(o.inject_fault))
+    throw UsageError("--inject-fault: no fault '" + o.inject_fault + "' in the catalogue (mmasp selftest --faults lists them)");
+  if (!o.inject_worker_fault.empty()) parse_worker_fault(o.inject_worker_fault);
+  FindingsFile findings;
+  if (!o.no_compile) {
+    (void)check_compile_options(o.compile, &findings);
+  } else {
+    try {
+      findings = load_findings(o.compile.findings.empty() ? default_findings_path() : fs::path(o.compile.findings));
+    } catch (const std::runtime_error& error) {
+      throw UsageError(error.what());
+    }
+  }
+  return findings;
+}
 
 std::string emulation_label(const Form& form) {
   // Never a hardware result: say which device it would need — the first known target the form is legal on, when that

@@ -8,6 +8,8 @@
 #include <string>
 
 #include "reports/run_record.h"
+#include "run/backends.h"
+#include "reports/findings.h"
 #include "run/compile_step.h"
 
 namespace mmasp::run {
@@ -15,7 +17,9 @@ namespace mmasp::run {
 struct NightlyOptions {
   CompileOptions compile;
   int device = 0;
-  bool emulator = false;        // use the emulator even with a GPU present
+  BackendChoice backend = BackendChoice::automatic;   // run/backends.h; the CLI resolves --emulator and the options
+                                                      // that only a GPU honours into it
+  std::string gpu_required_by = "--backend gpu";      // what made a GPU necessary, for the refusal
   std::string filter, exclude;
   double budget = 0;            // seconds for the whole run, spread over form x selector pairs
   uint64_t cases = 0;           // random cases per form x selector (instead of a budget)
@@ -78,8 +82,18 @@ inline constexpr const char* kRunOutputs[] = {"run.json", "junit.xml", "summary.
                                               "journal.jsonl", "compile.json", "failures", "deviations", "closest-to-bound",
                                               "intermittent"};
 
+// The form x selector pairs a run selects (--filter, --exclude, --shard), in the order it runs them. UsageError for a
+// malformed glob or shard, or when nothing is selected.
+std::vector<std::pair<const Form*, int>> selected_pairs(const NightlyOptions& options);
+
+// Everything about the options that can be refused without a GPU and without touching --out: --budget with --cases,
+// --resume with --force, the selection, the compile step's targets and filter, the findings file (returned), the
+// injected faults' names. UsageError. A supervisor calls it before it holds --out; run_nightly calls it first.
+FindingsFile check_nightly_options(const NightlyOptions& options);
+
 // Throws UsageError for options that cannot run (no form selected, a bad shard, no model for --model strict, a
-// non-empty --out without --force or --resume, a --resume whose journal is missing or was made with other options).
+// non-empty --out without --force or --resume, a --resume whose journal is missing or was made with other options);
+// every refusal that does not concern --out itself comes before --out is touched.
 RunRecord run_nightly(const NightlyOptions& options, const std::string& command_line, const NightlyHooks& hooks);
 
 }  // namespace mmasp::run
