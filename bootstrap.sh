@@ -3,7 +3,7 @@
 # the whole test suite. The README's quick start and .ci/run both call this script, so the three never drift apart.
 #
 #   ./bootstrap.sh run [mmasp run options...]   set up, then `mmasp run`
-#   ./bootstrap.sh test [ctest options...]      set up, then the whole CTest suite
+#   ./bootstrap.sh test [ctest options...]      set up (with what the tests need), then the whole CTest suite
 #   ./bootstrap.sh build                        set up only
 #
 # Environment: BUILD_DIR (default: build), CUDA_HOME (default: /usr/local/cuda), JOBS (default: nproc).
@@ -22,7 +22,8 @@ usage() {
 case "$mode" in run|test|build) ;; *) usage ;; esac
 
 # Debian package -> a file whose presence proves it is installed. Checking files rather than dpkg state also accepts
-# equivalent installs made some other way.
+# equivalent installs made some other way. What building and running need; the tests need more (below), and only
+# `./bootstrap.sh test` installs that.
 required_packages=(
   "cmake:/usr/bin/cmake"
   "ninja-build:/usr/bin/ninja"
@@ -33,9 +34,18 @@ required_packages=(
   "librapidcheck-dev:/usr/include/rapidcheck.h"
   "nlohmann-json3-dev:/usr/include/nlohmann/json.hpp"
   "libcli11-dev:/usr/include/CLI/CLI.hpp"
+  "git:/usr/bin/git"
+)
+# The test suite's own needs: xmllint (JUnit schema), Chromium (report.html in a browser), python3-junitparser (a JUnit
+# consumer), and a real CI engine for the CI files (gitlab-ci-local and action-validator from npm, with rsync).
+test_packages=(
   "libxml2-utils:/usr/bin/xmllint"
   "chromium:/usr/bin/chromium"
+  "python3-junitparser:/usr/lib/python3/dist-packages/junitparser"
+  "rsync:/usr/bin/rsync"
+  "npm:/usr/bin/npm"
 )
+[ "$mode" = test ] && required_packages+=("${test_packages[@]}")
 
 missing=()
 for entry in "${required_packages[@]}"; do
@@ -86,6 +96,14 @@ case "$mode" in
     exec "$build_dir/mmasp" run "$@"
     ;;
   test)
+    # The CI engines the `ci` tests run, pinned by suites/ci-tools/package-lock.json, into the build folder; again
+    # only when the lock changed.
+    tools="$build_dir/ci-tools"
+    if ! cmp -s "$here/suites/ci-tools/package-lock.json" "$tools/package-lock.json" || [ ! -d "$tools/node_modules" ]; then
+      mkdir -p "$tools"
+      cp "$here/suites/ci-tools/package.json" "$here/suites/ci-tools/package-lock.json" "$tools/"
+      (cd "$tools" && npm ci --no-audit --no-fund --loglevel=error) || { echo "bootstrap: npm ci of the CI tools failed" >&2; exit 2; }
+    fi
     cd "$build_dir"
     # slow (benchmarks, soak) and fuzz runs are opt-in: ctest -L slow, ctest -L fuzz.
     exec ctest --output-on-failure -j "$jobs" -LE 'slow|fuzz' "$@"

@@ -60,6 +60,9 @@ int main(int argc, char** argv) {
       ->check(whole_number(0, 3));
   emit->add_option("--target", emit_target, "target")->capture_default_str();
   emit->add_option("--ptx-version", emit_version, "PTX version (default: the lowest that works)");
+  bool emit_illegal = false;
+  emit->add_flag("--illegal", emit_illegal, "write the module even where the catalog says ptxas must reject it (a form "
+                 "not legal on the target, a PTX version below the form's minimum, a selector outside its range)");
 
   // compile
   auto* compile = app.add_subcommand("compile", "compile conformance: ptxas against the catalog, for every target");
@@ -72,6 +75,15 @@ int main(int argc, char** argv) {
   auto* run = app.add_subcommand("run", "the main job: everything this machine can check");
   RunOptions run_options;
   add_run_options(run, run_options);
+  run->footer(
+      "Exit status:\n"
+      "  0    every result Pass, QualityWarning, NotSupported, UB-not-judged or Waived, no new compile disagreement,\n"
+      "       every probed layout as the oracle says\n"
+      "  1    a Fail, Deviation, Intermittent, Crash or Timeout, a new compile disagreement or a layout mismatch\n"
+      "  2    a usage or environment error (nothing was run; --out is as it was): e.g. --backend gpu without a GPU\n"
+      "  128+N  stopped by signal N (130 SIGINT, 143 SIGTERM, 129 SIGHUP); the reports say INTERRUPTED and\n"
+      "       `mmasp run --resume --out DIR` with the same options finishes the run\n"
+      "Reports in --out: run.json, junit.xml, summary.md, report.html, results.jsonl, compile.json (docs/run-report.md).");
 
   // characterize
   auto* characterize = app.add_subcommand("characterize", "measure the float arithmetic: the bit-exact model parameters of each form, with the probes that show them");
@@ -106,6 +118,8 @@ int main(int argc, char** argv) {
 
   // diff
   auto* diff = app.add_subcommand("diff", "what changed between a baseline run and this one (exit 1 on a regression)");
+  diff->footer("Exit status: 0 no unwaived regression; 1 a regression (a missing judged result included); 2 a usage error,\n"
+               "or runs that cannot be compared (another backend, architecture or generator: see --allow-different).");
   std::string diff_baseline, diff_run, diff_waivers;
   diff->add_option("baseline", diff_baseline, "baseline run.json")->required();
   diff->add_option("run", diff_run, "new run.json")->required();
@@ -197,7 +211,12 @@ int main(int argc, char** argv) {
     if (*list) {
       std::optional<Target> target;
       if (!list_target.empty()) target = parse_targets(list_target).front();
+      if (const std::string problem = glob_problem(list_filter); !problem.empty()) throw UsageError("--filter: " + problem);
       auto forms = filter_forms(list_filter, target);
+      // As `mmasp run` does: a filter that matches nothing is a mistake to say, not an empty answer.
+      if (forms.empty())
+        throw UsageError("no form matches --filter '" + list_filter + "'" + (target ? " on " + target->name : std::string()) +
+                         " (filters are globs over the whole opcode: '*bf16*', not 'bf16')");
       if (list_json)
         std::cout << catalog_json(forms).dump(2) << "\n";
       else
@@ -230,8 +249,17 @@ int main(int argc, char** argv) {
         if (!parsed) throw UsageError("bad PTX version '" + emit_version + "'");
         version = *parsed;
       }
-      if (std::find(form->selectors.begin(), form->selectors.end(), emit_selector) == form->selectors.end())
-        std::cerr << "warning: selector " << emit_selector << " is outside this form's range (undefined behaviour)\n";
+      // The legality predicate decides, as compile conformance does: a module the catalog says ptxas must reject is
+      // written only when asked for (to reproduce a compile finding), never as if it were a runnable one.
+      const Legality legal = legality(parts_of(*form), emit_selector, nullptr, target, version);
+      if (!legal.legal()) {
+        if (!emit_illegal)
+          throw UsageError("emit: " + form->opcode + " sel=" + std::to_string(emit_selector) + " in PTX " + version.str() +
+                           " for " + target.name + " is illegal (" + legal.rule + ": " + legal.why +
+                           "); ptxas must reject it. Give --illegal to write it anyway, or see `mmasp list --target " +
+                           target.name + "`");
+        std::cerr << "note: illegal by the catalog (" << legal.rule << "): ptxas must reject this module\n";
+      }
       std::cout << emit_module(instruction_for(*form, emit_selector), version, target);
       return kExitPass;
     }

@@ -141,7 +141,7 @@ class Nightly {
   bool resident_judges(const Form& form) const;
   // Random cases per pair without --budget: --cases, else 10,000 on a GPU and 64 on the emulator.
   uint64_t random_cases() const { return o_.cases ? o_.cases : (backends_->hardware() ? 10000 : 64); }
-  SuiteResult run_resident_random(const Form& form, int selector, const SuiteLimits& limits, Clock::time_point pair_start);
+  SuiteResult run_resident_random(const Form& form, int selector, const SuiteLimits& limits);
   void commit(size_t p, PairWork work);
   void add(PairWork& work, ResultRecord result);
   void run_undefined(const Form& form, int selector, const SuiteLimits& limits, PairWork& work);
@@ -174,6 +174,8 @@ class Nightly {
   std::unique_ptr<WatchedBackend> watched_;   // a worker's primary backend (run/worker.h)
   nlohmann::json identity_;
   double elapsed_before_ = 0;                // --resume: seconds the interrupted sessions ran
+  double fixed_seconds_ = 0;                 // --budget: the pairs' work besides the random suites, so far
+  size_t fixed_pairs_ = 0;
   size_t pairs_done_ = 0;
 };
 
@@ -523,18 +525,23 @@ bool Nightly::run_pair(size_t p) {
     if (o_.ub) run_undefined(form, selector, limits, work);
     if (extras_ || layouts_) run_extras(form, selector, work);
     if (stop_signal()) return false;
-    // The random suite gets what is left of this pair's fair share of the budget.
+    // --budget is the whole run's wall time. The random suite gets an even share of what is left once the pairs
+    // after this one have done their own fixed work (special suites, UB, extras: estimated by the mean of the pairs
+    // so far) and the reports are written.
     if (o_.budget > 0) {
-      const double left = o_.budget - elapsed();
-      const double share = std::max(0.0, left / double(pairs_.size() - p));
-      limits.min_cases = 256;
+      fixed_seconds_ += std::chrono::duration<double>(Clock::now() - pair_start).count();
+      ++fixed_pairs_;
+      const size_t after = pairs_.size() - p - 1;
+      const double tail = std::min(1.0, 0.01 * o_.budget);   // disassembly and the reports
+      const double left = o_.budget - elapsed() - fixed_seconds_ / double(fixed_pairs_) * double(after) - tail;
+      limits.min_cases = 64;
       limits.max_cases = uint64_t(1) << 40;
-      limits.seconds = std::max(0.0, share - std::chrono::duration<double>(Clock::now() - pair_start).count());
+      limits.seconds = std::max(0.0, left / double(after + 1));
     } else {
       limits.min_cases = limits.max_cases = random_cases();
     }
     const SuiteResult random = resident_judges(form)
-        ? timed("random suites (resident)", [&] { return run_resident_random(form, selector, limits, pair_start); })
+        ? timed("random suites (resident)", [&] { return run_resident_random(form, selector, limits); })
         : timed("random suites", [&] { return run_suite(*context_, form, selector, Suite::random, limits); });
     if (random.interrupted) return false;
     add(work, record_of(random));
@@ -555,7 +562,7 @@ bool Nightly::resident_judges(const Form& form) const {
 // The random suite of one pair through the resident path: the first cases on the host (the spec verdict on hardware
 // data, and the model tier), then the GPU for the rest of the pair's cases or time, then every deviating index the
 // GPU found regenerated and judged on the host.
-SuiteResult Nightly::run_resident_random(const Form& form, int selector, const SuiteLimits& limits, Clock::time_point pair_start) {
+SuiteResult Nightly::run_resident_random(const Form& form, int selector, const SuiteLimits& limits) {
   const bool budgeted = o_.budget > 0;
   const uint64_t planned = budgeted ? uint64_t(1) << 62 : limits.max_cases;
   const auto start = Clock::now();
@@ -577,7 +584,8 @@ SuiteResult Nightly::run_resident_random(const Form& form, int selector, const S
   constexpr uint32_t kKept = 4096;   // deviating indices kept per pair; the rest are counted
   std::vector<uint64_t> deviating;
   uint64_t next = summary.first_index, launch = uint64_t(1) << 20;
-  const auto pair_seconds = [&] { return std::chrono::duration<double>(Clock::now() - pair_start).count(); };
+  // limits.seconds is the random suite's own share (run_pair): measured from the suite's start.
+  const auto pair_seconds = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
   for (bool first = true;; first = false) {
     // Every pair gets at least one launch, even when its host sample used up its share of the budget (the fair
     // share of the pairs after it shrinks to match).
@@ -674,6 +682,17 @@ void Nightly::finish() {
   }
   record_.run.finished = now_iso();
   record_.run.seconds = elapsed();
+  // --budget is the whole run's wall time; when the work every run does (compile conformance, the special suites, a
+  // floor of random cases per pair) alone takes longer, the run says so rather than pretend.
+  if (o_.budget > 0 && !record_.run.interrupted && record_.run.seconds > std::max(o_.budget * 1.05, o_.budget + 2)) {
+    const auto phase = [&](const char* name) {
+      const auto it = record_.run.phase_seconds.find(name);
+      return it == record_.run.phase_seconds.end() ? 0.0 : it->second;
+    };
+    note("the run took " + significant(record_.run.seconds) + " s, over its --budget of " + significant(o_.budget) +
+         " s: compile conformance took " + significant(phase("compile conformance")) + " s (a cold ptxas cache?), the "
+         "special suites " + significant(phase("special suites")) + " s, and every pair ran at least 64 random cases");
+  }
 }
 
 RunRecord Nightly::run(const std::string& command_line) {
