@@ -307,9 +307,7 @@ json compile_to_json(const CompileRecord& c) {
   for (const auto& d : c.disagreements)
     disagreements.push_back({{"id", d.id}, {"target", d.target}, {"expected", d.expected}, {"observed", d.observed},
                              {"why", d.why}, {"diagnostic", d.diagnostic}, {"finding", d.finding.empty() ? json(nullptr) : json(d.finding)}});
-  return {{"cases", c.cases},
-          {"by_target", by_target},
-          {"disagreements", disagreements},
+  json out = {{"cases", c.cases},
           {"agree", c.agree},
           {"documented_disagreements", c.documented_disagreements},
           {"new_disagreements", c.new_disagreements},
@@ -318,6 +316,13 @@ json compile_to_json(const CompileRecord& c) {
           {"seconds", c.seconds},
           {"exit", c.exit},
           {"ptxas", {{"path", c.ptxas_path}, {"version", c.ptxas_version}, {"max_ptx", c.ptxas_max_ptx ? json(*c.ptxas_max_ptx) : json(nullptr)}}}};
+  // Written together since the records gained them; a record read from an older run.json has neither, and writes
+  // back as it was.
+  if (!c.by_target.empty()) {
+    out["by_target"] = by_target;
+    out["disagreements"] = disagreements;
+  }
+  return out;
 }
 
 }  // namespace

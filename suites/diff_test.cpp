@@ -127,7 +127,15 @@ TEST(Diff, DifferentCasesDoNotMakeSamplingARegression) {
   r.max_error_vs_bound = 0.95;
   r.max_error_ulps = r.max_error_ulps * 10 + 10;
   result_with(run, kInt8).status = Status::fail;
-  DiffReport report = diff_runs(before, run, {});
+  // Issue #32: runs of different generators are refused outright ...
+  const DiffReport refused = diff_runs(before, run, {});
+  ASSERT_TRUE(refused.refused());
+  EXPECT_TRUE(refused.entries.empty());
+  ASSERT_EQ(refused.incomparable.size(), 1u);
+  EXPECT_EQ(refused.incomparable[0].what, Difference::case_streams);
+  // ... unless the difference is accepted (--allow-different cases): then sampling is told from regressions.
+  DiffReport report = diff_runs(before, run, {}, BitsMode::strict, {Difference::case_streams});
+  EXPECT_FALSE(report.refused());
   EXPECT_EQ(report.same_cases, SameCases::no);
   EXPECT_NE(report.cases_detail.find("generators changed"), std::string::npos);
   int drifts = 0;
