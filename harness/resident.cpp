@@ -205,7 +205,7 @@ ResidentPath::Launched ResidentPath::launch(const Form& form, int selector, cons
   // The lean kernel: blocks as large as fit (up to 1,024 threads, in steps of 4 warps, one per scheduler), whose
   // warps keep together by scheduler (Launch::phase_barrier). Measured on the H100 for m16n8k16 f16->f32 when it
   // came: 8.4e7 verified cases/s against 4.9e7 with the same kernel in blocks of 4 warps and 7.4e7 in blocks of 32
-  // without the barrier (reports/gpu-runs/2026-11-23d-phases/shapes.log; 1.08e8 with what followed, final.log).
+  // without the barrier (evidence/gpu-runs/2026-11-23d-phases/shapes.log; 1.08e8 with what followed, final.log).
   unsigned threads = lean ? kLeanThreads : kThreads;
   launch.phase_barrier = lean ? 1 : 0;
   const auto shared_for = [&](unsigned t) { return size_t(t / 32) * resident_shared_words(host.tables) * 4; };

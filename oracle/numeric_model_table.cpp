@@ -48,9 +48,9 @@ ModelParameters fp8_sm90() {
 
 constexpr const char* kSm90Evidence =
     "NVIDIA H100 80GB HBM3 (sm_90), driver 580.159.04, CUDA 13.0: mmasp characterize found these parameters for all 56 "
-    "sm_90 float form x selector pairs (reports/characterize/h100-sm90-driver580.159.04.json: every probe explained, "
+    "sm_90 float form x selector pairs (evidence/characterize/h100-sm90-driver580.159.04.json: every probe explained, "
     "1,120,788 special and random cases bit-exact), and mmasp run --model strict judged 10.08-10.09 M random cases "
-    "per family bit for bit with 0 deviations (reports/model-verification/h100-sm90-driver580.159.04/)";
+    "per family bit for bit with 0 deviations (evidence/model-verification/h100-sm90-driver580.159.04/)";
 
 }  // namespace
 
@@ -60,7 +60,7 @@ const std::vector<ModelRecord>& model_records() {
       {"sm_90", "bf16", 0, std::nullopt, sm90(16), true, kSm90Evidence},
       {"sm_90", "tf32", 0, std::nullopt, sm90(8), true, kSm90Evidence},
       // fp8 runs as F2FP conversions to f16 and two HMMA.SP.16832.F32 (finding F-0004; SASS in
-      // reports/characterize/): the first from zero over stored products 0,1 | 4,5 | ..., the second over 2,3 | 6,7 |
+      // evidence/characterize/): the first from zero over stored products 0,1 | 4,5 | ..., the second over 2,3 | 6,7 |
       // ... onto the first's f32 result, then C added by an FADD (round to nearest even). Exponent fields are f16's.
       {"sm_90", "fp8", 0, std::nullopt, fp8_sm90(), true, kSm90Evidence},
   };

@@ -1,4 +1,4 @@
-// Generated from reports/baselines/h100-sm90-driver580.159.04-cases10000/run.json ("layouts"): the forms whose
+// Generated from evidence/baselines/h100-sm90-driver580.159.04-cases10000/run.json ("layouts"): the forms whose
 // layouts mmasp's layout discovery confirmed on hardware, every selector, every one-hot probe. Change it only with new
 // evidence; suites/layout_verification_test.cpp checks it against that file.
 #include "oracle/verified_layouts.h"
@@ -8,7 +8,7 @@ namespace mmasp {
 const LayoutVerificationRecord& layout_verification_record() {
   static const LayoutVerificationRecord record{
       "NVIDIA H100 80GB HBM3 (sm_90), driver 580.159.04, CUDA 13.0 toolkit and driver JIT, 2026-11-22",
-      "reports/baselines/h100-sm90-driver580.159.04-cases10000/run.json",
+      "evidence/baselines/h100-sm90-driver580.159.04-cases10000/run.json",
       {
           "mma.sp.sync.aligned.m16n8k128.row.col.s32.s4.s4.s32",
           "mma.sp.sync.aligned.m16n8k128.row.col.s32.s4.u4.s32",

@@ -16,7 +16,7 @@ namespace {
 
 const RunRecord& baseline() {
   static const RunRecord run = load_run_record(std::filesystem::path(MMASP_SOURCE_DIR) /
-                                               "reports/baselines/h100-sm90-driver580.159.04-cases10000/run.json");
+                                               "evidence/baselines/h100-sm90-driver580.159.04-cases10000/run.json");
   return run;
 }
 

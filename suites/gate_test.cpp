@@ -93,7 +93,7 @@ TEST_F(Gate, EveryOptionThatNeedsAGpuFailsWithoutOne) {
 // 1. An emulated run diffed "0 regression(s)" against the committed H100 baseline.
 TEST_F(Gate, ADiffAcrossBackendsIsRefusedUnlessAllowed) {
   ASSERT_EQ(mmasp(small_run(dir_ / "emulated")).exit_code, 0);
-  const std::string hardware = (kSource / "reports/baselines/h100-sm90-driver580.159.04-cases10000/run.json").string();
+  const std::string hardware = (kSource / "evidence/baselines/h100-sm90-driver580.159.04-cases10000/run.json").string();
   const std::string emulated = (dir_ / "emulated/run.json").string();
   const CommandResult refused = mmasp({"diff", hardware, emulated});
   expect_refusal(refused, 2, "NOT COMPARABLE: the baseline ran on NVIDIA H100 80GB HBM3 (a GPU), this run on the CPU emulator");
@@ -179,8 +179,8 @@ TEST_F(Gate, SmallerThings) {
   EXPECT_NE(help.output.find("Exit status:"), std::string::npos);
   EXPECT_NE(help.output.find("128+N"), std::string::npos);
   // The committed baselines judge the cases this code draws: a diff against them compares bits, not just statuses.
-  for (const char* baseline : {"reports/baselines/h100-sm90-driver580.159.04-cases10000/run.json",
-                               "reports/baselines/h100-sm90-driver580.159.04-budget60/run.json"})
+  for (const char* baseline : {"evidence/baselines/h100-sm90-driver580.159.04-cases10000/run.json",
+                               "evidence/baselines/h100-sm90-driver580.159.04-budget60/run.json"})
     EXPECT_EQ(json::parse(text_of(kSource / baseline))["run"]["case_streams"].get<std::string>(), gen::case_streams_identity())
         << baseline << " was made with other case streams: remake it on the GPU";
 }

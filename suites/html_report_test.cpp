@@ -37,7 +37,7 @@ std::string rendered_dom(const fs::path& html, const std::string& fragment) {
 
 // A real H100 run (the committed baseline) with one result turned into a failure.
 RunRecord run_with_a_failure() {
-  RunRecord run = load_run_record(fs::path(MMASP_SOURCE_DIR) / "reports/baselines/h100-sm90-driver580.159.04-cases10000/run.json");
+  RunRecord run = load_run_record(fs::path(MMASP_SOURCE_DIR) / "evidence/baselines/h100-sm90-driver580.159.04-cases10000/run.json");
   for (auto& r : run.results)
     if (r.id == "mma.sp.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 sel=0 random") {
       r.status = Status::fail;

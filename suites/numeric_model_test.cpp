@@ -229,7 +229,7 @@ TEST(NumericModelTable, EverySm90FloatFormHasARecordWithEvidence) {
 // The table is what the committed hardware characterisation found: every verified record's parameters are the ones
 // mmasp characterize reported for every pair it covers, and every such pair agreed bit for bit.
 TEST(NumericModelTable, VerifiedRecordsAreWhatTheCommittedCharacterisationFound) {
-  std::ifstream in(std::string(MMASP_SOURCE_DIR) + "/reports/characterize/h100-sm90-driver580.159.04.json");
+  std::ifstream in(std::string(MMASP_SOURCE_DIR) + "/evidence/characterize/h100-sm90-driver580.159.04.json");
   ASSERT_TRUE(in.good());
   const nlohmann::json report = nlohmann::json::parse(in);
   ASSERT_EQ(report.value("schema", ""), "mmasp-characterize/1");

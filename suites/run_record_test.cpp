@@ -30,7 +30,7 @@ std::string error_of(const json& document) {
   return "";
 }
 
-fs::path baseline_path(const char* name) { return fs::path(MMASP_SOURCE_DIR) / "reports/baselines" / name / "run.json"; }
+fs::path baseline_path(const char* name) { return fs::path(MMASP_SOURCE_DIR) / "evidence/baselines" / name / "run.json"; }
 
 TEST(RunRecord, CommittedBaselinesReadAndWriteBackUnchanged) {
   for (const char* name : kBaselines) {
@@ -142,7 +142,7 @@ namespace {
 // The resident path's counts (results[].resident) must add up; the committed H100 run with the resident path reads
 // and writes back unchanged.
 TEST(RunRecord, ResidentCountsMustAddUp) {
-  const fs::path run = fs::path(MMASP_SOURCE_DIR) / "reports/gpu-runs/2026-11-23-resident/run-resident-auto.json";
+  const fs::path run = fs::path(MMASP_SOURCE_DIR) / "evidence/gpu-runs/2026-11-23-resident/run-resident-auto.json";
   const json good = read_json(run);
   const RunRecord record = run_record_from_json(good);
   size_t with_resident = 0;

@@ -26,7 +26,7 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 const fs::path kSource = MMASP_SOURCE_DIR;
-const std::string kBaseline = (kSource / "reports/baselines/h100-sm90-driver580.159.04-cases10000/run.json").string();
+const std::string kBaseline = (kSource / "evidence/baselines/h100-sm90-driver580.159.04-cases10000/run.json").string();
 
 CommandResult mmasp(std::vector<std::string> args) {
   const char* binary = std::getenv("MMASP_BINARY") ? std::getenv("MMASP_BINARY") : MMASP_BINARY;

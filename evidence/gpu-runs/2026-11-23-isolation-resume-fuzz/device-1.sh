@@ -15,7 +15,7 @@ $M run --modules $G/modules --cases 10000 --ub --out /tmp/full > /tmp/full.log 2
 echo "exit $? after $(echo "$(date +%s.%N) - $start" | bc) s"
 grep -v '^\[' /tmp/full.log | tail -25
 cp /tmp/full/run.json $OUT/full-run.json
-$M diff reports/baselines/h100-sm90-driver580.159.04-cases10000/run.json /tmp/full/run.json > /tmp/diff.txt 2>&1
+$M diff evidence/baselines/h100-sm90-driver580.159.04-cases10000/run.json /tmp/full/run.json > /tmp/diff.txt 2>&1
 echo "diff exit $?"; head -60 /tmp/diff.txt
 echo "== 2. watchdog: a hanging and a trapping kernel"
 timeout 300 $G/gpu_execution_test --gtest_filter='GpuWatchdog*' 2>&1 | tail -15
