@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "generators/splitmix.h"
+
 namespace mmasp::fuzz {
 
 // Draws from the fuzzer's bytes. Once they run out: zeros (zero is always the simplest choice), or, with
@@ -19,10 +21,8 @@ class BytesDraw {
   }
   uint64_t bits() {
     if (used_ >= size_ && random_tail_) {
-      uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);   // splitmix64
-      z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-      z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-      return z ^ (z >> 31);
+      state_ += kSplitMixGamma;
+      return splitmix_finalize(state_);
     }
     uint64_t value = 0;
     const size_t n = std::min<size_t>(8, size_ - used_);

@@ -26,7 +26,7 @@ bool portable_only();
 // stream is the same as one output at a time.
 class SplitMixDraw {
  public:
-  static constexpr uint64_t kGamma = 0x9E3779B97F4A7C15ull;
+  static constexpr uint64_t kGamma = kSplitMixGamma;
   static constexpr int kBlock = 32;
 
   explicit SplitMixDraw(uint64_t seed) : state_(seed) {}

@@ -11,19 +11,13 @@
 
 #include <cstdint>
 
+#include "generators/splitmix.h"
 #include "oracle/model_arithmetic.h"   // MMASP_PORTABLE
 
 namespace mmasp::gen::portable {
 
-inline constexpr uint64_t kGamma = 0x9E3779B97F4A7C15ull;
-
-// SplitMix64's output for a state (Steele, Lea, Flood 2014); SplitMixDraw::mix is this function.
-MMASP_PORTABLE uint64_t splitmix(uint64_t state) {
-  uint64_t z = state + kGamma;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
+inline constexpr uint64_t kGamma = kSplitMixGamma;
+using mmasp::splitmix;
 // Output `index` of the stream seeded `seed` (SplitMixDraw: mix(seed + index * gamma)).
 MMASP_PORTABLE uint64_t stream_output(uint64_t seed, uint64_t index) { return splitmix(seed + index * kGamma); }
 

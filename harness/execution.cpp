@@ -12,6 +12,7 @@
 #include "generators/reproduction.h"
 #include "generators/shrink.h"
 #include "generators/special_cases.h"
+#include "generators/splitmix.h"
 #include "harness/fragment_packing.h"
 #include "harness/parallel.h"
 #include "oracle/case_file.h"
@@ -28,7 +29,7 @@ using Clock = std::chrono::steady_clock;
 
 // The stream of one suite of one selector: each suite (salt) and selector draws its own cases from the run's seed.
 uint64_t suite_seed(uint64_t seed, uint64_t salt, int selector) {
-  return (seed ^ salt) + uint64_t(selector) * 0x9E3779B97F4A7C15ull;
+  return (seed ^ salt) + uint64_t(selector) * kSplitMixGamma;
 }
 
 double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
@@ -144,11 +145,7 @@ void shrink_and_keep_deviation(SuiteContext& context, SuiteResult& result, const
   result.deviation = std::move(report);
 }
 
-uint64_t mix64(uint64_t z) {
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
+uint64_t mix64(uint64_t z) { return splitmix_finalize(z); }
 
 // An intermittent result is never a Pass nor an ordinary Fail: the failing and deviating cases of a batch (up to
 // limits.replays per suite) run again, together, and a case whose D is not bit for bit the first run's becomes

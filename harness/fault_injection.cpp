@@ -6,6 +6,7 @@
 #include <sstream>
 #include <string>
 
+#include "generators/splitmix.h"
 #include "harness/fragment_packing.h"
 #include "harness/parallel.h"
 #include "harness/ptx_emitter.h"
@@ -20,12 +21,7 @@ bool any_form(const Form&, int) { return true; }
 bool float_with_model(const Form& form, int) { return model_applies(form); }
 
 // A deterministic hash of a case's position, for faults that strike rarely.
-uint64_t mix(uint64_t x) {
-  x += 0x9E3779B97F4A7C15ull;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
-}
+uint64_t mix(uint64_t x) { return splitmix(x); }
 
 int elements_per_register(const Form& form) { return 32 / form.a_container_bits; }
 int d_bits(const Form& form) { return info(form.d).bits; }   // 16 for f16, 32 for f32 and s32
