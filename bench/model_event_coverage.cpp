@@ -22,7 +22,7 @@
 
 #include "generators/bulk.h"
 #include "harness/backend.h"
-#include "harness/execution.h"
+#include "judge/suites.h"
 #include "oracle/numeric_model.h"
 #include "oracle/numeric_model_table.h"
 

@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "harness/backend.h"
-#include "harness/execution.h"
+#include "judge/suites.h"
 #include "harness/gpu_probe.h"
 #include "harness/resident.h"
 #include "harness/resident_source.h"

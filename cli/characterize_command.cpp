@@ -11,9 +11,8 @@
 #include "cli/common.h"
 #include "generators/reproduction.h"
 #include "harness/backend.h"
-#include "harness/characterize.h"
-#include "harness/dense_counterpart.h"
-#include "harness/execution.h"
+#include "judge/characterize.h"
+#include "judge/dense_comparison.h"
 #include "generators/bulk.h"
 #include "generators/special_cases.h"
 #include "harness/gpu_probe.h"
@@ -165,51 +164,18 @@ int characterize_main(const CharacterizeCommandOptions& o, int argc, char** argv
     }
     line["deviation_repros"] = repros;
     // mma.sp against dense mma.sync on the decompressed A, where sm_90 has a dense instruction of the same shape.
-    if (gpu && dense_counterpart(*form)) {
-      std::vector<MmaCase> cases;
-      for (auto& named : gen::special_value_cases(*form, selector)) cases.push_back(std::move(named.test));
-      gen::Options generator_options;
-      generator_options.selector = selector;
-      const gen::CaseSeeds seeds(o.seed ^ gen::salt::kCharacterizeDense, *form);
-      for (uint64_t i = 0; i < o.cases; ++i) {
-        MmaCase test;
-        gen::BulkGenerator(seeds.of(i)).next(*form, test, generator_options);
-        cases.push_back(std::move(test));
+    if (gpu)
+      if (const auto dense = compare_with_dense(*backend, *gpu, *form, selector, o.seed, o.cases, o.threads,
+                                                fs::path(o.out) / "dense-differences")) {
+        line["dense_comparison"] = {{"dense", dense->dense}, {"cases", dense->cases}, {"identical", dense->identical},
+                                    {"nan_from_unstored_zero_times_special", dense->unstored_specials},
+                                    {"other_differences", dense->other()}, {"first_difference", dense->first_difference}};
+        std::cout << "  dense " << dense->dense << " on the decompressed A: " << dense->identical << " of " << dense->cases
+                  << " cases bit-identical, " << dense->unstored_specials
+                  << " differ only where dense multiplies an unstored zero by Inf/NaN (F-0011), " << dense->other()
+                  << " otherwise" << (dense->first_difference.empty() ? "" : "; " + dense->first_difference) << "\n";
+        if (dense->other()) ++disagreeing;
       }
-      const auto target = target_for_sm(gpu->sm());
-      uint64_t identical = 0, unstored_specials = 0;
-      std::string first_difference;
-      size_t saved = 0;
-      for (size_t first = 0; first < cases.size(); first += 8192) {
-        const std::vector<MmaCase> batch(cases.begin() + long(first),
-                                         cases.begin() + long(std::min(cases.size(), first + 8192)));
-        const auto sparse = execute(*backend, *form, selector, batch, o.threads);
-        const auto dense = run_dense(*gpu, *form, batch, *target);
-        for (size_t i = 0; i < batch.size(); ++i) {
-          if (sparse[i] == dense[i]) { ++identical; continue; }
-          if (differs_only_by_unstored_specials(batch[i], sparse[i], dense[i])) { ++unstored_specials; continue; }
-          if (saved >= 8) continue;   // the first few unexplained ones, each with both results
-          ++saved;
-          std::vector<std::string> dense_line = {"dense mma.sync D (row-major codes):"};
-          for (uint32_t code : dense[i]) dense_line.back() += " " + std::to_string(code);
-          const std::string repro = gen::save_failure(
-              batch[i], std::span<const uint32_t>(sparse[i]),
-              backend->description() + "; " + form->opcode + " selector " + std::to_string(selector) +
-                  "; observed D is mma.sp's; dense mma.sync differs",
-              dense_line, fs::path(o.out) / "dense-differences");
-          if (first_difference.empty()) first_difference = repro;
-        }
-      }
-      const uint64_t other = cases.size() - identical - unstored_specials;
-      line["dense_comparison"] = {{"dense", dense_counterpart(*form)->opcode}, {"cases", cases.size()},
-                                  {"identical", identical}, {"nan_from_unstored_zero_times_special", unstored_specials},
-                                  {"other_differences", other}, {"first_difference", first_difference}};
-      std::cout << "  dense " << dense_counterpart(*form)->opcode << " on the decompressed A: " << identical << " of "
-                << cases.size() << " cases bit-identical, " << unstored_specials
-                << " differ only where dense multiplies an unstored zero by Inf/NaN (F-0011), " << other << " otherwise"
-                << (first_difference.empty() ? "" : "; " + first_difference) << "\n";
-      if (other) ++disagreeing;
-    }
     report["pairs"].push_back(line);
     total_cases += c.random_cases + c.special_cases;
     total_deviations += c.random_deviations + c.special_deviations;

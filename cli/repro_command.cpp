@@ -7,7 +7,7 @@
 #include "harness/ptxas.h"
 #include "oracle/mma_case.h"
 #include "harness/backend.h"
-#include "harness/execution.h"
+#include "judge/suites.h"
 #include "run/backends.h"
 #include "oracle/case_file.h"
 #include "oracle/numeric_model_table.h"

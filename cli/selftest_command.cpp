@@ -6,7 +6,7 @@
 
 #include "cli/common.h"
 #include "harness/gpu_probe.h"
-#include "harness/selftest.h"
+#include "judge/selftest.h"
 #include "oracle/numeric_model_table.h"
 #include "reports/findings.h"
 #include "reports/run_report.h"

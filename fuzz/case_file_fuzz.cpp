@@ -9,7 +9,7 @@
 #include <string>
 
 #include "harness/backend.h"
-#include "harness/execution.h"
+#include "judge/suites.h"
 #include "oracle/case_file.h"
 #include "oracle/classification.h"
 #include "oracle/fragments.h"

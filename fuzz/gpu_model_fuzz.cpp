@@ -24,7 +24,7 @@
 #include "fuzz/bytes_draw.h"
 #include "generators/distributions.h"
 #include "harness/backend.h"
-#include "harness/execution.h"
+#include "judge/suites.h"
 #include "harness/fault_injection.h"
 #include "oracle/case_file.h"
 #include "oracle/numeric_model.h"

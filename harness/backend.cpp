@@ -107,4 +107,18 @@ std::vector<uint32_t> GpuBackend::run(const Form& form, int selector, const std:
   return device_->run(*loaded, input, form.regs.d, cases);
 }
 
+std::vector<std::vector<uint32_t>> execute(Backend& backend, const Form& form, int selector, const std::vector<MmaCase>& cases,
+                                           unsigned threads) {
+  const size_t input_words = case_record_words(form, selector);
+  std::vector<uint32_t> records(cases.size() * input_words);
+  parallel_for(cases.size(), threads, [&](size_t i) {
+    pack_case_into(cases[i], std::span<uint32_t>(records.data() + i * input_words, input_words));
+  });
+  const std::vector<uint32_t> output = backend.run(form, selector, records, uint32_t(cases.size()));
+  std::vector<std::vector<uint32_t>> d(cases.size());
+  const size_t output_words = 32 * size_t(form.regs.d);
+  parallel_for(cases.size(), threads, [&](size_t i) { d[i] = unpack_d(form, output.data() + i * output_words); });
+  return d;
+}
+
 }  // namespace mmasp

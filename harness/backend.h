@@ -43,7 +43,6 @@ class Backend {
 // With a model (`arithmetic`), float forms that have parameters there compute D with the bit-exact model instead of
 // the exact reference: the emulator then stands in for a device of that arithmetic (characterize's and the fault
 // catalogue's own tests use it).
-using ModelLookup = std::function<std::optional<ModelParameters>(const Form&)>;
 class EmulatorBackend final : public Backend {
  public:
   explicit EmulatorBackend(unsigned threads = 1, ModelLookup arithmetic = {}, std::string arithmetic_name = "")
@@ -94,5 +93,11 @@ class GpuBackend final : public Backend {
 
 // The conformance target of a device of compute capability `sm` (sm_90 -> sm_90a), or nullopt.
 std::optional<Target> target_for_sm(int sm);
+
+// Packs a batch, runs it, and returns each case's D (M x N codes). `selector` is the instruction's; each case's
+// registers are laid out for its own selector (the two differ only in undefined-behaviour probes). Packing and
+// unpacking use `threads` host threads: on a GPU runner they, not the GPU, bound the throughput.
+std::vector<std::vector<uint32_t>> execute(Backend& backend, const Form& form, int selector,
+                                           const std::vector<MmaCase>& cases, unsigned threads = 1);
 
 }  // namespace mmasp

@@ -55,6 +55,10 @@ struct ModelParameters : model::Parameters {
   std::string str() const;          // "block 16, 25 fraction bits, truncate, ..."
 };
 
+// The parameters of a form's arithmetic, where something (a verified table, a characterisation, a hypothesis) has
+// them: how the emulator, the model tier and the fault catalogue are told which model to use.
+using ModelLookup = std::function<std::optional<ModelParameters>(const Form&)>;
+
 // One parameter of the model, for probes, sweeps and fault injection: its name, the values it can take, and a
 // setter. The list is the model's whole parameter space.
 struct ModelParameter {

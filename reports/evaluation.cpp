@@ -28,38 +28,6 @@ std::string describe_value(ElemType type, uint32_t code) {
   return nine_digits(value->to_double()) + " [" + hex_code(code) + "]";
 }
 
-Evaluation evaluate(const MmaCase& test, std::optional<std::span<const uint32_t>> observed_d,
-                    const std::optional<ModelParameters>& model, const std::string& model_name) {
-  Evaluation evaluation;
-  evaluation.undefined_reasons = undefined_behaviour(test);
-  try {
-    evaluation.expected = reference(test);
-  } catch (const std::invalid_argument&) {
-    // Undefined metadata: nothing can be expected; the reasons say why.
-  }
-  if (observed_d) {
-    if (!evaluation.undefined_reasons.empty()) {
-      CaseVerdict verdict;
-      verdict.status = Status::ub_not_judged;
-      verdict.undefined_reasons = evaluation.undefined_reasons;
-      evaluation.verdict = verdict;
-    } else {
-      evaluation.verdict = classify(test, *evaluation.expected, *observed_d);
-    }
-  }
-  if (model && evaluation.undefined_reasons.empty() && model_applies(*test.form)) {
-    evaluation.model = model_name;
-    evaluation.model_d = model_result(test, *model);
-    if (observed_d) {
-      for (size_t e = 0; e < evaluation.model_d->size(); ++e)
-        if ((*evaluation.model_d)[e] != (*observed_d)[e]) evaluation.deviating_elements.push_back(e);
-      if (!evaluation.deviating_elements.empty() && evaluation.verdict && !is_failure(evaluation.verdict->status))
-        evaluation.verdict->status = Status::deviation;
-    }
-  }
-  return evaluation;
-}
-
 std::string format_evaluation(const MmaCase& test, const Evaluation& evaluation,
                               std::optional<std::span<const uint32_t>> observed_d) {
   const Form& form = *test.form;

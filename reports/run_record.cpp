@@ -6,7 +6,7 @@
 #include <map>
 #include <sstream>
 
-#include "harness/execution.h"
+#include "judge/suites.h"
 #include "harness/layout_discovery.h"
 #include "harness/sass.h"
 #include "oracle/input_file.h"

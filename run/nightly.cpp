@@ -1,6 +1,7 @@
 #include "run/nightly.h"
 
 #include "harness/resident.h"
+#include "judge/resident_suite.h"
 #include "harness/resident_source.h"
 
 #include "mmasp_commit.h"
@@ -17,7 +18,7 @@
 
 #include "generators/bulk.h"
 #include "generators/stream_salts.h"
-#include "harness/execution.h"
+#include "judge/suites.h"
 #include "harness/layout_discovery.h"
 #include "harness/parallel.h"
 #include "harness/sass.h"
@@ -559,91 +560,14 @@ bool Nightly::resident_judges(const Form& form) const {
   return form.is_integer() || context_->model.active_for(form);
 }
 
-// The random suite of one pair through the resident path: the first cases on the host (the spec verdict on hardware
-// data, and the model tier), then the GPU for the rest of the pair's cases or time, then every deviating index the
-// GPU found regenerated and judged on the host.
+// The random suite of one pair through the resident path (judge/resident_suite.h), with the worker's heartbeat around
+// each launch (a GPU case costs about a thousandth of a host one).
 SuiteResult Nightly::run_resident_random(const Form& form, int selector, const SuiteLimits& limits) {
-  const bool budgeted = o_.budget > 0;
-  const uint64_t planned = budgeted ? uint64_t(1) << 62 : limits.max_cases;
-  const auto start = Clock::now();
-  SuiteLimits host = limits;
-  host.min_cases = host.max_cases = std::min<uint64_t>(planned, o_.resident_sample);
-  host.seconds = 0;
-  // The sample stands for the resident cases before the spec: the exact reference judges every one of them, beside
-  // the model tier.
-  const uint64_t every = context_->model.reference_every;
-  context_->model.reference_every = 1;
-  SuiteResult result = run_suite(*context_, form, selector, Suite::random, host);
-  context_->model.reference_every = every;
-  if (result.interrupted || (is_failure(result.status) && result.status != Status::deviation)) return result;
-  ResidentSummary summary;
-  summary.host_sample = result.cases;
-  summary.first_index = result.cases;
-  const std::optional<ModelParameters> model = form.is_integer() ? std::nullopt : context_->model.parameters(form);
-  const uint64_t stream = random_stream_seed(o_.seed, selector);
-  constexpr uint32_t kKept = 4096;   // deviating indices kept per pair; the rest are counted
-  std::vector<uint64_t> deviating;
-  uint64_t next = summary.first_index, launch = uint64_t(1) << 20;
-  // limits.seconds is the random suite's own share (run_pair): measured from the suite's start.
-  const auto pair_seconds = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
-  for (bool first = true;; first = false) {
-    // Every pair gets at least one launch, even when its host sample used up its share of the budget (the fair
-    // share of the pairs after it shrinks to match).
-    if (budgeted && !first && pair_seconds() >= limits.seconds) break;
-    if (!budgeted && next >= planned) break;
-    if (stop_signal()) {
-      result.interrupted = true;
-      break;
-    }
-    const uint64_t count = budgeted ? launch : std::min(launch, planned - next);
-    heartbeat_.send("batch " + std::to_string(std::max<uint64_t>(1, count / 1000)));   // a GPU case costs ~1/1000 of a host one
-    const ResidentResult r = resident_->check(form, selector, model ? &*model : nullptr, stream, next, count, nullptr,
-                                              uint32_t(kKept - std::min<size_t>(kKept, deviating.size())));
-    heartbeat_.send("beat");
-    summary.generated += r.counts.generated;
-    summary.checked += r.counts.checked;
-    summary.deviating += r.counts.deviating;
-    summary.recorded += r.counts.recorded;
-    summary.seconds += r.seconds;
-    deviating.insert(deviating.end(), r.deviating_indices.begin(), r.deviating_indices.end());
-    next += count;
-    // About half a second per launch: short enough to stop promptly, long enough to keep the GPU busy.
-    if (r.seconds > 0) launch = std::clamp<uint64_t>(uint64_t(double(count) * 0.5 / r.seconds), uint64_t(1) << 16, uint64_t(1) << 32);
-    if (budgeted) launch = std::min<uint64_t>(launch, uint64_t(std::max(1.0, double(count) / std::max(r.seconds, 1e-6) *
-                                                                                 std::max(0.05, limits.seconds - pair_seconds()))));
-  }
-  result.cases += summary.checked;
-  result.passed += summary.checked - summary.deviating;
-  result.model_judged += form.is_integer() ? 0 : summary.checked;
-  if (!deviating.empty()) {
-    // The host's verdict on each: a failure or deviation reproduces there; a case whose D there is the model's is
-    // intermittent (the GPU computed something else once). Each is counted once, as a GPU case.
-    const uint64_t failed_before = result.failed, passed_before = result.passed, warnings_before = result.warnings;
-    std::vector<uint64_t> replay(deviating.begin(), deviating.begin() + std::min<size_t>(deviating.size(), 256));
-    judge_random_indices(*context_, result, form, selector, replay, limits);
-    summary.replayed = replay.size();
-    const uint64_t reproduced = result.failed - failed_before;
-    result.cases -= replay.size();
-    result.passed = passed_before;
-    result.warnings = warnings_before;
-    result.failed += replay.size() - reproduced;
-    if (reproduced < replay.size()) {
-      result.status = worse(result.status, Status::intermittent);
-      result.intermittent += replay.size() - reproduced;
-      result.note += (result.note.empty() ? "" : "; ") + std::to_string(replay.size() - reproduced) + " of " +
-                     std::to_string(replay.size()) + " cases the GPU-resident check found deviating gave the model's "
-                     "result when replayed through the host path (first: random #" + std::to_string(replay.front()) + ")";
-    }
-  }
-  // Deviating cases not replayed (beyond the first 256, or whose index overflowed) are failures on the GPU's word.
-  result.failed += summary.deviating - summary.replayed;
-  if (summary.deviating > summary.replayed) result.status = worse(result.status, Status::deviation);
-  if (summary.overflowed())
-    result.note += (result.note.empty() ? "" : "; ") + std::to_string(summary.overflowed()) +
-                   " further deviating cases were counted on the GPU but their indices were not kept";
-  result.resident = summary;
-  result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  return result;
+  ResidentSuitePlan plan;
+  plan.host_sample = o_.resident_sample;
+  plan.before_launch = [this](uint64_t cases) { heartbeat_.send("batch " + std::to_string(std::max<uint64_t>(1, cases / 1000))); };
+  plan.after_launch = [this] { heartbeat_.send("beat"); };
+  return mmasp::run_resident_random(*context_, *resident_, form, selector, limits, plan);
 }
 
 void Nightly::disassemble_all() {

@@ -7,9 +7,10 @@
 
 #include "generators/bulk.h"
 #include "generators/reproduction.h"
-#include "harness/execution.h"
+#include "judge/suites.h"
 #include "harness/gpu_probe.h"
 #include "harness/resident.h"
+#include "judge/resident_suite.h"
 #include "harness/resident_source.h"
 #include "mmasp_commit.h"
 #include "oracle/numeric_model_table.h"
@@ -76,23 +77,14 @@ json screen_device(const ScreenOptions& o, const std::function<void(const std::s
       const int selector = pairs[p].second;
       const auto model = form.is_integer() ? std::nullopt : verified_model(form, architecture);
       const uint64_t stream = random_stream_seed(o.seed, selector);
-      // The pair's fair share of what is left; at least one launch.
-      const double share = std::max(0.0, (o.budget - seconds_since(start)) / double(pairs.size() - p));
-      const auto pair_start = Clock::now();
-      uint64_t pair_cases = 0, pair_deviating = 0, next = 0, launch = uint64_t(1) << 20;
-      std::vector<uint64_t> indices;
-      do {
-        const ResidentResult r = path.check(form, selector, model ? &*model : nullptr, stream, next, launch,
-                                            o.inject_fault_rate ? &fault : nullptr, kIndicesKept);
-        pair_cases += r.counts.checked;
-        pair_deviating += r.counts.deviating;
-        for (uint64_t index : r.deviating_indices)
-          if (indices.size() < kIndicesKept) indices.push_back(index);
-        next += launch;
-        if (r.seconds > 0)
-          launch = std::clamp<uint64_t>(uint64_t(double(launch) / r.seconds * std::max(0.05, share - seconds_since(pair_start))),
-                                        uint64_t(1) << 16, uint64_t(1) << 32);
-      } while (seconds_since(pair_start) < share);
+      // The pair's fair share of what is left; at least one launch (judge/resident_suite.h).
+      LaunchPlan plan;
+      plan.seconds = std::max(0.0, (o.budget - seconds_since(start)) / double(pairs.size() - p));
+      plan.kept = kIndicesKept;
+      plan.fault = o.inject_fault_rate ? &fault : nullptr;
+      const LaunchTotals launched = run_launches(path, form, selector, model ? &*model : nullptr, stream, plan);
+      const uint64_t pair_cases = launched.counts.checked, pair_deviating = launched.counts.deviating;
+      const std::vector<uint64_t>& indices = launched.deviating_indices;
       cases += pair_cases;
       deviating += pair_deviating;
       pair_list.push_back({{"form", form.opcode}, {"selector", selector}, {"cases", pair_cases}, {"deviating", pair_deviating}});

@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "harness/execution.h"
+#include "judge/suites.h"
 #include "harness/ptxas.h"
 #include "oracle/input_file.h"
 #include "run/usage_error.h"

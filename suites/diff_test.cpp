@@ -9,7 +9,7 @@
 #include "oracle/instruction_space.h"
 #include "reports/diff.h"
 #include "suites/defective_emulator.h"
-#include "harness/execution.h"
+#include "judge/suites.h"
 
 namespace mmasp {
 namespace {

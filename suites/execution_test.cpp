@@ -5,7 +5,7 @@
 
 #include <filesystem>
 
-#include "harness/execution.h"
+#include "judge/suites.h"
 #include "reports/run_record.h"
 #include "oracle/case_file.h"
 #include "oracle/number_format.h"

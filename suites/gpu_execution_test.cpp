@@ -7,7 +7,7 @@
 #include <filesystem>
 
 #include "harness/backend.h"
-#include "harness/execution.h"
+#include "judge/suites.h"
 #include "harness/gpu_probe.h"
 #include "harness/ptxas.h"
 #include "suites/gpu_resource.h"

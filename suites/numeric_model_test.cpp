@@ -12,10 +12,10 @@
 
 #include "generators/bulk.h"
 #include "generators/model_probes.h"
-#include "harness/characterize.h"
-#include "harness/execution.h"
+#include "judge/characterize.h"
+#include "judge/suites.h"
 #include "harness/fault_injection.h"
-#include "harness/selftest.h"
+#include "judge/selftest.h"
 #include "oracle/number_format.h"
 #include "oracle/numeric_model_table.h"
 #include "oracle/reference.h"

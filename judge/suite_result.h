@@ -1,18 +1,18 @@
-// Runs the execution suites of one form and selector on a backend: random cases from the generators, the named
-// special-value set, and undefined-behaviour cases in isolation. Judges every case with the oracle, keeps statistics,
-// and shrinks the first failure into a case file.
+// What a suite of one form and selector found: its counts, statistics, digests and the cases worth keeping (the first
+// failure, shrunk; the first deviation from the model; the first intermittent case; the QualityWarning closest to its
+// bound). The counts change only through the methods below, which keep them consistent: cases = passed + warnings +
+// failed + not_judged, a result's status the worst of its cases'.
 #pragma once
 
 #include <array>
 #include <cstdint>
-#include <functional>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "harness/backend.h"
+#include "judge/case_judgement.h"
 #include "oracle/classification.h"
 #include "oracle/mma_case.h"
 
@@ -31,21 +31,6 @@ struct CaseFailure {
   CaseVerdict verdict;
   int shrink_attempts = 0;
   std::string saved_to;             // the case file, when saved
-};
-
-// The model tier: on a device whose arithmetic has a verified bit-exact model (oracle/numeric_model_table.h), every
-// element is also compared bit for bit with the model. The model judges every case; the exact reference (the spec
-// tier) judges every case the model does not predict, the whole special set and a sample of the random cases. A
-// result inside the spec bound that differs from the model is a Deviation (strict) or a QualityWarning (warn).
-enum class ModelMode { off, warn, strict };
-std::string_view name(ModelMode mode);   // "off", "warn", "strict"
-struct ModelTier {
-  ModelMode mode = ModelMode::off;
-  ModelLookup parameters;          // the verified parameters of a form, or nullopt
-  std::string description;         // e.g. "sm_90 model (verified on NVIDIA H100 80GB HBM3)"
-  uint64_t reference_first = 1024; // random suite: the exact reference also judges the first cases of each pair ...
-  uint64_t reference_every = 16;   // ... and every Nth after them
-  bool active_for(const Form& form) const { return mode != ModelMode::off && parameters && parameters(form).has_value(); }
 };
 
 struct ModelDeviationReport {
@@ -140,50 +125,22 @@ struct SuiteResult {
   bool interrupted = false;        // context.stop ended the suite before its cases were done: an incomplete result
   // The GPU-resident path (harness/resident.h), when it judged this random suite beside the host path.
   std::optional<ResidentSummary> resident;
+
+  // --- The counts change only here. ---
+  // One judged case: its status, its error statistics and, where the model tier judged it, the model tier's counts.
+  void count(const CaseJudgement& judgement);
+  // The cases the GPU-resident path judged: each that matched the model (or the exact integer result) is a Pass; the
+  // deviating ones are counted once each, by settle_replay() or count_unreplayed().
+  void count_gpu_cases(const ResidentSummary& summary, bool model_judged);
+  // The host's replay of deviating GPU cases was judged into this result after `before` (this result as it was):
+  // each replayed case counts once, as a GPU case — a failure or deviation that reproduced as the host judged it,
+  // one whose D on the host was right as Intermittent (the GPU computed something else once).
+  void settle_replay(const SuiteResult& before, uint64_t replayed, uint64_t first_replayed_index);
+  // Deviating GPU cases that were not replayed (beyond the replay limit, or whose index the kernel could not keep):
+  // failures on the GPU's word.
+  void count_unreplayed(const ResidentSummary& summary);
+  // Whether the spec tier failed a case (a Fail, Crash or Timeout), apart from the model tier's deviations.
+  bool spec_tier_failed() const;
 };
-
-struct SuiteLimits {
-  uint64_t min_cases = 10000;       // random suite: at least this many
-  uint64_t max_cases = 10000;       // and at most this many
-  double seconds = 0;               // between the two, keep going until this much time has passed
-  uint32_t batch = 4096;
-  int shrink_attempts = 400;
-  uint32_t replays = 16;            // failing or deviating cases replayed per suite, to tell intermittent results
-  uint32_t special_generated = 512; // special suite: generated special-value-profile cases beside the named ones
-};
-
-struct SuiteContext {
-  Backend& backend;
-  uint64_t seed = 1;
-  unsigned threads = 1;
-  std::string failure_dir;          // where shrunk failures are saved; empty: not saved
-  std::function<void(const std::string&)> log;  // progress lines; may be empty
-  ModelTier model = {};
-  // Asked before each batch of the random suite; true ends the suite early with `interrupted` set (a signal: the
-  // batch in flight finishes, no new one starts). May be empty.
-  std::function<bool()> stop = {};
-};
-
-SuiteResult run_suite(SuiteContext& context, const Form& form, int selector, Suite suite, const SuiteLimits& limits);
-
-// The seed of the random suite's stream for one selector: case i of the pair is gen::CaseSeeds(this, form).of(i).
-uint64_t random_stream_seed(uint64_t seed, int selector);
-// Cases of the random suite at these indices, regenerated, run and judged like any batch (saved, shrunk, counted in
-// `result`, named "random #<index>"); the digest is left alone. How the resident path's deviating cases come back
-// to the host (harness/resident.h).
-void judge_random_indices(SuiteContext& context, SuiteResult& result, const Form& form, int selector,
-                          const std::vector<uint64_t>& indices, const SuiteLimits& limits);
-
-// Undefined behaviour: runs 64 cases whose registers are laid out for selector `value` mod count with the instruction
-// compiled for the out-of-range `value` (the spec calls it undefined; ptxas accepts some, finding F-0002). Returns
-// "ran: k of 64 cases gave exactly the result of selector s", or "failed: <why>" (compiler rejection, a trap). A trap
-// can leave the GPU context unusable, so on hardware run it in a process of its own (mmasp ub-probe).
-std::string probe_out_of_range_selector(Backend& backend, const Form& form, int value, uint64_t seed);
-
-// Packs a batch, runs it, and returns each case's D (M x N codes). `selector` is the instruction's; each case's
-// registers are laid out for its own selector (the two differ only in undefined-behaviour probes). Packing and
-// unpacking use `threads` host threads: on a GPU runner they, not the GPU, bound the throughput.
-std::vector<std::vector<uint32_t>> execute(Backend& backend, const Form& form, int selector,
-                                           const std::vector<MmaCase>& cases, unsigned threads = 1);
 
 }  // namespace mmasp

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/execution.h"
+#include "judge/suites.h"
 #include "harness/fault_injection.h"
 
 namespace mmasp {

@@ -1,4 +1,4 @@
-#include "harness/execution.h"
+#include "judge/suites.h"
 
 #include <algorithm>
 #include <atomic>
@@ -36,24 +36,6 @@ double seconds_since(Clock::time_point start) { return std::chrono::duration<dou
 
 // Runs body(i) for i in [0, count) on `threads` threads.
 
-void record(SuiteResult& result, const CaseVerdict& verdict) {
-  ++result.cases;
-  switch (verdict.status) {
-    case Status::pass: ++result.passed; break;
-    case Status::quality_warning: ++result.warnings; break;
-    case Status::ub_not_judged: ++result.not_judged; return;
-    default: ++result.failed; break;
-  }
-  result.status = worse(result.status, verdict.status);
-  for (const auto& e : verdict.elements) {
-    result.max_error_ulps = std::max(result.max_error_ulps, e.error_ulps);
-    result.max_error_vs_bound = std::max(result.max_error_vs_bound, e.error_relative_to_bound);
-    size_t bucket = 0;
-    while (bucket < kErrorBucketBounds.size() && e.error_ulps > kErrorBucketBounds[bucket]) ++bucket;
-    ++result.error_histogram[bucket];
-  }
-}
-
 std::string describe_origin(const SuiteContext& context, const Form& form, int selector, const std::string& name) {
   return std::string(context.backend.description()) + "; " + form.opcode + " selector " + std::to_string(selector) +
          "; " + name + "; seed " + std::to_string(context.seed);
@@ -85,15 +67,6 @@ void shrink_and_keep(SuiteContext& context, SuiteResult& result, const Form& for
     if (context.log) context.log(line);
   }
   result.failure = std::move(failure);
-}
-
-// The model's D for a case, or nullopt where the model cannot judge it (undefined inputs).
-std::optional<std::vector<uint32_t>> model_prediction(const MmaCase& test, const ModelParameters& parameters) {
-  try {
-    return model_result(test, parameters);
-  } catch (const std::invalid_argument&) {
-    return std::nullopt;
-  }
 }
 
 // Shrinks a case whose D differs from the model's (while the difference stays) and keeps the first such case.
@@ -145,18 +118,16 @@ void shrink_and_keep_deviation(SuiteContext& context, SuiteResult& result, const
   result.deviation = std::move(report);
 }
 
-uint64_t mix64(uint64_t z) { return splitmix_finalize(z); }
-
 // An intermittent result is never a Pass nor an ordinary Fail: the failing and deviating cases of a batch (up to
 // limits.replays per suite) run again, together, and a case whose D is not bit for bit the first run's becomes
 // Intermittent, with both results kept and its case file saved.
 void replay_failures(SuiteContext& context, SuiteResult& result, const Form& form, int selector,
                      const std::vector<MmaCase>& cases, const std::vector<std::string>& names,
-                     const std::vector<std::vector<uint32_t>>& observed, std::vector<CaseVerdict>& verdicts,
+                     const std::vector<std::vector<uint32_t>>& observed, std::vector<CaseJudgement>& judgements,
                      const SuiteLimits& limits) {
   std::vector<size_t> chosen;
   for (size_t i = 0; i < cases.size() && result.replayed + chosen.size() < limits.replays; ++i)
-    if (is_failure(verdicts[i].status)) chosen.push_back(i);
+    if (is_failure(judgements[i].verdict.status)) chosen.push_back(i);
   if (chosen.empty()) return;
   std::vector<MmaCase> again;
   for (size_t i : chosen) again.push_back(cases[i]);
@@ -165,7 +136,7 @@ void replay_failures(SuiteContext& context, SuiteResult& result, const Form& for
   for (size_t k = 0; k < chosen.size(); ++k) {
     const size_t i = chosen[k];
     if (replay[k] == observed[i]) continue;
-    verdicts[i].status = Status::intermittent;
+    judgements[i].verdict.status = Status::intermittent;
     ++result.intermittent;
     if (result.intermittent_case) continue;
     IntermittentReport report{names.empty() ? "random" : names[i], cases[i], observed[i], replay[k], 0, 0, 0, ""};
@@ -195,100 +166,44 @@ void judge_batch(SuiteContext& context, SuiteResult& result, const Form& form, i
                  uint64_t first_index = 0) {
   const auto observed = execute(context.backend, form, selector, cases, context.threads);
   for (size_t i = 0; i < cases.size(); ++i) result.digest.add(first_index + i, observed[i]);
-  std::vector<CaseVerdict> verdicts(cases.size());
+  std::vector<CaseJudgement> judgements(cases.size());
   const std::optional<ModelParameters> model =
       context.model.active_for(form) ? context.model.parameters(form) : std::nullopt;
-  std::vector<uint8_t> deviates(cases.size()), mismatches(cases.size()), reference_ran(cases.size(), 1);
-  std::vector<Status> spec_status(cases.size(), Status::pass);   // the spec tier's verdict where it ran
   parallel_for(cases.size(), context.threads, [&](size_t i) {
-    if (!model) {
-      verdicts[i] = judge(cases[i], observed[i]);
-      return;
-    }
-    const auto predicted = model_prediction(cases[i], *model);
     const uint64_t index = first_index + i;
     const bool sampled = !names.empty() || index < context.model.reference_first ||
                          (context.model.reference_every && index % context.model.reference_every == 0);
-    if (predicted && *predicted == observed[i] && !sampled) {
-      verdicts[i].status = Status::pass;   // the model predicted every bit: judged by the model tier alone
-      reference_ran[i] = 0;
-      return;
-    }
-    verdicts[i] = judge(cases[i], observed[i]);
-    spec_status[i] = verdicts[i].status;
-    if (predicted && *predicted != observed[i]) {
-      mismatches[i] = 1;
-      if (!is_failure(verdicts[i].status) && verdicts[i].status != Status::ub_not_judged) {
-        deviates[i] = 1;
-        verdicts[i].status = context.model.mode == ModelMode::strict ? Status::deviation
-                                                                     : worse(verdicts[i].status, Status::quality_warning);
-      }
-    }
+    judgements[i] = judge_case(cases[i], observed[i], model ? &*model : nullptr, context.model.mode, sampled);
   });
-  replay_failures(context, result, form, selector, cases, names, observed, verdicts, limits);
-  if (model) {
-    result.model_judged += cases.size();
-    for (size_t i = 0; i < cases.size(); ++i) {
-      result.reference_judged += reference_ran[i];
-      result.deviations += deviates[i];
-      result.model_mismatches += mismatches[i];
-    }
-  }
+  replay_failures(context, result, form, selector, cases, names, observed, judgements, limits);
   for (size_t i = 0; i < cases.size(); ++i) {
-    if (verdicts[i].status == Status::intermittent) deviates[i] = 0;   // kept as intermittent, with both results
-    if (deviates[i])
-      shrink_and_keep_deviation(context, result, form, selector, *model, cases[i], observed[i], spec_status[i],
-                                names.empty() ? "random" : names[i], limits);
-    if (verdicts[i].status == Status::quality_warning) {
+    const CaseJudgement& judged = judgements[i];
+    const CaseVerdict& verdict = judged.verdict;
+    const std::string name = names.empty() ? "random" : names[i];
+    // An intermittent case is kept with both results; nothing to shrink, it does not reproduce.
+    if (judged.deviation && verdict.status != Status::intermittent)
+      shrink_and_keep_deviation(context, result, form, selector, *model, cases[i], observed[i], judged.spec_status, name, limits);
+    if (verdict.status == Status::quality_warning) {
       double worst = 0;
-      for (const auto& e : verdicts[i].elements) worst = std::max(worst, e.error_relative_to_bound);
+      for (const auto& e : verdict.elements) worst = std::max(worst, e.error_relative_to_bound);
       double previous = 0;
       if (result.closest_to_bound)
         for (const auto& e : result.closest_to_bound->verdict.elements) previous = std::max(previous, e.error_relative_to_bound);
       if (!result.closest_to_bound || worst > previous)
-        result.closest_to_bound = CaseFailure{names.empty() ? "random" : names[i], cases[i], observed[i], verdicts[i], 0, ""};
+        result.closest_to_bound = CaseFailure{name, cases[i], observed[i], verdict, 0, ""};
     }
-    record(result, verdicts[i]);
-    if (!names.empty() && names[i].find('#') == std::string::npos) result.named_cases.push_back({names[i], verdicts[i].status});
-    if (is_failure(verdicts[i].status)) {
+    result.count(judged);
+    if (!names.empty() && names[i].find('#') == std::string::npos) result.named_cases.push_back({names[i], verdict.status});
+    if (is_failure(verdict.status)) {
       if (!names.empty()) result.failing_special_cases.push_back(names[i]);
-      if (verdicts[i].status == Status::deviation) continue;   // kept above, with the model's prediction
-      if (verdicts[i].status == Status::intermittent) continue;   // nothing to shrink: it does not reproduce
-      shrink_and_keep(context, result, form, selector, cases[i], observed[i], verdicts[i], names.empty() ? "random" : names[i], limits);
+      if (verdict.status == Status::deviation) continue;   // kept above, with the model's prediction
+      if (verdict.status == Status::intermittent) continue;   // nothing to shrink: it does not reproduce
+      shrink_and_keep(context, result, form, selector, cases[i], observed[i], verdict, name, limits);
     }
   }
 }
 
 }  // namespace
-
-void ResultDigest::add(uint64_t case_index, std::span<const uint32_t> d) {
-  uint64_t h = 0xcbf29ce484222325ull ^ case_index;
-  for (uint32_t word : d) h = (h ^ word) * 0x100000001b3ull;
-  total_ = mix64(total_ ^ h);
-  chunk_ = mix64(chunk_ ^ h);
-  if (++cases_ % kDigestChunkCases == 0) {
-    if (chunks_.size() < kDigestChunks) chunks_.push_back(chunk_);
-    chunk_ = 0x6a09e667f3bcc908ull;
-  }
-}
-
-std::string_view name(ModelMode mode) {
-  switch (mode) {
-    case ModelMode::off: return "off";
-    case ModelMode::warn: return "warn";
-    case ModelMode::strict: return "strict";
-  }
-  return "?";
-}
-
-std::string_view name(Suite suite) {
-  switch (suite) {
-    case Suite::random: return "random";
-    case Suite::special: return "special";
-    case Suite::undefined: return "ub";
-  }
-  return "?";
-}
 
 std::string probe_out_of_range_selector(Backend& backend, const Form& form, int value, uint64_t seed) {
   const int count = int(form.selectors.size());
@@ -316,20 +231,6 @@ std::string probe_out_of_range_selector(Backend& backend, const Form& form, int 
   }
   return "ran: " + std::to_string(same) + " of " + std::to_string(probes.size()) +
          " cases gave exactly the result of selector " + std::to_string(value % count);
-}
-
-std::vector<std::vector<uint32_t>> execute(Backend& backend, const Form& form, int selector, const std::vector<MmaCase>& cases,
-                                           unsigned threads) {
-  const size_t input_words = case_record_words(form, selector);
-  std::vector<uint32_t> records(cases.size() * input_words);
-  parallel_for(cases.size(), threads, [&](size_t i) {
-    pack_case_into(cases[i], std::span<uint32_t>(records.data() + i * input_words, input_words));
-  });
-  const std::vector<uint32_t> output = backend.run(form, selector, records, uint32_t(cases.size()));
-  std::vector<std::vector<uint32_t>> d(cases.size());
-  const size_t output_words = 32 * size_t(form.regs.d);
-  parallel_for(cases.size(), threads, [&](size_t i) { d[i] = unpack_d(form, output.data() + i * output_words); });
-  return d;
 }
 
 uint64_t random_stream_seed(uint64_t seed, int selector) { return suite_seed(seed, gen::salt::kRandomSuite, selector); }

@@ -1,4 +1,4 @@
-#include "harness/selftest.h"
+#include "judge/selftest.h"
 
 namespace mmasp {
 namespace {
@@ -19,8 +19,7 @@ FaultPairOutcome run_pair(Backend& backend, const Form& form, int selector, cons
     const SuiteResult result = run_suite(context, form, selector, suite, limits);
     outcome.cases += result.cases;
     outcome.status = worse(outcome.status, result.status);
-    outcome.spec_caught |= result.status == Status::fail || result.status == Status::crash || result.status == Status::timeout;
-    outcome.spec_caught |= result.failed > result.deviations;   // a Fail among the cases (failed counts deviations too)
+    outcome.spec_caught |= result.spec_tier_failed();
     outcome.model_caught |= result.deviations > 0;
   }
   return outcome;

@@ -1,4 +1,4 @@
-#include "harness/characterize.h"
+#include "judge/characterize.h"
 
 #include "generators/stream_salts.h"
 
@@ -9,7 +9,7 @@
 #include "generators/bulk.h"
 #include "generators/model_probes.h"
 #include "generators/special_cases.h"
-#include "harness/execution.h"
+#include "judge/case_judgement.h"
 #include "harness/parallel.h"
 
 namespace mmasp {
@@ -17,11 +17,8 @@ namespace {
 
 // Whether the model with `p` predicts `observed` exactly; undefined inputs (which the model refuses) never match.
 bool predicts(const MmaCase& test, const ModelParameters& p, const std::vector<uint32_t>& observed) {
-  try {
-    return model_result(test, p) == observed;
-  } catch (const std::invalid_argument&) {
-    return false;
-  }
+  const auto predicted = model_prediction(test, p);
+  return predicted && *predicted == observed;
 }
 
 struct ProbeSet {
@@ -145,9 +142,8 @@ Characterization characterize(Backend& backend, const Form& form, int selector, 
     if (!deviates[i]) continue;
     (i < special ? result.special_deviations : result.random_deviations)++;
     if (result.deviations.size() < options.keep_deviations) {
-      std::vector<uint32_t> predicted;
-      try { predicted = model_result(cases[i], result.parameters); } catch (const std::exception&) {}
-      result.deviations.push_back({origins[i], cases[i], observed[i], predicted});
+      result.deviations.push_back({origins[i], cases[i], observed[i],
+                                   model_prediction(cases[i], result.parameters).value_or(std::vector<uint32_t>{})});
     }
   }
 
