@@ -27,7 +27,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         std::abort();
       }
     (void)match_finding(file, finding.kind, "accept/mma.sp.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32@sel0@sm_90a",
-                        finding.observed, "Cuda compilation tools, release 13.0, V13.0.88");
+                        finding.compile_observed.value_or(Observed::accept), "Cuda compilation tools, release 13.0, V13.0.88");
   }
   return 0;
 }

@@ -6,6 +6,27 @@ namespace mmasp {
 
 std::string_view name(Expected expected) { return expected == Expected::accept ? "accept" : "reject"; }
 
+std::optional<Expected> expected_named(std::string_view text) {
+  if (text == "accept") return Expected::accept;
+  if (text == "reject") return Expected::reject;
+  return std::nullopt;
+}
+
+std::string_view name(Observed observed) {
+  switch (observed) {
+    case Observed::accept: return "accept";
+    case Observed::reject: return "reject";
+    case Observed::not_run: return "not_run";
+  }
+  return "";
+}
+
+std::optional<Observed> observed_named(std::string_view text) {
+  for (Observed observed : {Observed::accept, Observed::reject, Observed::not_run})
+    if (name(observed) == text) return observed;
+  return std::nullopt;
+}
+
 std::string_view name(Verdict verdict) {
   switch (verdict) {
     case Verdict::agree: return "agree";

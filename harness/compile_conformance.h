@@ -2,7 +2,9 @@
 // reject the illegal neighbours that the negative set derives from the same rules?
 #pragma once
 
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "harness/ptx_emitter.h"
@@ -13,6 +15,18 @@ namespace mmasp {
 
 enum class Expected { accept, reject };
 std::string_view name(Expected expected);
+std::optional<Expected> expected_named(std::string_view text);   // "accept", "reject"
+
+// What ptxas did with a case, as the records keep it: accepted it, rejected it, or was not run on it (a PTX version
+// newer than it knows).
+enum class Observed { accept, reject, not_run };
+std::string_view name(Observed observed);
+std::optional<Observed> observed_named(std::string_view text);   // "accept", "reject", "not_run"
+// Whether ptxas did what the catalog expects.
+inline bool agrees(Expected expected, Observed observed) {
+  return (expected == Expected::accept && observed == Observed::accept) ||
+         (expected == Expected::reject && observed == Observed::reject);
+}
 
 struct CompileCase {
   std::string id;            // stable, glob-friendly: "<opcode>/sel=N@sm_XX" or "reject/<rule>/<detail>@sm_XX"
@@ -43,6 +57,7 @@ struct CompileOutcome {
   CompileCase test;
   Verdict verdict = Verdict::not_run;
   bool accepted = false;
+  Observed observed() const { return verdict == Verdict::not_run ? Observed::not_run : accepted ? Observed::accept : Observed::reject; }
   std::string diagnostics;
   std::string not_run_reason;
   bool from_cache = false;

@@ -26,6 +26,12 @@ std::string_view name(ModelMode mode) {
   return "?";
 }
 
+std::optional<Suite> suite_named(std::string_view text) {
+  for (Suite suite : {Suite::random, Suite::special, Suite::undefined})
+    if (name(suite) == text) return suite;
+  return std::nullopt;
+}
+
 std::string_view name(Suite suite) {
   switch (suite) {
     case Suite::random: return "random";

@@ -20,6 +20,7 @@ namespace mmasp {
 
 enum class Suite { random, special, undefined };
 std::string_view name(Suite suite);   // "random", "special", "ub"
+std::optional<Suite> suite_named(std::string_view text);
 
 // Buckets of |D - D*| in ulps of D's type: exact, <=0.5, <=1, <=2, <=4, <=16, <=256, more.
 inline constexpr std::array<double, 7> kErrorBucketBounds = {0, 0.5, 1, 2, 4, 16, 256};

@@ -8,7 +8,7 @@
 namespace mmasp {
 
 namespace {
-std::string observed_of(const CompileOutcome& outcome) { return outcome.accepted ? "accept" : "reject"; }
+std::string observed_of(const CompileOutcome& outcome) { return std::string(name(outcome.accepted ? Observed::accept : Observed::reject)); }
 
 std::string first_error(const std::string& diagnostics) {
   std::istringstream lines(diagnostics);
@@ -30,7 +30,7 @@ CompileJudgement judge(const CompileRun& run, const FindingsFile& findings) {
       case Verdict::not_run: ++judgement.not_run; break;
       case Verdict::disagree: {
         const Finding* finding =
-            match_finding(findings, "compile", outcome.test.id, observed_of(outcome), run.ptxas.version);
+            match_finding(findings, FindingKind::compile, outcome.test.id, outcome.observed(), run.ptxas.version);
         if (finding) {
           used.insert(finding);
           judgement.documented.push_back({&outcome, finding});
@@ -42,7 +42,7 @@ CompileJudgement judge(const CompileRun& run, const FindingsFile& findings) {
     }
   }
   for (const auto& finding : findings.findings)
-    if (finding.kind == "compile" && glob_match(finding.toolkit, run.ptxas.version) && !used.count(&finding))
+    if (finding.kind == FindingKind::compile && glob_match(finding.toolkit, run.ptxas.version) && !used.count(&finding))
       judgement.stale.push_back(&finding);
   return judgement;
 }
@@ -57,7 +57,7 @@ nlohmann::json compile_json(const CompileRun& run, const CompileJudgement& judge
   json negative = json::array();
   for (const auto& outcome : run.outcomes) {
     const auto& test = outcome.test;
-    std::string observed = outcome.verdict == Verdict::not_run ? "not_run" : observed_of(outcome);
+    const std::string observed(name(outcome.observed()));
     if (test.rule != "catalog") {
       json row = {{"id", test.id}, {"rule", test.rule}, {"form", test.form}, {"target", test.target.name},
                   {"ptx_version", test.version.str()}, {"expected", name(test.expected)}, {"observed", observed},
@@ -138,8 +138,8 @@ CompileRecord compile_record(const CompileRun& run, const CompileJudgement& judg
     const CompileOutcome& outcome = *judged.outcome;
     CompileTargetCounts& counts = record.by_target[outcome.test.target.name];
     (judged.finding ? counts.documented : counts.new_disagreements) += 1;
-    record.disagreements.push_back({outcome.test.id, outcome.test.target.name, std::string(name(outcome.test.expected)),
-                                    observed_of(outcome), outcome.test.why,
+    record.disagreements.push_back({outcome.test.id, outcome.test.target.name, outcome.test.expected,
+                                    outcome.observed(), outcome.test.why,
                                     outcome.accepted ? "" : first_error(outcome.diagnostics),
                                     judged.finding ? judged.finding->id : ""});
   };
@@ -151,9 +151,7 @@ CompileRecord compile_record(const CompileRun& run, const CompileJudgement& judg
     if (test.rule != "catalog") continue;
     auto [it, inserted] = row_of.try_emplace(test.form + "/" + std::to_string(test.instruction.selector), record.matrix.size());
     if (inserted) record.matrix.push_back({test.form, test.instruction.selector, {}});
-    record.matrix[it->second].cells[test.target.name] = {std::string(name(test.expected)),
-                                                         outcome.verdict == Verdict::not_run ? "not_run" : observed_of(outcome),
-                                                         test.version.str()};
+    record.matrix[it->second].cells[test.target.name] = {test.expected, outcome.observed(), test.version.str()};
   }
   return record;
 }

@@ -328,7 +328,7 @@ DiffReport diff_runs(const RunRecord& baseline, const RunRecord& run, const std:
   compare_results(baseline, run, report.same_cases == SameCases::no, report.same_cases == SameCases::yes ? bits : BitsMode::off, add);
 
   // Compile matrix: accept/reject per form, selector and target.
-  std::map<std::string, std::string> observed_before;
+  std::map<std::string, Observed> observed_before;
   if (baseline.compile)
     for (const auto& row : baseline.compile->matrix)
       for (const auto& [target, cell] : row.cells) observed_before[compile_key(row, target)] = cell.observed;
@@ -338,8 +338,8 @@ DiffReport diff_runs(const RunRecord& baseline, const RunRecord& run, const std:
         const std::string key = compile_key(row, target);
         auto it = observed_before.find(key);
         if (it == observed_before.end() || it->second == cell.observed) continue;
-        const bool now_disagrees = !cell.agrees() && cell.observed != "not_run";
-        add({"compile change", key, it->second, cell.observed,
+        const bool now_disagrees = !cell.agrees() && cell.observed != Observed::not_run;
+        add({"compile change", key, std::string(name(it->second)), std::string(name(cell.observed)),
              now_disagrees ? "now disagrees with the catalog" : "now agrees with the catalog", now_disagrees});
       }
 

@@ -12,6 +12,26 @@
 
 namespace mmasp {
 
+std::string_view name(FindingKind kind) {
+  switch (kind) {
+    case FindingKind::compile: return "compile";
+    case FindingKind::lowering: return "lowering";
+    case FindingKind::ub_execution: return "ub-execution";
+    case FindingKind::numerics: return "numerics";
+    case FindingKind::spec: return "spec";
+  }
+  return "";
+}
+
+namespace {
+std::optional<FindingKind> finding_kind_named(std::string_view text) {
+  for (FindingKind kind : {FindingKind::compile, FindingKind::lowering, FindingKind::ub_execution, FindingKind::numerics,
+                           FindingKind::spec})
+    if (name(kind) == text) return kind;
+  return std::nullopt;
+}
+}  // namespace
+
 bool glob_match(const std::string& pattern, const std::string& text) {
   return fnmatch(pattern.c_str(), text.c_str(), 0) == 0;
 }
@@ -108,9 +128,17 @@ FindingsFile parse_findings(const std::string& text, const std::filesystem::path
     };
     Finding finding;
     finding.id = text("id", true, "");
-    finding.kind = text("kind", true, "");
+    const std::string kind = text("kind", true, "");
+    const auto parsed = finding_kind_named(kind);
+    if (!parsed) fail(at + "/kind", "compile, lowering, ub-execution, numerics or spec is expected, not \"" + kind + "\"");
+    finding.kind = *parsed;
     finding.toolkit = text("toolkit", false, "*");
     finding.observed = text("observed", true, "");
+    if (finding.kind == FindingKind::compile) {
+      finding.compile_observed = observed_named(finding.observed);
+      if (!finding.compile_observed || finding.compile_observed == Observed::not_run)
+        fail(at + "/observed", "a compile finding observed accept or reject, not \"" + finding.observed + "\"");
+    }
     finding.summary = text("summary", true, "");
     finding.spec = text("spec", false, "");
     finding.details = text("details", false, "");
@@ -130,10 +158,10 @@ FindingsFile parse_findings(const std::string& text, const std::filesystem::path
   return file;
 }
 
-const Finding* match_finding(const FindingsFile& file, const std::string& kind, const std::string& case_id,
-                             const std::string& observed, const std::string& toolkit) {
+const Finding* match_finding(const FindingsFile& file, FindingKind kind, const std::string& case_id, Observed observed,
+                             const std::string& toolkit) {
   for (const auto& finding : file.findings) {
-    if (finding.kind != kind || finding.observed != observed || !glob_match(finding.toolkit, toolkit)) continue;
+    if (finding.kind != kind || finding.compile_observed != observed || !glob_match(finding.toolkit, toolkit)) continue;
     for (const auto& pattern : finding.cases)
       if (glob_match(pattern, case_id)) return &finding;
   }

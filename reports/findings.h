@@ -4,17 +4,27 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
+#include <string_view>
 #include <string>
 #include <vector>
 
+#include "harness/compile_conformance.h"
+
 namespace mmasp {
+
+// What a finding is about. Only compile findings are matched against a run (compile conformance); the others document
+// the hardware and the toolkit and are listed in the reports.
+enum class FindingKind { compile, lowering, ub_execution, numerics, spec };
+std::string_view name(FindingKind kind);   // "compile", "lowering", "ub-execution", "numerics", "spec"
 
 struct Finding {
   std::string id;                       // "F-0001"
-  std::string kind;                     // "compile", later "execute", "layout"
+  FindingKind kind = FindingKind::compile;
   std::vector<std::string> cases;       // globs over case ids
   std::string toolkit = "*";            // glob over the ptxas version line
-  std::string observed;                 // what was seen: "accept" / "reject"
+  std::string observed;                 // what was seen, as the file says it
+  std::optional<Observed> compile_observed;   // a compile finding's: what ptxas did (accept or reject)
   std::string summary;
   std::string spec;                     // the section the expectation comes from
   std::string details;
@@ -40,7 +50,7 @@ bool glob_match(const std::string& pattern, const std::string& text);
 std::string glob_problem(const std::string& pattern);
 
 // The first finding of `kind` that documents this outcome, or nullptr.
-const Finding* match_finding(const FindingsFile& file, const std::string& kind, const std::string& case_id,
-                             const std::string& observed, const std::string& toolkit);
+const Finding* match_finding(const FindingsFile& file, FindingKind kind, const std::string& case_id, Observed observed,
+                             const std::string& toolkit);
 
 }  // namespace mmasp

@@ -33,7 +33,7 @@ const char* colour_of(Status status) {
 }
 
 // The letter of a suite in a matrix cell.
-char suite_letter(const std::string& suite) { return suite.empty() ? '?' : char(std::toupper(static_cast<unsigned char>(suite[0]))); }
+char suite_letter(Suite suite) { return char(std::toupper(static_cast<unsigned char>(name(suite)[0]))); }
 
 // The opcode without what every form shares, for a narrow column; the full opcode is the row's title.
 std::string short_opcode(const std::string& opcode) {
@@ -168,8 +168,8 @@ void attention_section(std::ostream& out, const RunRecord& run, const DiffReport
     out << "<h3>Compile conformance: " << compile_new.size() << " new disagreement(s) between ptxas and the catalog</h3>\n"
         << "<table><thead><tr><th>case</th><th>expected</th><th>ptxas</th><th>why</th><th>repro</th></tr></thead><tbody>\n";
     for (const CompileDisagreement* d : compile_new)
-      out << "<tr class=\"failure-row\"><td><code>" << xml_escape(d->id) << "</code></td><td>" << xml_escape(d->expected)
-          << "</td><td>" << xml_escape(d->observed) << (d->diagnostic.empty() ? "" : ": " + xml_escape(d->diagnostic))
+      out << "<tr class=\"failure-row\"><td><code>" << xml_escape(d->id) << "</code></td><td>" << name(d->expected)
+          << "</td><td>" << name(d->observed) << (d->diagnostic.empty() ? "" : ": " + xml_escape(d->diagnostic))
           << "</td><td>" << xml_escape(d->why) << "</td><td class=\"repro\">mmasp emit --case '" << xml_escape(d->id)
           << "' &gt; case.ptx &amp;&amp; ptxas -arch=" << xml_escape(d->target) << " case.ptx</td></tr>\n";
     out << "</tbody></table>\n";
@@ -250,10 +250,11 @@ void matrix_row(std::ostream& out, const FormRow& row) {
     int agree = 0, total = 0;
     std::string title;
     for (const auto& [target, cell] : row.compile->cells) {
-      if (cell.observed == "not_run") continue;
+      if (cell.observed == Observed::not_run) continue;
       ++total;
       agree += cell.agrees();
-      title += target + ": " + cell.observed + (cell.agrees() ? "" : " (catalog: " + cell.expected + ")") + "\n";
+      title += target + ": " + std::string(name(cell.observed)) +
+               (cell.agrees() ? "" : " (catalog: " + std::string(name(cell.expected)) + ")") + "\n";
     }
     out << "<td data-key=\"" << total - agree << "\" title=\"" << xml_escape(title) << "\" style=\"color:"
         << (agree == total ? "#2e7d32" : "#c62828") << "\">" << agree << "/" << total << "</td>";

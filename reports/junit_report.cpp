@@ -109,8 +109,8 @@ std::vector<SuiteText> compile_suites(const RunRecord& run) {
                                                  " cases agree with the catalog") + "</system-out>\n");
     for (const auto& d : c.disagreements) {
       if (d.target != target && !(target == "all targets")) continue;
-      const std::string what = "ptxas " + std::string(d.observed == "accept" ? "accepted" : "rejected") + " " + d.id +
-                               ", which the catalog says it must " + d.expected + " (" + d.why + ")";
+      const std::string what = "ptxas " + std::string(d.observed == Observed::accept ? "accepted" : "rejected") + " " + d.id +
+                               ", which the catalog says it must " + std::string(name(d.expected)) + " (" + d.why + ")";
       const std::string repro = "mmasp emit --case '" + d.id + "' > case.ptx && ptxas -arch=" + d.target + " case.ptx";
       if (d.finding.empty()) {
         ++suite.failures;

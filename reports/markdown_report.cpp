@@ -62,7 +62,7 @@ std::string head_section(const RunRecord& run, const Style& st) {
 }
 
 std::string forms_section(const RunRecord& run, const Style& st) {
-  std::map<std::string, std::map<std::string, const ResultRecord*>> table;   // "form sel=n" -> suite -> result
+  std::map<std::string, std::map<Suite, const ResultRecord*>> table;   // "form sel=n" -> suite -> result
   for (const auto& r : run.results) table[r.form + " sel=" + std::to_string(r.selector)][r.suite] = &r;
   std::ostringstream out;
   out << "\n| form | selector | random | special | ub | cases | max error (ulp) |\n|---|---|---|---|---|---|---|\n";
@@ -75,13 +75,13 @@ std::string forms_section(const RunRecord& run, const Style& st) {
       cases += r->cases;
       max_ulps = std::max(max_ulps, r->max_error_ulps);
     }
-    auto cell = [&](const char* suite) {
+    auto cell = [&](Suite suite) {
       auto it = suites.find(suite);
       if (it == suites.end()) return std::string("—");
       return std::string(name(it->second->status)) + (it->second->emulated ? " (emulated)" : "");
     };
-    out << "| " << st.code(any.form) << " | " << any.selector << " | " << cell("random") << " | " << cell("special") << " | "
-        << cell("ub") << " | " << cases << " | " << significant(max_ulps) << " |\n";
+    out << "| " << st.code(any.form) << " | " << any.selector << " | " << cell(Suite::random) << " | " << cell(Suite::special) << " | "
+        << cell(Suite::undefined) << " | " << cases << " | " << significant(max_ulps) << " |\n";
   }
   return out.str();
 }
@@ -123,7 +123,7 @@ std::string compile_section(const RunRecord& run, const Style& st) {
     }
     if (!any_new) out << "\n## New compile disagreements\n\n";
     any_new = true;
-    out << "- " << st.code(d.id) << ": the catalog says " << st.text(d.expected) << ", ptxas says " << st.text(d.observed)
+    out << "- " << st.code(d.id) << ": the catalog says " << name(d.expected) << ", ptxas says " << name(d.observed)
         << (d.diagnostic.empty() ? "" : " (" + st.text(d.diagnostic) + ")") << " — "
         << st.code("mmasp emit --case '" + d.id + "' > case.ptx && ptxas -arch=" + d.target + " case.ptx") << "\n";
   }

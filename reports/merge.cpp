@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 #include <tuple>
 
@@ -12,7 +13,7 @@ namespace {
 
 // Where the unsharded run puts a result: forms in catalog order, selectors in the form's order, then special, ub,
 // random (run/nightly.cpp runs a pair's suites in that order).
-std::tuple<size_t, size_t, int> position(const std::string& opcode, int selector, const std::string& suite) {
+std::tuple<size_t, size_t, int> position(const std::string& opcode, int selector, std::optional<Suite> suite) {
   const auto& forms = instruction_space();
   size_t form_index = forms.size(), selector_index = 0;
   for (size_t f = 0; f < forms.size(); ++f)
@@ -22,7 +23,7 @@ std::tuple<size_t, size_t, int> position(const std::string& opcode, int selector
       selector_index = size_t(std::find(selectors.begin(), selectors.end(), selector) - selectors.begin());
       break;
     }
-  const int suite_index = suite == "special" ? 0 : suite == "ub" ? 1 : 2;
+  const int suite_index = suite == Suite::special ? 0 : suite == Suite::undefined ? 1 : 2;
   return {form_index, selector_index, suite_index};
 }
 
@@ -84,9 +85,9 @@ RunRecord merge_runs(const std::vector<RunRecord>& shards, const std::vector<std
     if (!merged.compile && shard.compile) merged.compile = shard.compile;
   }
   sort_by_position(merged.results, [](const ResultRecord& r) { return position(r.form, r.selector, r.suite); });
-  sort_by_position(merged.layouts, [](const LayoutRecord& l) { return position(l.form, l.selector, ""); });
-  sort_by_position(merged.sass, [](const SassRecord& x) { return position(x.form, x.selector, ""); });
-  sort_by_position(merged.compile_paths, [](const CompilePathComparison& p) { return position(p.form, p.selector, ""); });
+  sort_by_position(merged.layouts, [](const LayoutRecord& l) { return position(l.form, l.selector, std::nullopt); });
+  sort_by_position(merged.sass, [](const SassRecord& x) { return position(x.form, x.selector, std::nullopt); });
+  sort_by_position(merged.compile_paths, [](const CompilePathComparison& p) { return position(p.form, p.selector, std::nullopt); });
   const bool whole = shard_count > 0 && int(shard_indices.size()) == shard_count;
   if (missing) {
     missing->clear();

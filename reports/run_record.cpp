@@ -74,6 +74,13 @@ class Reader {
     if (!value_[key].is_boolean()) fail(key, "true or false");
     return value_[key].get<bool>();
   }
+  // A name the serialiser writes for an enum, read back through its parser.
+  template <typename E>
+  E named(const char* key, std::optional<E> (*parse)(std::string_view), const char* expected) const {
+    const std::string spelled = required_text(key);
+    if (const auto value = parse(spelled)) return *value;
+    throw RunRecordError(pointer_ + "/" + key + ": " + expected + " is expected, not \"" + printable(spelled) + "\"");
+  }
   Status status(const char* key) const {
     const std::string spelled = required_text(key);
     const auto parsed = status_named(spelled);
@@ -148,7 +155,7 @@ json result_to_json(const ResultRecord& r) {
               {"form", r.form},
               {"family", r.family},
               {"selector", r.selector},
-              {"suite", r.suite},
+              {"suite", name(r.suite)},
               {"status", name(r.status)},
               {"backend", r.backend},
               {"emulated", r.emulated},
@@ -212,7 +219,9 @@ ResultRecord result_from(const Reader& r) {
   out.form = r.required_text("form");
   out.family = r.text("family");
   out.selector = r.required_integer("selector");
-  out.suite = r.required_text("suite");
+  const std::string suite = r.required_text("suite");
+  if (const auto parsed = suite_named(suite)) out.suite = *parsed;
+  else throw RunRecordError(r.pointer() + "/suite: random, special or ub is expected, not \"" + printable(suite) + "\"");
   out.status = r.status("status");
   out.backend = r.text("backend");
   out.emulated = r.flag("emulated");
@@ -305,7 +314,7 @@ json compile_to_json(const CompileRecord& c) {
                          {"new_disagreements", n.new_disagreements}, {"not_run", n.not_run}};
   json disagreements = json::array();
   for (const auto& d : c.disagreements)
-    disagreements.push_back({{"id", d.id}, {"target", d.target}, {"expected", d.expected}, {"observed", d.observed},
+    disagreements.push_back({{"id", d.id}, {"target", d.target}, {"expected", name(d.expected)}, {"observed", name(d.observed)},
                              {"why", d.why}, {"diagnostic", d.diagnostic}, {"finding", d.finding.empty() ? json(nullptr) : json(d.finding)}});
   json out = {{"cases", c.cases},
           {"agree", c.agree},
@@ -332,7 +341,7 @@ json compile_matrix_json(const CompileRecord& c) {
   for (const auto& row : c.matrix) {
     json cells = json::object();
     for (const auto& [target, cell] : row.cells)
-      cells[target] = {{"expected", cell.expected}, {"observed", cell.observed}, {"ptx_version", cell.ptx_version}};
+      cells[target] = {{"expected", name(cell.expected)}, {"observed", name(cell.observed)}, {"ptx_version", cell.ptx_version}};
     rows.push_back({{"form", row.form}, {"selector", row.selector}, {"cells", cells}});
   }
   return {{"targets", c.targets}, {"matrix", rows}};
@@ -375,7 +384,8 @@ CompileRecord compile_from(const Reader& summary, const std::optional<Reader>& m
     }
   summary.each("disagreements", [&](const json& v, const std::string& at) {
     const Reader d(v, at);
-    c.disagreements.push_back({d.required_text("id"), d.text("target"), d.text("expected"), d.text("observed"), d.text("why"),
+    c.disagreements.push_back({d.required_text("id"), d.text("target"), d.named("expected", expected_named, "accept or reject"),
+                               d.named("observed", observed_named, "accept, reject or not_run"), d.text("why"),
                                d.text("diagnostic"), d.text("finding")});
   });
   if (auto ptxas = summary.object("ptxas")) {
@@ -391,7 +401,8 @@ CompileRecord compile_from(const Reader& summary, const std::optional<Reader>& m
     if (auto cells = row.object("cells"))
       for (const auto& [target, cell] : cells->raw().items()) {
         const Reader r(cell, cells->pointer() + "/" + target);
-        out.cells[target] = {r.text("expected"), r.text("observed"), r.text("ptx_version")};
+        out.cells[target] = {r.named("expected", expected_named, "accept or reject"),
+                             r.named("observed", observed_named, "accept, reject or not_run"), r.text("ptx_version")};
       }
     c.matrix.push_back(std::move(out));
   });
@@ -640,15 +651,23 @@ RunRecord load_run_record(const std::filesystem::path& path) {
   }
 }
 
-ResultRecord record_of(const SuiteResult& r) {
+ResultRecord result_record(const std::string& opcode, int selector, Suite suite, Status status, std::string backend,
+                           std::string note) {
   ResultRecord out;
-  out.id = result_id(r.form->opcode, r.selector, name(r.suite));
-  out.form = r.form->opcode;
-  out.family = r.form->family;
-  out.selector = r.selector;
-  out.suite = std::string(name(r.suite));
-  out.status = r.status;
-  out.backend = r.backend;
+  out.id = result_id(opcode, selector, name(suite));
+  out.form = opcode;
+  const Form* form = find_form(opcode);
+  out.family = form ? form->family : "";
+  out.selector = selector;
+  out.suite = suite;
+  out.status = status;
+  out.backend = std::move(backend);
+  out.note = std::move(note);
+  return out;
+}
+
+ResultRecord record_of(const SuiteResult& r) {
+  ResultRecord out = result_record(r.form->opcode, r.selector, r.suite, r.status, r.backend, r.note);
   out.emulated = r.emulated;
   out.cases = r.cases;
   out.passed = r.passed;
@@ -660,7 +679,6 @@ ResultRecord record_of(const SuiteResult& r) {
   out.error_histogram_ulps.assign(r.error_histogram.begin(), r.error_histogram.end());
   out.seconds = r.seconds;
   out.seed = r.seed;
-  out.note = r.note;
   out.failing_special_cases = r.failing_special_cases;
   for (const auto& [case_name, status] : r.named_cases) out.special_cases[case_name] = status;
   if (r.suite == Suite::undefined) out.ub_unordered_like_sp = UbObservation{r.ub_unordered_only, r.ub_like_sp};

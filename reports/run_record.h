@@ -13,7 +13,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "harness/compile_conformance.h"
 #include "harness/cuda_driver.h"
+#include "judge/suite_result.h"
 #include "oracle/classification.h"
 
 namespace mmasp {
@@ -64,8 +66,10 @@ struct EnvironmentRecord {
 };
 
 struct CompileCell {
-  std::string expected, observed, ptx_version;   // expected/observed: "accept", "reject", "not_run"
-  bool agrees() const { return expected == observed; }
+  Expected expected = Expected::accept;
+  Observed observed = Observed::accept;
+  std::string ptx_version;
+  bool agrees() const { return mmasp::agrees(expected, observed); }
 };
 struct CompileMatrixRow {
   std::string form;
@@ -75,7 +79,10 @@ struct CompileMatrixRow {
 // One case where ptxas and the catalog disagree, as the reports show it (JUnit: one failure each when new).
 struct CompileDisagreement {
   std::string id;                  // "<expected>/<rule>/<form>/sel=<n>@<target>"; `mmasp emit --case ID` prints its module
-  std::string target, expected, observed, why;
+  std::string target;
+  Expected expected = Expected::accept;
+  Observed observed = Observed::accept;
+  std::string why;
   std::string diagnostic;          // ptxas's first error line ("" when it accepted)
   std::string finding;             // the finding that documents it; empty: a new disagreement
   bool operator==(const CompileDisagreement&) const = default;
@@ -151,7 +158,7 @@ struct UbObservation {          // UB suite: unordered-metadata cases, and how m
 struct ResultRecord {
   std::string id, form, family;
   int selector = 0;
-  std::string suite;                         // "random", "special", "ub"
+  Suite suite = Suite::random;               // written as "random", "special", "ub"
   Status status = Status::pass;
   std::string backend;
   bool emulated = false;
@@ -221,6 +228,11 @@ struct RunRecord {
 };
 
 std::string result_id(const std::string& opcode, int selector, std::string_view suite);
+// The one way a result record starts: its id, form, family, selector, suite, status, backend and note. record_of()
+// fills in what a suite judged; a result that judged nothing (NotSupported, a pair its worker lost, a UB suite whose
+// process gave no answer) is this alone.
+ResultRecord result_record(const std::string& opcode, int selector, Suite suite, Status status, std::string backend,
+                           std::string note = "");
 
 // Counts per status over the results, every status present (zero or not), in kAllStatuses order.
 std::vector<std::pair<Status, uint64_t>> status_counts(const RunRecord& run);

@@ -56,7 +56,7 @@ JournalPair pair_from(const json& line) {
 // backend cannot run the form), ub exactly when the run has --ub and the pair ran. Anything else — another pair's
 // result, a suite twice, a suite missing — would make a resumed run.json differ from the uninterrupted one.
 void check_pair_results(const JournalPair& pair, const json& identity) {
-  std::set<std::string> suites;
+  std::set<Suite> suites;
   bool not_supported = false;
   for (size_t i = 0; i < pair.results.size(); ++i) {
     const ResultRecord& result = pair.results[i];
@@ -64,18 +64,18 @@ void check_pair_results(const JournalPair& pair, const json& identity) {
     if (result.form != pair.form || result.selector != pair.selector)
       throw RunRecordError(at + ": a result of " + result.form + " sel=" + std::to_string(result.selector) +
                            " in the line of " + pair.form + " sel=" + std::to_string(pair.selector));
-    if (result.suite != "special" && result.suite != "random" && result.suite != "ub")
-      throw RunRecordError(at + "/suite: special, random or ub is expected, not '" + result.suite + "'");
-    if (result.id != result_id(pair.form, pair.selector, result.suite))
-      throw RunRecordError(at + "/id: '" + result.id + "' is not the id of this pair's " + result.suite + " suite");
-    if (!suites.insert(result.suite).second) throw RunRecordError(at + ": a second " + result.suite + " result for this pair");
+    const std::string suite(name(result.suite));
+    if (result.id != result_id(pair.form, pair.selector, suite))
+      throw RunRecordError(at + "/id: '" + result.id + "' is not the id of this pair's " + suite + " suite");
+    if (!suites.insert(result.suite).second) throw RunRecordError(at + ": a second " + suite + " result for this pair");
     not_supported |= result.status == Status::not_supported;
   }
   const bool ub = identity.is_object() && identity.value("ub", false);
-  for (const char* suite : {"special", "random"})
-    if (!suites.count(suite)) throw RunRecordError("/pair/results: the pair's " + std::string(suite) + " result is missing");
-  if (suites.count("ub") && !ub) throw RunRecordError("/pair/results: a ub result in a run without --ub");
-  if (ub && !not_supported && !suites.count("ub")) throw RunRecordError("/pair/results: the pair's ub result is missing (the run has --ub)");
+  for (Suite suite : {Suite::special, Suite::random})
+    if (!suites.count(suite)) throw RunRecordError("/pair/results: the pair's " + std::string(name(suite)) + " result is missing");
+  if (suites.count(Suite::undefined) && !ub) throw RunRecordError("/pair/results: a ub result in a run without --ub");
+  if (ub && !not_supported && !suites.count(Suite::undefined))
+    throw RunRecordError("/pair/results: the pair's ub result is missing (the run has --ub)");
 }
 
 }  // namespace

@@ -506,18 +506,8 @@ bool Nightly::run_pair(size_t p) {
   std::string why;
   if (!primary().supports(form, &why)) {
     ++not_supported_;
-    for (Suite suite : {Suite::random, Suite::special}) {
-      ResultRecord result;
-      result.id = result_id(form.opcode, selector, name(suite));
-      result.form = form.opcode;
-      result.family = form.family;
-      result.selector = selector;
-      result.suite = std::string(name(suite));
-      result.status = Status::not_supported;
-      result.backend = primary().description();
-      result.note = why;
-      add(work, std::move(result));
-    }
+    for (Suite suite : {Suite::random, Suite::special})
+      add(work, result_record(form.opcode, selector, suite, Status::not_supported, primary().description(), why));
   } else {
     SuiteLimits limits;
     limits.special_generated = o_.special_generated;
@@ -637,7 +627,7 @@ RunRecord Nightly::run(const std::string& command_line) {
     throw;
   }
   compile_conformance();
-  for (const auto& f : findings_.findings) record_.findings.push_back({f.id, f.kind, f.summary});
+  for (const auto& f : findings_.findings) record_.findings.push_back({f.id, std::string(name(f.kind)), f.summary});
   if (!stop_signal()) run_isolated_ub();
   if (hooks_.pairs_selected) hooks_.pairs_selected(pairs_.size());
   const size_t finished_before = interrupted_run_ ? interrupted_run_->pairs.size() : 0;

@@ -128,14 +128,8 @@ ResultRecord IsolatedUb::result(const Form& form, int selector, const std::strin
   if (auto it = results_.find(suite_job); it != results_.end()) {
     out = it->second;
   } else {
-    out.id = result_id(form.opcode, selector, name(Suite::undefined));
-    out.form = form.opcode;
-    out.family = form.family;
-    out.selector = selector;
-    out.suite = std::string(name(Suite::undefined));
-    out.status = Status::ub_not_judged;
-    out.backend = backend_description;
-    out.note = "UB: not judged; " + why_missing(suite_job);
+    out = result_record(form.opcode, selector, Suite::undefined, Status::ub_not_judged, backend_description,
+                        "UB: not judged; " + why_missing(suite_job));
   }
   for (size_t j = 1; j < jobs.size(); ++j) {
     const std::string job = ub_job_text(jobs[j]);

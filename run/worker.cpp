@@ -114,20 +114,13 @@ void journal_lost_pair(const fs::path& journal_path, const PairInProgress& pair,
   lost.elapsed_seconds = (journal.pairs.empty() ? 0.0 : journal.pairs.back().elapsed_seconds) +
                          std::chrono::duration<double>(Clock::now() - pair.started).count();
   const Form* form = find_form(pair.opcode);
-  std::vector<std::string_view> suites = {"special"};
-  if (ub) suites.push_back("ub");
-  suites.push_back("random");
-  for (std::string_view suite : suites) {
-    ResultRecord result;
-    result.id = result_id(pair.opcode, pair.selector, suite);
-    result.form = pair.opcode;
-    result.family = form ? form->family : "";
-    result.selector = pair.selector;
-    result.suite = std::string(suite);
-    result.status = status;
-    result.backend = "worker process";
+  std::vector<Suite> suites = {Suite::special};
+  if (ub) suites.push_back(Suite::undefined);
+  suites.push_back(Suite::random);
+  for (Suite suite : suites) {
+    ResultRecord result = result_record(pair.opcode, pair.selector, suite, status, "worker process",
+                                        (pair.emulated && form ? emulation_label(*form) + "; " : std::string()) + what);
     result.emulated = pair.emulated;
-    result.note = (pair.emulated && form ? emulation_label(*form) + "; " : std::string()) + what;
     lost.results.push_back(std::move(result));
   }
   JournalWriter writer(journal_path, journal);   // rewritten without a line the dead worker may have cut off

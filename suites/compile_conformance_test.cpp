@@ -152,10 +152,10 @@ TEST(Findings, FileLoadsAndEveryFindingDocumentsACase) {
     EXPECT_FALSE(finding.details.empty()) << finding.id;
     bool matches_a_case = false;
     // Compile findings name disagreeing cases, spec findings the compile cases that show the inconsistency.
-    if (finding.kind == "compile" || finding.kind == "spec") {
+    if (finding.kind == FindingKind::compile || finding.kind == FindingKind::spec) {
       for (const auto& test : cases)
         for (const auto& pattern : finding.cases) matches_a_case |= glob_match(pattern, test.id);
-    } else if (finding.kind == "numerics") {
+    } else if (finding.kind == FindingKind::numerics) {
       // Numeric findings name their evidence: case files (with the hardware's D) and reports in the source tree.
       matches_a_case = !finding.cases.empty();
       for (const auto& path : finding.cases) {

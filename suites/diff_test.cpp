@@ -188,8 +188,8 @@ TEST(Diff, CompileAndLoweringChanges) {
   RunRecord run = baseline();
   ASSERT_TRUE(run.compile.has_value());
   CompileCell& cell = run.compile->matrix[0].cells["sm_90a"];
-  ASSERT_EQ(cell.expected, "accept");
-  cell.observed = "reject";
+  ASSERT_EQ(cell.expected, Expected::accept);
+  cell.observed = Observed::reject;
   run.sass[0].mma = {"HMMA.16816.F32"};
   DiffReport report = diff_runs(baseline(), run, {});
   int compile = 0, sass = 0;
