@@ -1,24 +1,24 @@
-#include "cli/characterize_command.h"
-
+// `mmasp characterize`: the bit-exact model parameters of each float form, found by the probes and checked on random
+// cases (judge/characterize.h), on the GPU or on the emulator computing with a given arithmetic; on a GPU also mma.sp
+// against dense mma.sync on the decompressed A (judge/dense_comparison.h).
 #include <cctype>
 #include <cstdlib>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <memory>
 #include <sstream>
+#include <thread>
 
+#include "cli/commands.h"
 #include "cli/common.h"
 #include "generators/reproduction.h"
 #include "harness/backend.h"
+#include "harness/gpu_probe.h"
 #include "judge/characterize.h"
 #include "judge/dense_comparison.h"
-#include "generators/bulk.h"
-#include "generators/special_cases.h"
-#include "harness/gpu_probe.h"
 #include "oracle/numeric_model_table.h"
+#include "oracle/output_file.h"
 #include "reports/findings.h"
-#include "generators/stream_salts.h"
 #include "reports/run_record.h"
 
 namespace fs = std::filesystem;
@@ -26,6 +26,24 @@ using nlohmann::json;
 
 namespace mmasp::cli {
 namespace {
+
+struct CharacterizeCommandOptions {
+  std::string filter = "*";
+  std::string exclude;
+  bool emulator = false;
+  // The emulator's arithmetic, parsed once from --emulate: this architecture's table records, or the published
+  // hypothesis with `emulate_changes` ("name=value,...", empty for the hypothesis itself).
+  bool emulate_table = false;
+  std::string emulate_changes;
+  int device = 0;
+  std::string path = "driver-jit";
+  uint64_t cases = 20000;
+  uint64_t seed = 1;
+  std::string json_path;
+  std::string out = "mmasp-characterize";
+  bool all_selectors = true;
+  unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+};
 
 // "8 by 'probe name'" for each ruled-out value in the parameter's own order; neighbouring values ruled out by the
 // same probe are joined ("26-30 by ...").
@@ -76,17 +94,21 @@ json characterization_json(const Characterization& c) {
           {"evidence", evidence}};
 }
 
-}  // namespace
-
 void add_characterize_options(CLI::App* command, CharacterizeCommandOptions& o) {
   command->add_option("--filter", o.filter, "only float forms whose opcode matches this glob")->capture_default_str();
   command->add_option("--exclude", o.exclude, "leave out forms whose opcode matches this glob");
   command->add_flag("--emulator", o.emulator, "run on the CPU emulator (it computes with a model: see --emulate)");
-  command->add_option("--emulate", o.emulate,
-                      "the emulator's arithmetic: 'hypothesis' (the published dense parameters, default), 'table' "
+  command->add_option_function<std::string>(
+      "--emulate",
+      [&o](const std::string& text) {
+        o.emulate_table = text == "table";
+        o.emulate_changes = text == "table" || text == "hypothesis" ? "" : text;
+      },
+      "the emulator's arithmetic: 'hypothesis' (the published dense parameters, default), 'table' "
                       "(this architecture's records), or changes to the hypothesis, e.g. 'fraction_bits=24'");
   command->add_option("--device", o.device, "GPU ordinal")->capture_default_str()->check(whole_number(0, INT32_MAX));
-  command->add_option("--path", o.path, "compile path on a GPU: driver-jit or toolkit")->capture_default_str();
+  command->add_option("--path", o.path, "compile path on a GPU: the driver JIT (the only one characterize uses)")
+      ->check(CLI::IsMember({"driver-jit"}))->capture_default_str();
   command->add_option("--cases", o.cases, "random cases per form and selector that must agree with the model")
       ->capture_default_str()->check(whole_number(0, UINT32_MAX));
   command->add_option("--seed", o.seed, "seed of the random cases")->capture_default_str()->check(whole_number(0, UINT64_MAX));
@@ -95,134 +117,152 @@ void add_characterize_options(CLI::App* command, CharacterizeCommandOptions& o) 
   command->add_option("--threads", o.threads, "host threads")->capture_default_str()->check(whole_number(1, kMaxThreads));
 }
 
-int characterize_main(const CharacterizeCommandOptions& o, int argc, char** argv) {
-  // --- The backend: the GPU, or the emulator computing with a model. ---
+// The backend: the GPU, or the emulator computing with a model.
+struct CharacterizeBackend {
   std::unique_ptr<Backend> backend;
-  std::shared_ptr<CudaDevice> gpu;
+  std::shared_ptr<CudaDevice> gpu;   // null on the emulator
   std::string architecture = "sm_90";
   json environment;
-  if (!o.emulator) {
-    const GpuProbe probe = probe_gpus();
-    if (!probe.available) throw UsageError("no GPU (" + probe.reason + "); use --emulator to characterise a model");
-    auto device = std::make_shared<CudaDevice>(o.device);
-    gpu = device;
-    const DeviceFingerprint fingerprint = device->fingerprint();
-    environment = {{"backend", "gpu"}, {"emulated", false}, {"device", fingerprint_json(fingerprint)}};
-    architecture = "sm_" + std::to_string(fingerprint.sm);
-    if (o.path != "driver-jit") throw UsageError("characterize runs through the driver JIT (--path driver-jit)");
-    backend = std::make_unique<GpuBackend>(device, CompilePath::driver_jit, nullptr);
-  } else {
-    ModelLookup arithmetic;
+};
+
+ModelLookup emulated_arithmetic(const CharacterizeCommandOptions& o, std::string* described) {
+  if (o.emulate_table) {
+    *described = "sm_90 (table)";
+    return [](const Form& form) { return verified_model(form, "sm_90", true); };
+  }
+  const std::string changes = o.emulate_changes;
+  try {
+    with_changes(ModelParameters{}, changes);
+  } catch (const std::invalid_argument& error) {
+    throw UsageError(std::string("--emulate: ") + error.what());
+  }
+  *described = changes.empty() ? "the published dense hypothesis" : "the hypothesis with " + changes;
+  return [changes](const Form& form) -> std::optional<ModelParameters> { return with_changes(published_dense_hypothesis(form), changes); };
+}
+
+CharacterizeBackend characterize_backend(const CharacterizeCommandOptions& o) {
+  CharacterizeBackend out;
+  if (o.emulator) {
     std::string described;
-    if (o.emulate == "table") {
-      arithmetic = [](const Form& form) { return verified_model(form, "sm_90", true); };
-      described = "sm_90 (table)";
-    } else {
-      const std::string changes = o.emulate == "hypothesis" ? "" : o.emulate;
-      try {
-        with_changes(ModelParameters{}, changes);
-      } catch (const std::invalid_argument& error) {
-        throw UsageError(std::string("--emulate: ") + error.what());
-      }
-      arithmetic = [changes](const Form& form) -> std::optional<ModelParameters> {
-        return with_changes(published_dense_hypothesis(form), changes);
-      };
-      described = changes.empty() ? "the published dense hypothesis" : "the hypothesis with " + changes;
-    }
-    backend = std::make_unique<EmulatorBackend>(o.threads, arithmetic, described);
-    environment = {{"backend", "emulator"}, {"emulated", true}, {"arithmetic", described}};
+    const ModelLookup arithmetic = emulated_arithmetic(o, &described);
+    out.backend = std::make_unique<EmulatorBackend>(o.threads, arithmetic, described);
+    out.environment = {{"backend", "emulator"}, {"emulated", true}, {"arithmetic", described}};
+    return out;
   }
+  const GpuProbe probe = probe_gpus();
+  if (!probe.available) throw UsageError("no GPU (" + probe.reason + "); use --emulator to characterise a model");
+  out.gpu = std::make_shared<CudaDevice>(o.device);
+  const DeviceFingerprint fingerprint = out.gpu->fingerprint();
+  out.environment = {{"backend", "gpu"}, {"emulated", false}, {"device", fingerprint_json(fingerprint)}};
+  out.architecture = "sm_" + std::to_string(fingerprint.sm);
+  out.backend = std::make_unique<GpuBackend>(out.gpu, CompilePath::driver_jit, nullptr);
+  return out;
+}
 
-  const auto pairs = selected_pairs(
-      o.filter, o.exclude, [&](const Form& form) { return backend->supports(form, nullptr); }, model_applies);
-  if (pairs.empty()) throw UsageError("no float form that this backend runs matches --filter/--exclude");
+// What a person reads of one pair: the parameters, what each was told apart by, what the probes could not tell apart.
+void print_characterization(const Characterization& c, const json& repros) {
+  std::cout << "\n" << c.form->opcode << " sel=" << c.selector << " — " << c.probes << " probes, "
+            << (c.consistent ? "one parameter set explains every probe" : "NO parameter set explains every probe") << "\n";
+  for (const auto& evidence : c.evidence) {
+    const ModelParameter& parameter = *find_model_parameter(evidence.parameter);
+    std::cout << "  " << evidence.parameter << " = " << evidence.value;
+    if (evidence.consistent.size() > 1) {
+      std::cout << "  (the probes cannot tell apart:";
+      for (const auto& v : evidence.consistent) std::cout << " " << v;
+      std::cout << "; random cases each other value mispredicts:";
+      for (const auto& v : evidence.consistent)
+        if (v != evidence.value) std::cout << " " << v << " " << evidence.random_mismatches.at(v);
+      std::cout << ")";
+    }
+    const std::string ruled = ruled_out_text(parameter, evidence);
+    if (!ruled.empty()) std::cout << "\n      ruled out: " << ruled;
+    std::cout << "\n";
+  }
+  for (const auto& probe : c.unexplained_probes) std::cout << "  unexplained probe: " << probe << "\n";
+  std::cout << "  special set: " << (c.special_cases - c.special_deviations) << "/" << c.special_cases
+            << " agree; random: " << (c.random_cases - c.random_deviations) << "/" << c.random_cases << " agree ("
+            << c.seconds << " s)\n";
+  for (const auto& line_text : repros) std::cout << "  " << line_text.get<std::string>() << "\n";
+}
 
-  std::string command;
-  for (int i = 0; i < argc; ++i) command += (i ? " " : "") + std::string(argv[i]);
-  std::cout << "mmasp characterize: " << backend->description() << "; " << pairs.size() << " form x selector pairs, "
-            << o.cases << " random cases each (seed " << o.seed << ")\n";
-  json report = {{"schema", "mmasp-characterize/1"}, {"command", command}, {"environment", environment},
-                 {"seed", o.seed}, {"random_cases_per_pair", o.cases}, {"pairs", json::array()}};
-  CharacterizeOptions options;
-  options.random_cases = o.cases;
-  options.seed = o.seed;
-  options.threads = o.threads;
+// The dense comparison of one pair into its JSON line; whether it found a difference other than F-0011's.
+bool dense_comparison(const CharacterizeCommandOptions& o, CharacterizeBackend& setup, const Form& form, int selector, json& line) {
+  const auto dense = compare_with_dense(*setup.backend, *setup.gpu, form, selector, o.seed, o.cases, o.threads,
+                                        fs::path(o.out) / "dense-differences");
+  if (!dense) return false;
+  line["dense_comparison"] = {{"dense", dense->dense}, {"cases", dense->cases}, {"identical", dense->identical},
+                              {"nan_from_unstored_zero_times_special", dense->unstored_specials},
+                              {"other_differences", dense->other()}, {"first_difference", dense->first_difference}};
+  std::cout << "  dense " << dense->dense << " on the decompressed A: " << dense->identical << " of " << dense->cases
+            << " cases bit-identical, " << dense->unstored_specials
+            << " differ only where dense multiplies an unstored zero by Inf/NaN (F-0011), " << dense->other() << " otherwise"
+            << (dense->first_difference.empty() ? "" : "; " + dense->first_difference) << "\n";
+  return dense->other() > 0;
+}
+
+struct Totals {
   size_t disagreeing = 0;
-  uint64_t total_cases = 0, total_deviations = 0;
-  std::map<std::string, std::vector<std::string>> groups;   // parameters -> forms
-  for (const auto& [form, selector] : pairs) {
-    const ModelRecord* record = find_model_record(*form, architecture);
-    const ModelParameters start = record ? record->parameters : published_dense_hypothesis(*form);
-    const Characterization c = characterize(*backend, *form, selector, start, options);
-    json line = characterization_json(c);
-    json repros = json::array();
-    for (const auto& deviation : c.deviations) {
-      repros.push_back(gen::save_failure(deviation.test, std::span<const uint32_t>(deviation.observed),
-                                         backend->description() + "; " + form->opcode + " selector " +
-                                             std::to_string(selector) + "; " + deviation.origin,
-                                         {"model: " + c.parameters.str()}, fs::path(o.out) / "deviations"));
-    }
-    line["deviation_repros"] = repros;
-    // mma.sp against dense mma.sync on the decompressed A, where sm_90 has a dense instruction of the same shape.
-    if (gpu)
-      if (const auto dense = compare_with_dense(*backend, *gpu, *form, selector, o.seed, o.cases, o.threads,
-                                                fs::path(o.out) / "dense-differences")) {
-        line["dense_comparison"] = {{"dense", dense->dense}, {"cases", dense->cases}, {"identical", dense->identical},
-                                    {"nan_from_unstored_zero_times_special", dense->unstored_specials},
-                                    {"other_differences", dense->other()}, {"first_difference", dense->first_difference}};
-        std::cout << "  dense " << dense->dense << " on the decompressed A: " << dense->identical << " of " << dense->cases
-                  << " cases bit-identical, " << dense->unstored_specials
-                  << " differ only where dense multiplies an unstored zero by Inf/NaN (F-0011), " << dense->other()
-                  << " otherwise" << (dense->first_difference.empty() ? "" : "; " + dense->first_difference) << "\n";
-        if (dense->other()) ++disagreeing;
-      }
-    report["pairs"].push_back(line);
-    total_cases += c.random_cases + c.special_cases;
-    total_deviations += c.random_deviations + c.special_deviations;
-    disagreeing += !c.agrees();
-    groups[c.parameters.str()].push_back(form->opcode + " sel=" + std::to_string(selector));
+  uint64_t cases = 0, deviations = 0;
+  std::map<std::string, std::vector<std::string>> groups;   // parameters -> pairs
+};
 
-    std::cout << "\n" << form->opcode << " sel=" << selector << " — " << c.probes << " probes, "
-              << (c.consistent ? "one parameter set explains every probe" : "NO parameter set explains every probe")
-              << "\n";
-    for (const auto& evidence : c.evidence) {
-      const ModelParameter& parameter = *find_model_parameter(evidence.parameter);
-      std::cout << "  " << evidence.parameter << " = " << evidence.value;
-      if (evidence.consistent.size() > 1) {
-        std::cout << "  (the probes cannot tell apart:";
-        for (const auto& v : evidence.consistent) std::cout << " " << v;
-        std::cout << "; random cases each other value mispredicts:";
-        for (const auto& v : evidence.consistent)
-          if (v != evidence.value) std::cout << " " << v << " " << evidence.random_mismatches.at(v);
-        std::cout << ")";
-      }
-      const std::string ruled = ruled_out_text(parameter, evidence);
-      if (!ruled.empty()) std::cout << "\n      ruled out: " << ruled;
-      std::cout << "\n";
-    }
-    for (const auto& probe : c.unexplained_probes) std::cout << "  unexplained probe: " << probe << "\n";
-    std::cout << "  special set: " << (c.special_cases - c.special_deviations) << "/" << c.special_cases
-              << " agree; random: " << (c.random_cases - c.random_deviations) << "/" << c.random_cases << " agree ("
-              << c.seconds << " s)\n";
-    for (const auto& line_text : repros) std::cout << "  " << line_text.get<std::string>() << "\n";
-  }
-  report["summary"] = {{"pairs", pairs.size()}, {"pairs_disagreeing", disagreeing}, {"cases_checked", total_cases},
-                       {"deviations", total_deviations}};
+json characterize_pair(const CharacterizeCommandOptions& o, CharacterizeBackend& setup, const Form& form, int selector,
+                       Totals& totals) {
+  const ModelRecord* record = find_model_record(form, setup.architecture);
+  const ModelParameters start = record ? record->parameters : published_dense_hypothesis(form);
+  const Characterization c = characterize(*setup.backend, form, selector, start, {o.cases, o.seed, o.threads});
+  json line = characterization_json(c);
+  json repros = json::array();
+  for (const auto& deviation : c.deviations)
+    repros.push_back(gen::save_failure(deviation.test, std::span<const uint32_t>(deviation.observed),
+                                       setup.backend->description() + "; " + form.opcode + " selector " +
+                                           std::to_string(selector) + "; " + deviation.origin,
+                                       {"model: " + c.parameters.str()}, fs::path(o.out) / "deviations",
+                                       setup.backend->architecture()));
+  line["deviation_repros"] = repros;
+  // mma.sp against dense mma.sync on the decompressed A, where sm_90 has a dense instruction of the same shape.
+  if (setup.gpu && dense_comparison(o, setup, form, selector, line)) ++totals.disagreeing;
+  totals.cases += c.random_cases + c.special_cases;
+  totals.deviations += c.random_deviations + c.special_deviations;
+  totals.disagreeing += !c.agrees();
+  totals.groups[c.parameters.str()].push_back(form.opcode + " sel=" + std::to_string(selector));
+  print_characterization(c, repros);
+  return line;
+}
+
+int characterize_main(const CharacterizeCommandOptions& o, int argc, char** argv) {
+  CharacterizeBackend setup = characterize_backend(o);
+  const auto pairs = selected_pairs(
+      o.filter, o.exclude, [&](const Form& form) { return setup.backend->supports(form, nullptr); }, model_applies);
+  if (pairs.empty()) throw UsageError("no float form that this backend runs matches --filter/--exclude");
+  std::cout << "mmasp characterize: " << setup.backend->description() << "; " << pairs.size() << " form x selector pairs, "
+            << o.cases << " random cases each (seed " << o.seed << ")\n";
+  json report = {{"schema", "mmasp-characterize/1"}, {"command", command_line(argc, argv)}, {"environment", setup.environment},
+                 {"seed", o.seed}, {"random_cases_per_pair", o.cases}, {"pairs", json::array()}};
+  Totals totals;
+  for (const auto& [form, selector] : pairs) report["pairs"].push_back(characterize_pair(o, setup, *form, selector, totals));
+  report["summary"] = {{"pairs", pairs.size()}, {"pairs_disagreeing", totals.disagreeing}, {"cases_checked", totals.cases},
+                       {"deviations", totals.deviations}};
   json grouped = json::array();
-  for (const auto& [parameters, members] : groups) grouped.push_back({{"parameters", parameters}, {"pairs", members}});
+  for (const auto& [parameters, members] : totals.groups) grouped.push_back({{"parameters", parameters}, {"pairs", members}});
   report["groups"] = grouped;
   std::cout << "\nparameter sets found:\n";
-  for (const auto& [parameters, members] : groups)
-    std::cout << "  " << members.size() << " pairs: " << parameters << "\n";
-  std::cout << "\n" << pairs.size() - disagreeing << " of " << pairs.size()
-            << " pairs: the parameters found explain every probe and predict every case bit for bit (" << total_cases
-            << " cases, " << total_deviations << " deviations)\n";
-  if (!o.json_path.empty()) {
-    std::ofstream out(o.json_path);
-    out << report.dump(1) << "\n";
-    if (!out) throw std::runtime_error("cannot write " + o.json_path);
-  }
-  return disagreeing ? kExitFail : kExitPass;
+  for (const auto& [parameters, members] : totals.groups) std::cout << "  " << members.size() << " pairs: " << parameters << "\n";
+  std::cout << "\n" << pairs.size() - totals.disagreeing << " of " << pairs.size()
+            << " pairs: the parameters found explain every probe and predict every case bit for bit (" << totals.cases
+            << " cases, " << totals.deviations << " deviations)\n";
+  if (!o.json_path.empty()) write_file_atomically(o.json_path, report.dump(1) + "\n");
+  return totals.disagreeing ? kExitFail : kExitPass;
+}
+
+}  // namespace
+
+Subcommand add_characterize_command(CLI::App& mmasp) {
+  auto o = std::make_shared<CharacterizeCommandOptions>();
+  CLI::App* characterize = mmasp.add_subcommand("characterize", "measure the float arithmetic: the bit-exact model "
+                                                "parameters of each form, with the probes that show them");
+  add_characterize_options(characterize, *o);
+  return {characterize, [o](int argc, char** argv) { return characterize_main(*o, argc, argv); }};
 }
 
 }  // namespace mmasp::cli

@@ -57,15 +57,27 @@ const CLI::Validator kSeconds(
     },
     "SECONDS");
 
+void OptionRegistrar::finish(CLI::Option* option, const run::OptionSpec& spec, bool by_value) {
+  if (spec.internal) option->group("");
+  if (spec.gpu_only && by_value)
+    option->each([gpu_option = gpu_option_, spec](const std::string& value) { needs_gpu(gpu_option, spec, value); });
+}
+
+void OptionRegistrar::needs_gpu(std::string* gpu_option, const run::OptionSpec& spec, const std::string& value) {
+  if (!gpu_option || !gpu_option->empty() || value == "auto" || value == "off") return;
+  const std::string flags = spec.flags;
+  *gpu_option = flags.substr(0, flags.find(',')) + (value.empty() ? "" : " " + value);
+}
+
 void add_compile_options(CLI::App* command, CompileOptions& options, bool with_filter) {
-  if (with_filter) command->add_option("--filter", options.filter, "only cases whose id matches this glob, e.g. '*bf16*'");
-  command->add_option("--targets", options.targets, "comma-separated targets")->capture_default_str();
-  command->add_option("--cache", options.cache_dir, "ptxas result cache (default: ~/.cache/mmasp/ptxas)");
-  command->add_flag("--no-cache", options.no_cache, "assemble everything afresh");
-  command->add_flag("--no-negative", options.no_negative, "skip the negative set");
-  command->add_option("--ptxas", options.ptxas, "ptxas to test (default: $MMASP_PTXAS, $CUDA_HOME, the build's)");
-  command->add_option("--findings", options.findings, "findings file (default: findings/findings.json)");
-  command->add_option("-j,--jobs", options.jobs, "parallel ptxas processes")->capture_default_str()->check(whole_number(1, kMaxThreads));
+  OptionRegistrar registrar(command);
+  run::visit_compile_options(options, registrar, with_filter);
+}
+
+std::string command_line(int argc, char** argv) {
+  std::string line;
+  for (int i = 0; i < argc; ++i) line += (i ? " " : "") + shell_word(argv[i]);
+  return line;
 }
 
 Progress::Progress(std::string label) : label_(std::move(label)), tty_(isatty(STDERR_FILENO)) {}

@@ -1,4 +1,8 @@
-#include "cli/repro_command.h"
+// `mmasp repro CASE.json`: one case on this machine's backend (the GPU when it can run the form, else the emulator),
+// expected against observed element by element. A case whose behaviour is undefined (an out-of-range selector or scale
+// id, undefined metadata) is refused unless --ub is given, and then runs only in a process of its own (a trapping
+// instruction takes that process, not this one) and is labelled "UB: not judged".
+#include "cli/commands.h"
 
 #include <iostream>
 #include <memory>
@@ -17,6 +21,16 @@ namespace mmasp::cli {
 
 namespace {
 
+struct ReproOptions {
+  std::string case_file;
+  int device = 0;
+  bool emulator = false;
+  bool device_given = false;   // --device was given: a GPU is required
+  bool ub = false;         // run an undefined-behaviour case (in isolation) instead of refusing it
+  bool ub_child = false;   // internal: this process is that isolation
+};
+
+
 // The undefined-behaviour case in a process of its own: this program again, as `repro --ub-child`, whose output is
 // shown as it is; however that process ends (a trap, a lost context, a signal) is said and is not this run's failure.
 int run_in_isolation(const ReproOptions& o, const std::vector<std::string>& reasons) {
@@ -32,8 +46,6 @@ int run_in_isolation(const ReproOptions& o, const std::vector<std::string>& reas
               << (child.completed ? "" : " (killed by a signal, or could not start)") << ": what undefined behaviour did here\n";
   return kExitPass;
 }
-
-}  // namespace
 
 int repro_main(const ReproOptions& o) {
   CaseFile file;
@@ -88,6 +100,21 @@ int repro_main(const ReproOptions& o) {
   if (file.observed_d && *file.observed_d != observed)
     std::cout << "note: this run's D differs from the observed_d recorded in the file\n";
   return evaluation.verdict && is_failure(evaluation.verdict->status) ? kExitFail : kExitPass;
+}
+
+}  // namespace
+
+Subcommand add_repro_command(CLI::App& mmasp) {
+  auto o = std::make_shared<ReproOptions>();
+  CLI::App* repro = mmasp.add_subcommand("repro", "rerun one case file on this machine's backend; expected vs observed per element");
+  repro->add_option("case", o->case_file, "case file")->required();
+  repro->add_option("--device", o->device, "GPU ordinal (requires that GPU: no fallback to the emulator)")
+      ->capture_default_str()->check(whole_number(0, INT32_MAX))->each([o](const std::string&) { o->device_given = true; });
+  repro->add_flag("--emulator", o->emulator, "use the CPU emulator even with a GPU present");
+  repro->add_flag("--ub", o->ub, "run a case whose behaviour is undefined (in a process of its own; never judged) "
+                  "instead of refusing it");
+  repro->add_flag("--ub-child", o->ub_child)->group("");
+  return {repro, [o](int, char**) { return repro_main(*o); }};
 }
 
 }  // namespace mmasp::cli

@@ -1,22 +1,43 @@
-#include "cli/run_command.h"
-
+// `mmasp run`, the nightly job (run/nightly.h): its options (the list in run/run_options.h plus the CLI's own), the
+// choice of backend, the supervisor that isolates the pairs in workers (run/worker.h), the console, and the reports.
 #include <signal.h>
 #include <sys/prctl.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <cmath>
+#include <map>
 #include <iostream>
+#include <memory>
 
+#include "cli/commands.h"
+#include "cli/common.h"
 #include "oracle/text.h"
 #include "reports/run_report.h"
 #include "run/backends.h"
 #include "run/devices.h"
 #include "run/folder_lock.h"
+#include "run/nightly.h"
 #include "run/worker.h"
 
 namespace mmasp::cli {
 namespace {
+
+// --isolation: process runs the pairs in watched worker processes (run/worker.h); auto does so unless on the emulator.
+enum class Isolation { automatic, process, none };
+
+struct RunOptions : run::NightlyOptions {
+  bool emulator = false;            // --emulator: the same as --backend emulator
+  std::string backend_text = "auto";
+  std::string gpu_option;           // the first option given that only a GPU can honour (--device, --model strict, ...)
+  std::string user_command;         // a worker: the command its supervisor was given (the one reports show)
+  std::string baseline;             // a run.json to diff against: regressions go into report.html and the console
+  Isolation isolation = Isolation::automatic;
+  double watchdog = 60;             // seconds: the deadline floor of a batch in a worker
+  bool worker = false;              // this process is a worker of a supervising `mmasp run`
+  std::string devices;              // run/devices.h: all, 0,2,..., emulator:N
+  std::string inject_fault_on;      // test-only: K:FAULT, a fault on the K-th of --devices alone
+};
 
 // Progress on a terminal: one rewritten line (pairs done, cases/s, failing results); otherwise a line per pair.
 class RunProgress {
@@ -70,84 +91,38 @@ void install_stop_handlers() {
   for (int signal : {SIGINT, SIGTERM, SIGHUP}) sigaction(signal, &action, nullptr);
 }
 
-}  // namespace
-
-std::string command_line(int argc, char** argv) {
-  std::string line;
-  for (int i = 0; i < argc; ++i) line += (i ? " " : "") + shell_word(argv[i]);
-  return line;
-}
-
 void add_run_options(CLI::App* command, RunOptions& o) {
-  add_compile_options(command, o.compile, false);
-  // Options that only a GPU can honour: given explicitly, each means "this run needs a GPU" (--backend auto becomes gpu),
-  // so that a runner that lost its GPU fails instead of emulating what was asked of the hardware.
-  const auto needs_gpu = [&o](const std::string& option) {
-    return [&o, option](const std::string& value) {
-      if (o.gpu_option.empty() && value != "auto" && value != "off") o.gpu_option = option + (value.empty() ? "" : " " + value);
-    };
-  };
+  // Every option that reaches the run, from its one list (run/run_options.h); the ones that only a GPU honours record
+  // themselves in gpu_option, which makes --backend auto mean gpu (run_main).
+  OptionRegistrar registrar(command, &o.gpu_option);
+  run::visit_run_options(o, registrar);
+  // Where and how the run happens, not its results: the CLI's own.
   command->add_option("--backend", o.backend_text, "where cases run: gpu (a usable GPU is required: without one the run "
                       "exits 2 naming why), emulator (the CPU, never a GPU), auto (the GPU when there is one, else the "
                       "emulator, and the reports say so); --device, --paths, --modules, --model strict|warn, --extras on "
                       "and --resident on imply gpu")
       ->check(CLI::IsMember({"auto", "gpu", "emulator"}))->capture_default_str();
-  command->add_option("--device", o.device, "GPU ordinal (implies --backend gpu)")->capture_default_str()
-      ->check(whole_number(0, INT32_MAX))->each(needs_gpu("--device"));
   command->add_flag("--emulator", o.emulator, "the same as --backend emulator");
-  command->add_option("--filter", o.filter, "only forms whose opcode matches this glob");
-  command->add_option("--exclude", o.exclude, "leave out forms whose opcode matches this glob");
-  command->add_option("--budget", o.budget, "seconds for the whole run, spread fairly over forms")->check(kSeconds);
-  command->add_option("--cases", o.cases, "random cases per form and selector (default 10000 on a GPU, 64 emulated)")->check(whole_number(1, UINT64_MAX));
-  command->add_option("--seed", o.seed, "seed of every generated case")->capture_default_str()->check(whole_number(0, UINT64_MAX));
-  command->add_option("--shard", o.shard, "run shard i of n (a deterministic split of forms), e.g. 2/4")->capture_default_str();
-  command->add_flag("--ub", o.ub, "also run undefined-behaviour cases (in isolation, never judged)");
-  command->add_option("--out", o.out, "directory for reports; a finished run's there are replaced, an unfinished run or "
-                      "other files are refused (see --resume, --force)")->capture_default_str();
-  command->add_flag("--resume", o.resume, "continue the interrupted run in --out from its journal.jsonl (same options)");
-  command->add_flag("--force", o.force, "replace an unfinished run in --out, or write beside files mmasp did not write");
   command->add_option("--baseline", o.baseline, "run.json to compare with: regressions are listed in report.html");
-  command->add_flag("--no-compile", o.no_compile, "skip compile conformance");
   command->add_option("--isolation", o.isolation, "process: run the pairs in worker processes under a watchdog (a hang "
                       "is Timeout, a crash or lost GPU context Crash, and the run goes on); none; auto = process "
-                      "unless --emulator")->check(CLI::IsMember({"auto", "process", "none"}))->capture_default_str();
+                      "unless --emulator")
+      ->transform(CLI::CheckedTransformer(std::map<std::string, Isolation>{{"auto", Isolation::automatic},
+                                                                           {"process", Isolation::process},
+                                                                           {"none", Isolation::none}}))
+      ->default_str("auto");
   command->add_option("--watchdog", o.watchdog, "seconds a batch may take in a worker before its pair is Timeout "
                       "(a floor: at least 1 ms per case of the batch)")->check(kSeconds)->capture_default_str();
-  // Between a supervising mmasp run and its workers, and the watchdog's own tests: not for people.
-  command->add_flag("--worker", o.worker)->group("");
-  command->add_option("--heartbeat-fd", o.heartbeat_fd)->group("");
-  command->add_option("--inject-worker-fault", o.inject_worker_fault)->group("");
-  command->add_option("--inject-fault", o.inject_fault)->group("");
-  command->add_option("--user-command", o.user_command)->group("");
   command->add_option("--devices", o.devices, "the same run on several devices at once, each in <out>/<device>/, then "
                       "compared bit for bit (<out>/devices.json names a deviating device): all, 0,2,... or emulator:N");
+  // Between a supervising mmasp run and its workers, and the tests: not for people.
+  command->add_flag("--worker", o.worker)->group("");
+  command->add_option("--user-command", o.user_command)->group("");
   command->add_option("--inject-fault-on", o.inject_fault_on)->group("");
-  command->add_flag("--layouts,!--no-layouts", o.layouts, "layout discovery (default on a GPU)")
-      ->each([&o](const std::string&) { o.layouts_given = true; });
-  command->add_option("--extras", o.extras, "layout discovery, SASS and the compile-path comparison on a GPU: auto, on, off")
-      ->check(CLI::IsMember({"auto", "on", "off"}))->capture_default_str()->each(needs_gpu("--extras"));
-  command->add_option("--paths", o.paths, "compile paths on a GPU: toolkit, driver-jit or both")->capture_default_str()
-      ->each(needs_gpu("--paths"));
-  command->add_option("--modules", o.modules, "toolkit module store (default: <cache>/modules; see mmasp prepare)")
-      ->each(needs_gpu("--modules"));
-  command->add_option("--threads", o.threads, "host threads for generation and judging")->capture_default_str()->check(whole_number(1, kMaxThreads));
-  command->add_option("--special-generated", o.special_generated, "generated special-value cases per pair")->capture_default_str()
-      ->check(whole_number(0, UINT32_MAX));
-  command->add_option("--model", o.model, "bit-exact model tier: strict (a deviation fails the run), warn (reported like a "
-                      "QualityWarning), off; auto = strict on a GPU with verified models")
-      ->check(CLI::IsMember({"auto", "strict", "warn", "off"}))->capture_default_str()->each(needs_gpu("--model"));
-  command->add_flag("--model-candidates", o.model_candidates,
-                    "let the model tier use unverified model records too (how a record is verified on hardware)");
-  command->add_option("--resident", o.resident, "GPU-resident random cases (drawn, run and judged on the GPU; the host "
-                      "replays what it finds): auto = on an sm_90 GPU with a strict model tier, on, off")
-      ->check(CLI::IsMember({"auto", "on", "off"}))->capture_default_str()->each(needs_gpu("--resident"));
-  command->add_option("--resident-sample", o.resident_sample, "with --resident: random cases of each pair judged on the "
-                      "host path first (exact reference and model tier)")->capture_default_str()->check(whole_number(0, UINT64_MAX));
 }
 
-int run_main(const RunOptions& given, int argc, char** argv) {
-  RunOptions o = given;
-  // The backend, resolved once: --emulator is --backend emulator; an option only a GPU honours makes auto gpu.
+// --emulator is --backend emulator; an option only a GPU honours makes auto gpu.
+void resolve_backend(RunOptions& o) {
   o.backend = *run::backend_choice_named(o.backend_text);
   if (o.emulator) {
     if (o.backend == run::BackendChoice::gpu) throw UsageError("--emulator and --backend gpu contradict each other");
@@ -159,45 +134,48 @@ int run_main(const RunOptions& given, int argc, char** argv) {
     if (o.backend != run::BackendChoice::gpu) o.gpu_required_by = o.gpu_option;
     o.backend = run::BackendChoice::gpu;
   }
-  if (!o.inject_worker_fault.empty()) run::parse_worker_fault(o.inject_worker_fault);   // a usage error before anything
-  if (!o.devices.empty()) {
-    // Each device's run is this command without the options that select devices and the output (run/devices.h).
-    const auto devices = run::parse_devices(o.devices);
-    std::vector<std::string> run_argv;
-    for (int i = 0; i < argc; ++i) {
-      const std::string arg = argv[i];
-      bool dropped = false;
-      for (const char* option : {"--devices", "--inject-fault-on", "--out"}) {
-        if (arg == option) {
-          ++i, dropped = true;
-          break;
-        }
-        if (arg.rfind(std::string(option) + "=", 0) == 0) {
-          dropped = true;
-          break;
-        }
+}
+
+// --devices: each device's run is this command without the options that select devices and the output.
+int run_on_devices(const RunOptions& o, int argc, char** argv) {
+  const auto devices = run::parse_devices(o.devices);
+  std::vector<std::string> run_argv;
+  for (int i = 0; i < argc; ++i) {
+    const std::string arg = argv[i];
+    bool dropped = false;
+    for (const char* option : {"--devices", "--inject-fault-on", "--out"}) {
+      if (arg == option) {
+        ++i, dropped = true;
+        break;
       }
-      if (!dropped) run_argv.push_back(arg);
+      if (arg.rfind(std::string(option) + "=", 0) == 0) {
+        dropped = true;
+        break;
+      }
     }
-    run::DevicesOptions options{o.out, o.inject_fault_on, [](const std::string& line) { std::cout << line << "\n" << std::flush; }};
-    return run::run_on_devices(run_argv, devices, options);
+    if (!dropped) run_argv.push_back(arg);
   }
-  if (!o.inject_fault_on.empty()) throw UsageError("--inject-fault-on needs --devices");
-  const bool isolate = o.isolation == "process" || (o.isolation == "auto" && o.backend != run::BackendChoice::emulator);
-  if (isolate && !o.worker) {
-    // The options are checked before --out is touched; then the supervisor holds --out for the whole run, its
-    // workers included (they run under this lock). A worker that refuses the run (exit 2: no GPU for --backend gpu,
-    // no model for --model strict) leaves a folder this lock created empty, and it is removed again.
-    run::check_nightly_options(o);
-    run::FolderLock lock(o.out, "--out");
-    std::vector<std::string> worker_argv(argv, argv + argc);
-    // The workers' reports show this command, the one the person typed, never the worker's own.
-    worker_argv.insert(worker_argv.end(), {"--user-command", command_line(argc, argv)});
-    run::SupervisorOptions supervision{o.out, o.watchdog, o.ub, [](const std::string& line) { std::cerr << line << "\n"; }};
-    const int status = run::supervise(worker_argv, supervision);
-    if (status == kExitUsage) lock.remove_if_unused();
-    return status;
-  }
+  run::DevicesOptions options{o.out, o.inject_fault_on, [](const std::string& line) { std::cout << line << "\n" << std::flush; }};
+  return run::run_on_devices(run_argv, devices, options);
+}
+
+// The supervisor: the options are checked before --out is touched; then it holds --out for the whole run, its workers
+// included (they run under this hold). A worker that refuses the run (exit 2: no GPU for --backend gpu, no model for
+// --model strict) leaves a folder this hold created empty, and it is removed again.
+int supervise(const RunOptions& o, int argc, char** argv) {
+  run::check_nightly_options(o);
+  run::FolderLock lock(o.out, "--out");
+  std::vector<std::string> worker_argv(argv, argv + argc);
+  // The workers' reports show this command, the one the person typed, never the worker's own.
+  worker_argv.insert(worker_argv.end(), {"--user-command", command_line(argc, argv)});
+  run::SupervisorOptions supervision{o.out, o.watchdog, o.ub, [](const std::string& line) { std::cerr << line << "\n"; }};
+  const int status = run::supervise(worker_argv, supervision);
+  if (status == kExitUsage) lock.remove_if_unused();
+  return status;
+}
+
+// The run itself (in this process, or as a worker): the record, then every report of it.
+int run_here(const RunOptions& o, int argc, char** argv) {
   std::optional<RunRecord> baseline;   // read first: a bad --baseline should not cost a whole run
   if (!o.baseline.empty()) baseline = load_run_record(o.baseline);
   const std::string command = o.user_command.empty() ? command_line(argc, argv) : o.user_command;
@@ -224,34 +202,32 @@ int run_main(const RunOptions& given, int argc, char** argv) {
   return exit_code_for(record);
 }
 
-void add_ub_probe_options(CLI::App* command, UbProbeOptions& o) {
-  command->add_option("--form", o.form, "opcode");
-  command->add_option("--job", o.jobs, "opcode@selector@value, repeatable (batch mode)");
-  command->add_option("--selector", o.selector, "the suite's selector");
-  command->add_option("--seed", o.seed, "seed");
-  command->add_option("--device", o.device, "GPU ordinal");
-  command->add_option("--path", o.path, "toolkit or driver-jit")->check(CLI::IsMember({"toolkit", "driver-jit"}));
-  command->add_option("--modules", o.modules, "toolkit module store");
-  command->add_option("--cases", o.cases, "undefined-behaviour cases");
-  command->add_option("--threads", o.threads, "host threads");
-  command->add_option("--out-of-range", o.out_of_range, "probe this out-of-range selector value instead");
+int run_main(RunOptions o, int argc, char** argv) {
+  resolve_backend(o);
+  if (!o.inject_worker_fault.empty()) run::parse_worker_fault(o.inject_worker_fault);   // a usage error before anything
+  if (!o.devices.empty()) return run_on_devices(o, argc, argv);
+  if (!o.inject_fault_on.empty()) throw UsageError("--inject-fault-on needs --devices");
+  const bool isolate = o.isolation == Isolation::process ||
+                       (o.isolation == Isolation::automatic && o.backend != run::BackendChoice::emulator);
+  return isolate && !o.worker ? supervise(o, argc, argv) : run_here(o, argc, argv);
 }
 
-int ub_probe_main(const UbProbeOptions& o) {
-  std::vector<run::UbJob> jobs;
-  for (const auto& text : o.jobs) jobs.push_back(run::parse_ub_job(text));
-  if (jobs.empty()) {
-    const Form* form = find_form(o.form);
-    if (!form) throw UsageError("no form '" + o.form + "'");
-    jobs.push_back({form, o.selector, o.out_of_range});
-  }
-  run::BackendRequest request;
-  request.device = o.device;
-  request.paths = o.path;
-  request.modules = o.modules;
-  const run::Backends backends = run::make_backends(request);
-  if (!backends.hardware()) throw UsageError("ub-probe needs a GPU: " + backends.why_emulated);
-  return run::run_ub_jobs(*backends.gpu.front(), *backends.device, jobs, o, std::cout);
+}  // namespace
+
+Subcommand add_run_command(CLI::App& mmasp) {
+  auto o = std::make_shared<RunOptions>();
+  CLI::App* run = mmasp.add_subcommand("run", "the main job: everything this machine can check");
+  add_run_options(run, *o);
+  run->footer(
+      "Exit status:\n"
+      "  0    every result Pass, QualityWarning, NotSupported, UB-not-judged or Waived, no new compile disagreement,\n"
+      "       every probed layout as the oracle says\n"
+      "  1    a Fail, Deviation, Intermittent, Crash or Timeout, a new compile disagreement or a layout mismatch\n"
+      "  2    a usage or environment error (nothing was run; --out is as it was): e.g. --backend gpu without a GPU\n"
+      "  128+N  stopped by signal N (130 SIGINT, 143 SIGTERM, 129 SIGHUP); the reports say INTERRUPTED and\n"
+      "       `mmasp run --resume --out DIR` with the same options finishes the run\n"
+      "Reports in --out: run.json, junit.xml, summary.md, report.html, results.jsonl, compile.json (docs/run-report.md).");
+  return {run, [o](int argc, char** argv) { return run_main(*o, argc, argv); }};
 }
 
 }  // namespace mmasp::cli

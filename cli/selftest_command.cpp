@@ -1,19 +1,38 @@
-#include "cli/selftest_command.h"
-
-#include <fstream>
+// `mmasp selftest --faults`: the default suites through every injected fault of the catalogue (judge/selftest.h), on
+// the GPU or on the emulator computing with the sm_90 model table; a table per fault, and exit 1 for a fault missed
+// where a tier could have seen it or a control run that was not clean.
 #include <iostream>
 #include <memory>
+#include <thread>
 
+#include "cli/commands.h"
 #include "cli/common.h"
 #include "harness/gpu_probe.h"
 #include "judge/selftest.h"
 #include "oracle/numeric_model_table.h"
+#include "oracle/output_file.h"
 #include "reports/findings.h"
 #include "reports/run_report.h"
 
 using nlohmann::json;
 
 namespace mmasp::cli {
+namespace {
+
+struct SelftestCommandOptions {
+  bool faults = false;
+  std::string filter = "*";
+  std::string exclude;
+  std::string fault = "*";
+  bool emulator = false;
+  int device = 0;
+  uint64_t cases = 2000;
+  uint32_t special_generated = 64;
+  uint64_t seed = 1;
+  std::string json_path;
+  bool model_candidates = false;
+  unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+};
 
 void add_selftest_options(CLI::App* command, SelftestCommandOptions& o) {
   command->add_flag("--faults", o.faults, "run the fault catalogue (the only selftest so far)")->required();
@@ -33,65 +52,53 @@ void add_selftest_options(CLI::App* command, SelftestCommandOptions& o) {
   command->add_flag("--model-candidates", o.model_candidates, "on a GPU, use unverified model records too");
 }
 
-int selftest_main(const SelftestCommandOptions& o, int argc, char** argv) {
+// The backend the faults are injected into, the model it computes with (the faults change it) and the tier that
+// judges: the emulator with the sm_90 table, or the GPU with its architecture's model.
+struct SelftestBackend {
   std::unique_ptr<Backend> backend;
   ModelLookup arithmetic;
   ModelTier tier;
-  tier.mode = ModelMode::strict;
   json environment;
+};
+
+SelftestBackend selftest_backend(const SelftestCommandOptions& o) {
+  SelftestBackend out;
+  out.tier.mode = ModelMode::strict;
   if (o.emulator) {
     // The emulator computes with the table's sm_90 parameters (verified or not), and the model tier judges with the
     // same parameters: without a fault the two agree bit for bit, as they do on a GPU whose model is verified.
-    arithmetic = [](const Form& form) { return verified_model(form, "sm_90", true); };
-    backend = std::make_unique<EmulatorBackend>(o.threads, arithmetic, "sm_90 (model table)");
-    tier.description = "sm_90 model table (emulated)";
-    environment = {{"backend", "emulator"}, {"emulated", true}};
+    out.arithmetic = [](const Form& form) { return verified_model(form, "sm_90", true); };
+    out.backend = std::make_unique<EmulatorBackend>(o.threads, out.arithmetic, "sm_90 (model table)");
+    out.tier.description = "sm_90 model table (emulated)";
+    out.environment = {{"backend", "emulator"}, {"emulated", true}};
   } else {
     const GpuProbe probe = probe_gpus();
     if (!probe.available) throw UsageError("no GPU (" + probe.reason + "); use --emulator");
     auto device = std::make_shared<CudaDevice>(o.device);
     const std::string architecture = "sm_" + std::to_string(device->sm());
     const bool candidates = o.model_candidates;
-    arithmetic = [architecture, candidates](const Form& form) { return verified_model(form, architecture, candidates); };
-    tier.description = architecture + (candidates ? " bit-exact model (candidate records)" : " bit-exact model (verified)");
-    environment = {{"backend", "gpu"}, {"emulated", false}, {"device", fingerprint_json(device->fingerprint())}};
-    backend = std::make_unique<GpuBackend>(device, CompilePath::driver_jit, nullptr);
+    out.arithmetic = [architecture, candidates](const Form& form) { return verified_model(form, architecture, candidates); };
+    out.tier.description = architecture + (candidates ? " bit-exact model (candidate records)" : " bit-exact model (verified)");
+    out.environment = {{"backend", "gpu"}, {"emulated", false}, {"device", fingerprint_json(device->fingerprint())}};
+    out.backend = std::make_unique<GpuBackend>(device, CompilePath::driver_jit, nullptr);
   }
-  tier.parameters = arithmetic;
+  out.tier.parameters = out.arithmetic;
+  return out;
+}
 
-  const auto pairs =
-      selected_pairs(o.filter, o.exclude, [&](const Form& form) { return backend->supports(form, nullptr); });
-  if (pairs.empty()) throw UsageError("no form that this backend runs matches --filter/--exclude");
-  std::vector<const Fault*> faults;
-  for (const auto& fault : fault_catalog())
-    if (glob_match(o.fault, fault.id)) faults.push_back(&fault);
-  if (faults.empty()) throw UsageError("no fault matches --fault '" + o.fault + "'");
+std::string_view kind_name(FaultKind kind) {
+  static const char* kinds[] = {"registers", "selector", "output", "numerics"};
+  return kinds[int(kind)];
+}
 
-  std::cout << "mmasp selftest --faults: " << backend->description() << "; " << faults.size() << " faults x "
-            << pairs.size() << " form x selector pairs, " << o.cases << " random cases + the special set each\n";
-  SelftestOptions options;
-  options.random_cases = o.cases;
-  options.special_generated = o.special_generated;
-  options.seed = o.seed;
-  options.threads = o.threads;
-  const SelftestReport report = run_fault_selftest(*backend, pairs, faults, tier, arithmetic, options,
-                                                   [](const std::string& line) { std::cout << "  " << line << std::endl; });
-
-  json out = {{"schema", "mmasp-selftest/1"}, {"environment", environment}, {"pairs", pairs.size()},
-              {"cases_per_pair", o.cases}, {"control_clean", report.control_clean()}, {"faults", json::array()}};
-  std::string command;
-  for (int i = 0; i < argc; ++i) command += (i ? " " : "") + std::string(argv[i]);
-  out["command"] = command;
+// The table per fault on the console, and the same in the JSON report.
+void report_faults(const SelftestReport& report, json& out) {
   std::cout << "\n| fault | kind | pairs it applies to | pairs it changed | caught | by the model tier alone | missed |"
                " unseeable here |\n"
             << "|---|---|---|---|---|---|---|---|\n";
-  size_t missed_total = 0, unseeable_total = 0;
   for (const auto& f : report.faults) {
     const auto missed = f.missed(), unseeable = f.unseeable();
-    missed_total += missed.size();
-    unseeable_total += unseeable.size();
-    static const char* kinds[] = {"registers", "selector", "output", "numerics"};
-    std::cout << "| " << f.fault->id << " | " << kinds[int(f.fault->kind)] << (f.fault->in_bound ? " (in-bound)" : "")
+    std::cout << "| " << f.fault->id << " | " << kind_name(f.fault->kind) << (f.fault->in_bound ? " (in-bound)" : "")
               << " | " << f.pairs.size() << " | " << f.affected() << " | " << f.caught() << " | "
               << f.caught_by_model_only() << " | " << missed.size() << " | " << unseeable.size() << " |\n";
     json pairs_json = json::array();
@@ -100,40 +107,79 @@ int selftest_main(const SelftestCommandOptions& o, int argc, char** argv) {
                             {"changed", p.changed}, {"status", name(p.status)}, {"spec_caught", p.spec_caught},
                             {"model_caught", p.model_caught}, {"model_judged", p.model_judged}});
     out["faults"].push_back({{"id", f.fault->id}, {"description", f.fault->description},
-                             {"kind", kinds[int(f.fault->kind)]}, {"in_bound", f.fault->in_bound},
+                             {"kind", kind_name(f.fault->kind)}, {"in_bound", f.fault->in_bound},
                              {"applicable", f.pairs.size()}, {"affected", f.affected()}, {"caught", f.caught()},
                              {"caught_by_model_only", f.caught_by_model_only()}, {"missed", missed.size()},
                              {"unseeable", unseeable.size()}, {"pairs", pairs_json}});
   }
-  for (const auto& f : report.faults)
+}
+
+// What went wrong, one line each, then the summary line; returns (missed pairs, unseeable pairs).
+std::pair<size_t, size_t> report_problems(const SelftestReport& report) {
+  size_t missed_total = 0, unseeable_total = 0, faults_missed = 0;
+  for (const auto& f : report.faults) {
     for (const auto* p : f.missed())
       std::cout << "MISSED: " << f.fault->id << " changed " << p->changed << " of " << p->cases << " cases of "
                 << p->form->opcode << " sel=" << p->selector << " and the run said " << name(p->status) << "\n";
-  for (const auto& f : report.faults)
+    missed_total += f.missed().size();
+    faults_missed += !f.missed().empty();
+  }
+  for (const auto& f : report.faults) {
     for (const auto* p : f.unseeable())
       std::cout << "UNSEEABLE HERE: " << f.fault->id << " changed " << p->changed << " of " << p->cases << " cases of "
                 << p->form->opcode << " sel=" << p->selector << " within the spec bound (the run said "
                 << name(p->status) << "), and no bit-exact model judges this pair\n";
+    unseeable_total += f.unseeable().size();
+  }
   if (!report.control_clean())
     for (const auto& p : report.control)
       if (p.caught())
         std::cout << "CONTROL NOT CLEAN: " << p.form->opcode << " sel=" << p.selector << " is " << name(p.status)
                   << " without any fault\n";
-  std::cout << "\n" << report.faults.size() << " faults: " << (report.faults.size() - [&] {
-    size_t n = 0;
-    for (const auto& f : report.faults) n += !f.missed().empty();
-    return n;
-  }()) << " caught in every pair they changed where a tier could see it; " << missed_total << " pairs missed; "
+  std::cout << "\n" << report.faults.size() << " faults: " << report.faults.size() - faults_missed
+            << " caught in every pair they changed where a tier could see it; " << missed_total << " pairs missed; "
             << unseeable_total << " pairs where only a bit-exact model could have seen the change and none judges; "
             << "control run " << (report.control_clean() ? "clean" : "NOT clean") << "\n";
-  out["missed_pairs"] = missed_total;
-  out["unseeable_pairs"] = unseeable_total;
-  if (!o.json_path.empty()) {
-    std::ofstream file(o.json_path);
-    file << out.dump(1) << "\n";
-    if (!file) throw std::runtime_error("cannot write " + o.json_path);
-  }
+  return {missed_total, unseeable_total};
+}
+
+int selftest_main(const SelftestCommandOptions& o, int argc, char** argv) {
+  SelftestBackend setup = selftest_backend(o);
+  const auto pairs =
+      selected_pairs(o.filter, o.exclude, [&](const Form& form) { return setup.backend->supports(form, nullptr); });
+  if (pairs.empty()) throw UsageError("no form that this backend runs matches --filter/--exclude");
+  std::vector<const Fault*> faults;
+  for (const auto& fault : fault_catalog())
+    if (glob_match(o.fault, fault.id)) faults.push_back(&fault);
+  if (faults.empty()) throw UsageError("no fault matches --fault '" + o.fault + "'");
+  std::cout << "mmasp selftest --faults: " << setup.backend->description() << "; " << faults.size() << " faults x "
+            << pairs.size() << " form x selector pairs, " << o.cases << " random cases + the special set each\n";
+  const SelftestOptions options{o.cases, o.special_generated, o.seed, o.threads};
+  const SelftestReport report = run_fault_selftest(*setup.backend, pairs, faults, setup.tier, setup.arithmetic, options,
+                                                   [](const std::string& line) { std::cout << "  " << line << std::endl; });
+  json out = {{"schema", "mmasp-selftest/1"}, {"environment", setup.environment}, {"pairs", pairs.size()},
+              {"cases_per_pair", o.cases}, {"control_clean", report.control_clean()}, {"faults", json::array()},
+              {"command", command_line(argc, argv)}};
+  report_faults(report, out);
+  const auto [missed, unseeable] = report_problems(report);
+  out["missed_pairs"] = missed;
+  out["unseeable_pairs"] = unseeable;
+  if (!o.json_path.empty()) write_file_atomically(o.json_path, out.dump(1) + "\n");
   return report.control_clean() && report.all_caught() ? kExitPass : kExitFail;
+}
+
+}  // namespace
+
+Subcommand add_selftest_command(CLI::App& mmasp) {
+  auto o = std::make_shared<SelftestCommandOptions>();
+  CLI::App* selftest = mmasp.add_subcommand("selftest", "prove the judging tiers: run the suites through injected faults (--faults)");
+  add_selftest_options(selftest, *o);
+  selftest->footer(
+      "Exit 0: every fault was caught in every pair where it changed a result and a tier could see it, and the run\n"
+      "without a fault was clean. A fault that can stay inside the spec bound (one-ulp, sign, low-bit flips) in a\n"
+      "float pair that no bit-exact model judges is listed as UNSEEABLE HERE, not missed. Exit 1: a MISSED line or a\n"
+      "control run that was not clean.");
+  return {selftest, [o](int argc, char** argv) { return selftest_main(*o, argc, argv); }};
 }
 
 }  // namespace mmasp::cli

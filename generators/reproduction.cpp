@@ -14,13 +14,14 @@ std::filesystem::path failure_directory() {
 
 std::string save_failure(const MmaCase& test, std::optional<std::span<const uint32_t>> observed_d,
                          const std::string& origin, const std::vector<std::string>& comments,
-                         const std::filesystem::path& directory) {
+                         const std::filesystem::path& directory, const std::string& architecture) {
   CaseFile file;
   file.test = test;
   file.comment.push_back("saved by mmasp: " + origin);
   for (const auto& line : comments) file.comment.push_back(line);
   if (observed_d) file.observed_d = std::vector<uint32_t>(observed_d->begin(), observed_d->end());
   file.provenance = {{"origin", origin}};
+  if (!architecture.empty()) file.architecture = architecture;
   const auto dir = directory.empty() ? failure_directory() : directory;
   make_real_directory(dir);   // under a run's --out: a planted link there is refused, never followed
   // The content's hash names the file, so the same failure saved twice is one file.

@@ -34,6 +34,9 @@ class Backend {
   // Whether later batches can still run here: false once a GPU context is lost (an instruction trapped), after which
   // every call fails with the same sticky error and only a new process gets a working context.
   virtual bool usable() const { return true; }
+  // The device's architecture ("sm_90") on hardware, "" on the emulator: what a saved case file records, so that
+  // `mmasp eval` judges it by that architecture's model.
+  virtual std::string architecture() const { return ""; }
 };
 
 // Executes the register-level inputs on the CPU: each lane record is read back into registers, the registers into
@@ -71,6 +74,7 @@ class GpuBackend final : public Backend {
   bool supports(const Form& form, std::string* why) const override;
   std::vector<uint32_t> run(const Form& form, int selector, const std::vector<uint32_t>& input, uint32_t cases) override;
   bool usable() const override { return device_->usable(); }
+  std::string architecture() const override { return "sm_" + std::to_string(device_->sm()); }
 
   const Target& target() const { return target_; }
   CompilePath path() const { return path_; }

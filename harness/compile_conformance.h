@@ -28,9 +28,14 @@ inline bool agrees(Expected expected, Observed observed) {
          (expected == Expected::reject && observed == Observed::reject);
 }
 
+// Where a compile case comes from: the catalog matrix (every form x selector x target), or the negative set (an
+// illegal neighbour of a legal form, negative_set.cpp).
+enum class CompileSet { catalog, negative };
+
 struct CompileCase {
   std::string id;            // stable, glob-friendly: "<opcode>/sel=N@sm_XX" or "reject/<rule>/<detail>@sm_XX"
-  std::string rule;          // "catalog" for the positive matrix, else the negative rule's name
+  CompileSet set = CompileSet::catalog;
+  std::string rule;          // "catalog" for the catalog matrix, else the negative rule's name (shown in reports)
   std::string form;          // opcode of the catalog form the case derives from ("" when none)
   std::string why;           // the reason for the expectation, with its spec citation
   InstructionText instruction;

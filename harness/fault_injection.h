@@ -81,6 +81,7 @@ class FaultyBackend final : public Backend {
   FaultyBackend(Backend& inner, const Fault& fault, ModelLookup arithmetic);
   std::string description() const override;
   bool is_hardware() const override { return inner_.is_hardware(); }
+  std::string architecture() const override { return inner_.architecture(); }
   bool supports(const Form& form, std::string* why) const override { return inner_.supports(form, why); }
   std::vector<uint32_t> run(const Form& form, int selector, const std::vector<uint32_t>& input, uint32_t cases) override;
   uint64_t changed_cases() const { return changed_; }

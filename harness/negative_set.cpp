@@ -165,6 +165,7 @@ struct NegativeBuilder {
       const Legality verdict = legality(p.parts, p.selector, &p.text.regs, target, version);
       if (verdict.legal()) continue;
       CompileCase test;
+      test.set = CompileSet::negative;
       test.rule = verdict.rule;
       test.form = base.opcode;
       test.id = "reject/" + verdict.rule + "/" + p.detail + "@" + target.name;

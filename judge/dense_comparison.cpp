@@ -50,7 +50,7 @@ std::optional<DenseComparison> compare_with_dense(Backend& sparse, CudaDevice& d
       const std::string repro = gen::save_failure(batch[i], std::span<const uint32_t>(sparse_d[i]),
                                                   sparse.description() + "; " + form.opcode + " selector " +
                                                       std::to_string(selector) + "; observed D is mma.sp's; dense mma.sync differs",
-                                                  dense_line, save_dir);
+                                                  dense_line, save_dir, sparse.architecture());
       if (out.first_difference.empty()) out.first_difference = repro;
     }
   }

@@ -62,7 +62,8 @@ void shrink_and_keep(SuiteContext& context, SuiteResult& result, const Form& for
   }
   if (!context.failure_dir.empty()) {
     std::string line = gen::save_failure(failure.test, std::span<const uint32_t>(failure.observed),
-                                         describe_origin(context, form, selector, name), {}, context.failure_dir);
+                                         describe_origin(context, form, selector, name), {}, context.failure_dir,
+                                         context.backend.architecture());
     failure.saved_to = line;
     if (context.log) context.log(line);
   }
@@ -112,7 +113,8 @@ void shrink_and_keep_deviation(SuiteContext& context, SuiteResult& result, const
         "model: " + context.model.description + ": " + parameters.str()};
     report.saved_to = gen::save_failure(report.test, std::span<const uint32_t>(report.observed),
                                         describe_origin(context, form, selector, name + " (model deviation)"), comments,
-                                        std::filesystem::path(context.failure_dir) / ".." / "deviations");
+                                        std::filesystem::path(context.failure_dir) / ".." / "deviations",
+                                        context.backend.architecture());
     if (context.log) context.log(report.saved_to);
   }
   result.deviation = std::move(report);
@@ -153,7 +155,8 @@ void replay_failures(SuiteContext& context, SuiteResult& result, const Form& for
           std::to_string(report.differing_elements) + " elements differ between the two runs); observed_d is the first run's"};
       report.saved_to = gen::save_failure(report.test, std::span<const uint32_t>(report.first),
                                           describe_origin(context, form, selector, report.case_name + " (intermittent)"),
-                                          comments, std::filesystem::path(context.failure_dir) / ".." / "intermittent");
+                                          comments, std::filesystem::path(context.failure_dir) / ".." / "intermittent",
+                                          context.backend.architecture());
       if (context.log) context.log(report.saved_to);
     }
     result.intermittent_case = std::move(report);
@@ -361,7 +364,7 @@ SuiteResult run_suite(SuiteContext& context, const Form& form, int selector, Sui
     result.closest_to_bound->saved_to =
         gen::save_failure(result.closest_to_bound->test, std::span<const uint32_t>(result.closest_to_bound->observed),
                           describe_origin(context, form, selector, "closest to the spec bound (QualityWarning)"), {},
-                          std::filesystem::path(context.failure_dir) / ".." / "closest-to-bound");
+                          std::filesystem::path(context.failure_dir) / ".." / "closest-to-bound", context.backend.architecture());
   }
   result.seconds = seconds_since(start);
   return result;

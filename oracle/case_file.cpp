@@ -280,6 +280,13 @@ static CaseFile parse_fields(const json& root) {
     const json& provenance = root["provenance"];
     if (!provenance.is_object()) fail("/provenance", std::string("an object is expected, not ") + provenance.type_name());
     if (provenance.contains("origin")) text_of(provenance["origin"], "/provenance/origin");
+    if (provenance.contains("architecture")) {
+      const std::string architecture = text_of(provenance["architecture"], "/provenance/architecture");
+      const bool spelled = architecture.size() > 3 && architecture.rfind("sm_", 0) == 0 &&
+                           std::all_of(architecture.begin() + 3, architecture.end(), [](char c) { return c >= '0' && c <= '9'; });
+      if (!spelled) fail("/provenance/architecture", "an architecture such as \"sm_90\" is expected, not \"" + architecture + "\"");
+      file.architecture = architecture;
+    }
     file.provenance = provenance;
   }
   try {
@@ -348,6 +355,7 @@ json to_json(const CaseFile& file) {
   if (file.observed_d) root["observed_d"] = matrix_to_json(*file.observed_d, m, n);
   if (file.expected_status) root["expected_status"] = name(*file.expected_status);
   if (!file.provenance.is_null()) root["provenance"] = file.provenance;
+  if (file.architecture) root["provenance"]["architecture"] = *file.architecture;
   return root;
 }
 

@@ -23,6 +23,9 @@ struct CaseFile {
   std::optional<std::vector<uint32_t>> observed_d;  // M x N codes a run produced
   std::optional<Status> expected_status;            // what classify must say of observed_d
   nlohmann::json provenance;                        // device, driver, seed, ... when a run wrote the file
+  // The architecture of the device that observed the case ("sm_90"; provenance.architecture): `mmasp eval` judges
+  // observed_d by that architecture's verified model. Absent for hand-written and emulated cases.
+  std::optional<std::string> architecture;
 };
 
 class CaseFileError : public std::runtime_error {

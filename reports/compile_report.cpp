@@ -58,7 +58,7 @@ nlohmann::json compile_json(const CompileRun& run, const CompileJudgement& judge
   for (const auto& outcome : run.outcomes) {
     const auto& test = outcome.test;
     const std::string observed(name(outcome.observed()));
-    if (test.rule != "catalog") {
+    if (test.set == CompileSet::negative) {
       json row = {{"id", test.id}, {"rule", test.rule}, {"form", test.form}, {"target", test.target.name},
                   {"ptx_version", test.version.str()}, {"expected", name(test.expected)}, {"observed", observed},
                   {"why", test.why}};
@@ -148,7 +148,7 @@ CompileRecord compile_record(const CompileRun& run, const CompileJudgement& judg
   std::map<std::string, size_t> row_of;
   for (const auto& outcome : run.outcomes) {
     const auto& test = outcome.test;
-    if (test.rule != "catalog") continue;
+    if (test.set != CompileSet::catalog) continue;
     auto [it, inserted] = row_of.try_emplace(test.form + "/" + std::to_string(test.instruction.selector), record.matrix.size());
     if (inserted) record.matrix.push_back({test.form, test.instruction.selector, {}});
     record.matrix[it->second].cells[test.target.name] = {test.expected, outcome.observed(), test.version.str()};
@@ -162,8 +162,8 @@ std::string compile_summary(const CompileRun& run, const CompileJudgement& judge
   std::map<std::string, Tally> per_target;
   for (const auto& outcome : run.outcomes) {
     auto& tally = per_target[outcome.test.target.name];
-    if (outcome.test.rule != "catalog") tally.negative++;
-    if (outcome.test.rule == "catalog" && outcome.test.expected == Expected::accept) tally.expected_accept++;
+    if (outcome.test.set == CompileSet::negative) tally.negative++;
+    if (outcome.test.set == CompileSet::catalog && outcome.test.expected == Expected::accept) tally.expected_accept++;
     if (outcome.verdict == Verdict::not_run) { tally.not_run++; continue; }
     (outcome.accepted ? tally.accepted : tally.rejected)++;
     if (outcome.verdict == Verdict::disagree) tally.disagree++;

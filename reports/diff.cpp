@@ -153,7 +153,7 @@ void compare_bits(const ResultRecord& then, const ResultRecord& now, BitsMode bi
     where = "after case " + std::to_string(std::min(a.chunks.size(), b.chunks.size()) * a.chunk_cases - 1) +
             " (beyond the chunks recorded)";
   }
-  add({"bits changed", then.id, a.all, b.all,
+  add({Change::bits_changed, then.id, a.all, b.all,
        "D changed bit for bit on the same cases, " + where + (bits == BitsMode::warn ? " (--bits warn)" : ""),
        bits == BitsMode::strict});
 }
@@ -190,7 +190,7 @@ void compare_results(const RunRecord& baseline, const RunRecord& run, bool diffe
   for (const auto& [id, now] : after) {
     auto it = before.find(id);
     if (it == before.end()) {
-      add({"new", id, "", std::string(name(now->status)), "not in the baseline", is_failure(now->status)});
+      add({Change::added, id, "", std::string(name(now->status)), "not in the baseline", is_failure(now->status)});
       continue;
     }
     const ResultRecord& then = *it->second;
@@ -203,27 +203,27 @@ void compare_results(const RunRecord& baseline, const RunRecord& run, bool diffe
         different_cases ? "(different cases)" : "(" + std::to_string(then.cases) + " vs " + std::to_string(now->cases) + " cases)";
     if (then.status != now->status) {
       if (is_failure(now->status) && !is_failure(then.status)) {
-        add({"new failure", id, old_status, status, failure_detail(*now), true});
+        add({Change::new_failure, id, old_status, status, failure_detail(*now), true});
       } else if (is_failure(then.status) && !is_failure(now->status)) {
-        add({"fixed", id, old_status, status, "", false});
+        add({Change::fixed, id, old_status, status, "", false});
       } else {
         // Between two statuses that are not failures (Pass, QualityWarning, NotSupported, ...), or two failures: a
         // regression only when the cases were the same.
         const bool worse = got_worse(then.status, now->status);
-        add({"status change", id, old_status, status, joined(now->note, sampling && worse ? why_sampling : ""), worse && !sampling});
+        add({Change::status_change, id, old_status, status, joined(now->note, sampling && worse ? why_sampling : ""), worse && !sampling});
       }
     }
     // Numeric drift: the worst error grew beyond twice the baseline's and beyond one ulp.
     const double old_error = then.max_error_ulps, new_error = now->max_error_ulps;
     if (new_error > 1 && new_error > 2 * old_error)
-      add({"numeric drift", id, significant(old_error) + " ulp", significant(new_error) + " ulp",
+      add({Change::numeric_drift, id, significant(old_error) + " ulp", significant(new_error) + " ulp",
            joined("max error grew", sampling ? why_sampling : ""), !sampling});
     else if (old_error > 1 && old_error > 2 * new_error)
-      add({"numeric drift", id, significant(old_error) + " ulp", significant(new_error) + " ulp", "max error shrank", false});
+      add({Change::numeric_drift, id, significant(old_error) + " ulp", significant(new_error) + " ulp", "max error shrank", false});
     // The same against the spec bound: a float result that moved much closer to failing.
     const double old_bound = then.max_error_vs_bound, new_bound = now->max_error_vs_bound;
     if (new_bound > 0.1 && new_bound > 2 * old_bound)
-      add({"numeric drift", id, significant(old_bound) + " of the bound", significant(new_bound) + " of the bound",
+      add({Change::numeric_drift, id, significant(old_bound) + " of the bound", significant(new_bound) + " of the bound",
            joined("max error relative to the spec bound grew", sampling ? why_sampling : ""), !sampling});
   }
   // A result the run does not have was not checked: a regression (a gate must not pass on what it never ran), unless
@@ -233,7 +233,7 @@ void compare_results(const RunRecord& baseline, const RunRecord& run, bool diffe
   for (const auto& [id, then] : before) {
     if (after.count(id)) continue;
     const bool other_shard = other_shards.count(then->form) > 0, unjudged = is_skipped(then->status);
-    add({"missing", id, std::string(name(then->status)), "",
+    add({Change::missing, id, std::string(name(then->status)), "",
          other_shard ? "in the baseline; in another shard than this run's " + run.run.shard
          : unjudged  ? "in the baseline, not in this run (it judged nothing there either)"
                      : "in the baseline, not in this run: not checked",
@@ -256,6 +256,23 @@ std::optional<BitsMode> bits_mode_named(std::string_view text) {
   if (text == "warn") return BitsMode::warn;
   if (text == "off") return BitsMode::off;
   return std::nullopt;
+}
+
+std::string_view name(Change change) {
+  switch (change) {
+    case Change::new_failure: return "new failure";
+    case Change::fixed: return "fixed";
+    case Change::status_change: return "status change";
+    case Change::numeric_drift: return "numeric drift";
+    case Change::bits_changed: return "bits changed";
+    case Change::compile_change: return "compile change";
+    case Change::sass_change: return "sass change";
+    case Change::missing: return "missing";
+    case Change::added: return "new";
+    case Change::no_results: return "no results";
+    case Change::interrupted: return "interrupted";
+  }
+  return "?";
 }
 
 std::string_view name(Difference difference) {
@@ -318,10 +335,10 @@ DiffReport diff_runs(const RunRecord& baseline, const RunRecord& run, const std:
   };
   // A run that judged nothing cannot be clean, whatever the baseline held.
   if (run.results.empty())
-    add({"no results", "run", std::to_string(baseline.results.size()) + " results", "0 results",
+    add({Change::no_results, "run", std::to_string(baseline.results.size()) + " results", "0 results",
          "the run has no results at all (interrupted, or a filter that matched nothing?)", true});
   if (const auto& i = run.run.interrupted)
-    add({"interrupted", "run", "complete",
+    add({Change::interrupted, "run", "complete",
          "interrupted by " + i->signal_name + " after " + std::to_string(i->pairs_done) + " of " + std::to_string(i->pairs) + " pairs",
          "an incomplete run is never clean: `mmasp run --resume` finishes it", true});
   // Bits are compared only where the cases are known to be the same (equal seed and case streams).
@@ -339,7 +356,7 @@ DiffReport diff_runs(const RunRecord& baseline, const RunRecord& run, const std:
         auto it = observed_before.find(key);
         if (it == observed_before.end() || it->second == cell.observed) continue;
         const bool now_disagrees = !cell.agrees() && cell.observed != Observed::not_run;
-        add({"compile change", key, std::string(name(it->second)), std::string(name(cell.observed)),
+        add({Change::compile_change, key, std::string(name(it->second)), std::string(name(cell.observed)),
              now_disagrees ? "now disagrees with the catalog" : "now agrees with the catalog", now_disagrees});
       }
 
@@ -349,7 +366,7 @@ DiffReport diff_runs(const RunRecord& baseline, const RunRecord& run, const std:
   for (const auto& s : run.sass) {
     auto it = sass_before.find(sass_key(s));
     if (it != sass_before.end() && !s.error && !it->second->error && it->second->mma != s.mma)
-      add({"sass change", sass_key(s), list_text(it->second->mma), list_text(s.mma), "lowering changed", false});
+      add({Change::sass_change, sass_key(s), list_text(it->second->mma), list_text(s.mma), "lowering changed", false});
   }
   return report;
 }
@@ -379,7 +396,7 @@ std::string format_diff(const DiffReport& report, const RunRecord& baseline, con
     out << "note: the runs were made by different mmasp commits (" << commit_of(baseline) << " vs " << commit_of(run) << ")\n";
   if (report.entries.empty()) out << "no changes\n";
   for (const auto& e : report.entries) {
-    out << (e.regression ? (e.waived_by ? "WAIVED     " : "REGRESSION ") : "           ") << e.kind << ": " << e.id;
+    out << (e.regression ? (e.waived_by ? "WAIVED     " : "REGRESSION ") : "           ") << name(e.kind) << ": " << e.id;
     if (!e.before.empty() || !e.after.empty()) out << " [" << e.before << " -> " << e.after << "]";
     if (!e.detail.empty()) out << " " << e.detail;
     if (e.waived_by) out << " (waiver: " << e.waived_by->reason << (e.waived_by->link.empty() ? "" : ", " + e.waived_by->link) << ")";

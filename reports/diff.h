@@ -28,9 +28,18 @@ std::vector<Waiver> load_waivers(const std::filesystem::path& path);
 // The same from the file's text; `source` names it in errors (std::runtime_error, with the JSON pointer).
 std::vector<Waiver> parse_waivers(const std::string& text, const std::string& source);
 
+// What one entry of a diff says changed.
+enum class Change {
+  new_failure, fixed, status_change, numeric_drift, bits_changed, compile_change, sass_change,
+  missing,      // a result of the baseline that the run does not have
+  added,        // a result the baseline does not have
+  no_results,   // the run judged nothing
+  interrupted,  // the run was stopped before its end
+};
+std::string_view name(Change change);   // "new failure", "fixed", ..., "new", "no results", "interrupted"
+
 struct DiffEntry {
-  std::string kind;           // "new failure", "fixed", "status change", "numeric drift", "bits changed",
-                              // "compile change", "sass change", "missing", "new", "no results", "interrupted"
+  Change kind;
   std::string id;
   std::string before, after;
   std::string detail;

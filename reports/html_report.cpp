@@ -106,10 +106,12 @@ struct FormRow {
   std::set<Status> statuses;
 };
 
+// A row wants a look when its worst result failed or warned; its CSS class says which.
+bool wants_a_look(Status worst) { return is_failure(worst) || worst == Status::quality_warning; }
+
 std::string row_class(Status worst) {
   if (is_failure(worst)) return "failing";
-  if (worst == Status::quality_warning) return "warning";
-  return "ok";
+  return wants_a_look(worst) ? "warning" : "ok";
 }
 
 void verdict_section(std::ostream& out, const RunRecord& run) {
@@ -211,7 +213,7 @@ void attention_section(std::ostream& out, const RunRecord& run, const DiffReport
     out << "<table><thead><tr><th></th><th>change</th><th>result</th><th>before → after</th><th>detail</th></tr></thead><tbody>\n";
     for (const auto& e : diff->entries)
       out << "<tr class=\"" << (e.regression && !e.waived_by ? "regression-row" : "change-row") << "\"><td>"
-          << (e.regression ? (e.waived_by ? "waived" : "<b>REGRESSION</b>") : "") << "</td><td>" << xml_escape(e.kind)
+          << (e.regression ? (e.waived_by ? "waived" : "<b>REGRESSION</b>") : "") << "</td><td>" << xml_escape(std::string(name(e.kind)))
           << "</td><td><code>" << xml_escape(e.id) << "</code></td><td>" << xml_escape(e.before) << " → " << xml_escape(e.after)
           << "</td><td>" << xml_escape(e.detail) << "</td></tr>\n";
     out << "</tbody></table>\n";
@@ -291,7 +293,7 @@ void matrix_section(std::ostream& out, const RunRecord& run) {
     bool needs_a_look = false;   // open at first only where something failed or warned; the rest is one line
     for (const auto& row : rows) {
       ++worst_counts[row.worst];
-      needs_a_look |= row_class(row.worst) != "ok";
+      needs_a_look |= wants_a_look(row.worst);
     }
     out << "<details class=\"family\"" << (needs_a_look ? " open" : "") << "><summary>" << xml_escape(family) << " — " << rows.size() << " forms";
     for (const auto& [status, count] : worst_counts) out << ", " << count << " " << name(status);

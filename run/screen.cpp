@@ -40,16 +40,33 @@ json device_json(int ordinal, const DeviceFingerprint& f) {
 
 }  // namespace
 
-json screen_device(const ScreenOptions& o, const std::function<void(const std::string&)>& say) {
+std::string_view name(ScreenVerdict verdict) {
+  switch (verdict) {
+    case ScreenVerdict::pass: return "pass";
+    case ScreenVerdict::fail: return "fail";
+    case ScreenVerdict::error: return "error";
+  }
+  return "error";
+}
+
+std::optional<ScreenVerdict> screen_verdict_named(std::string_view text) {
+  for (ScreenVerdict verdict : {ScreenVerdict::pass, ScreenVerdict::fail, ScreenVerdict::error})
+    if (name(verdict) == text) return verdict;
+  return std::nullopt;
+}
+
+int exit_code_for(ScreenVerdict verdict) { return verdict == ScreenVerdict::pass ? 0 : verdict == ScreenVerdict::fail ? 1 : 2; }
+
+ScreenOutcome screen_device(const ScreenOptions& o, const std::function<void(const std::string&)>& say) {
   const auto start = Clock::now();
   json verdict = {{"schema", "mmasp-screen/1"},
                   {"mmasp", {{"commit", MMASP_GIT_COMMIT}, {"case_streams", gen::case_streams_identity()}}},
                   {"path", "gpu-resident"}, {"seed", o.seed}, {"budget_seconds", o.budget}};
-  const auto finish = [&](const std::string& outcome) {
-    verdict["verdict"] = outcome;
+  const auto finish = [&](ScreenVerdict outcome) {
+    verdict["verdict"] = name(outcome);
     verdict["seconds"] = seconds_since(start);
     if (!o.verdict.empty()) write_file_atomically(o.verdict, verdict.dump(2) + "\n");
-    return verdict;
+    return ScreenOutcome{outcome, verdict};
   };
   try {
     CudaDevice device(o.device);
@@ -99,7 +116,7 @@ json screen_device(const ScreenOptions& o, const std::function<void(const std::s
                                      std::to_string(indices.front()) + " (replayed: the D it gives now)";
           entry["repro"] = gen::save_failure(dumped.front().test, std::span<const uint32_t>(dumped.front().d), origin, {},
                                              fs::path(o.verdict.empty() ? o.out : fs::path(o.verdict).parent_path().string()) /
-                                                 ("cases-gpu" + std::to_string(o.device)));
+                                                 ("cases-gpu" + std::to_string(o.device)), architecture);
         } catch (const std::exception& error) {
           entry["repro_error"] = error.what();
         }
@@ -114,10 +131,10 @@ json screen_device(const ScreenOptions& o, const std::function<void(const std::s
     verdict["deviating_cases"] = deviating;
     verdict["deviations"] = deviations;
     verdict["pairs"] = pair_list;
-    return finish(deviating ? "fail" : "pass");
+    return finish(deviating ? ScreenVerdict::fail : ScreenVerdict::pass);
   } catch (const std::exception& error) {
     verdict["error"] = error.what();
-    return finish("error");
+    return finish(ScreenVerdict::error);
   }
 }
 
@@ -155,15 +172,18 @@ int screen_devices(const ScreenOptions& o, const std::vector<std::string>& self_
     try {
       verdict = read_json_file(fs::path(o.out) / (devices[d].label + ".json"), kMaxSmallJsonBytes, "a screen verdict");
     } catch (const std::exception& error) {
-      verdict = {{"schema", "mmasp-screen/1"}, {"verdict", "error"},
+      verdict = {{"schema", "mmasp-screen/1"}, {"verdict", name(ScreenVerdict::error)},
                  {"error", "no verdict from its process (exit " + std::to_string(code) + "): " + error.what()}};
     }
-    const std::string outcome = verdict.value("verdict", "error");
-    worst = std::max(worst, outcome == "pass" ? 0 : outcome == "fail" ? 1 : 2);
+    // A verdict file that does not say, or says something else, is an error of that GPU's screen.
+    const std::optional<ScreenVerdict> said =
+        verdict.contains("verdict") && verdict["verdict"].is_string() ? screen_verdict_named(verdict["verdict"].get<std::string>()) : std::nullopt;
+    const ScreenVerdict outcome = said.value_or(ScreenVerdict::error);
+    worst = std::max(worst, exit_code_for(outcome));
     if (say) {
       std::string line = "mmasp screen: " + devices[d].label;
       if (verdict.contains("device")) line += " " + verdict["device"].value("name", "") + " " + verdict["device"].value("uuid", "");
-      line += ": " + outcome;
+      line += ": " + std::string(name(outcome));
       if (verdict.contains("cases"))
         line += ", " + std::to_string(verdict["cases"].get<uint64_t>()) + " cases, " +
                 std::to_string(verdict["deviating_cases"].get<uint64_t>()) + " deviating";

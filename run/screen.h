@@ -7,6 +7,8 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
+#include <string_view>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -27,9 +29,20 @@ struct ScreenOptions {
   std::string inject_fault_on;
 };
 
+// A GPU's verdict: every case judged as the model (or the exact integer result) says; a deviating case; or the GPU
+// could not be screened. Written as "pass", "fail", "error" in the verdict files; exit 0, 1, 2.
+enum class ScreenVerdict { pass, fail, error };
+std::string_view name(ScreenVerdict verdict);
+std::optional<ScreenVerdict> screen_verdict_named(std::string_view text);
+int exit_code_for(ScreenVerdict verdict);
+
+struct ScreenOutcome {
+  ScreenVerdict verdict = ScreenVerdict::error;
+  nlohmann::json document;   // schema mmasp-screen/1 (docs/screening.md)
+};
 // One GPU: screens it and returns its verdict (also written to options.verdict when set). Never throws for a device
-// that cannot be screened: the verdict says "error" and why.
-nlohmann::json screen_device(const ScreenOptions& options, const std::function<void(const std::string&)>& say);
+// that cannot be screened: the verdict is error, and the document says why.
+ScreenOutcome screen_device(const ScreenOptions& options, const std::function<void(const std::string&)>& say);
 
 // Every listed GPU at once, one `mmasp screen --device N` process each; writes <out>/gpuN.json, <out>/gpuN.log and
 // <out>/screen.json. Returns 0 when every GPU passed, 1 when one deviated, 2 when one could not be screened.

@@ -22,9 +22,65 @@ namespace mmasp::run {
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
-void Heartbeat::send(const std::string& line) const {
+WorkerMessage WorkerMessage::pair(size_t index, bool emulated, int selector, std::string opcode) {
+  WorkerMessage m;
+  m.kind = Kind::pair;
+  m.pair_index = index;
+  m.emulated = emulated;
+  m.selector = selector;
+  m.opcode = std::move(opcode);
+  return m;
+}
+WorkerMessage WorkerMessage::batch(uint64_t cases) {
+  WorkerMessage m;
+  m.kind = Kind::batch;
+  m.cases = cases;
+  return m;
+}
+WorkerMessage WorkerMessage::beat() { return WorkerMessage{}; }
+WorkerMessage WorkerMessage::idle() {
+  WorkerMessage m;
+  m.kind = Kind::idle;
+  return m;
+}
+
+std::string encode(const WorkerMessage& m) {
+  switch (m.kind) {
+    case WorkerMessage::Kind::pair:
+      return "pair " + std::to_string(m.pair_index) + " " + (m.emulated ? "1 " : "0 ") + std::to_string(m.selector) + " " + m.opcode;
+    case WorkerMessage::Kind::batch: return "batch " + std::to_string(m.cases);
+    case WorkerMessage::Kind::beat: return "beat";
+    case WorkerMessage::Kind::idle: return "idle";
+  }
+  return "beat";
+}
+
+std::optional<WorkerMessage> decode(const std::string& line) {
+  std::istringstream words(line);
+  std::string kind;
+  words >> kind;
+  WorkerMessage m;
+  if (kind == "pair") {
+    int emulated = 0;
+    m.kind = WorkerMessage::Kind::pair;
+    if (!(words >> m.pair_index >> emulated >> m.selector >> m.opcode)) return std::nullopt;
+    m.emulated = emulated != 0;
+  } else if (kind == "batch") {
+    m.kind = WorkerMessage::Kind::batch;
+    if (!(words >> m.cases)) return std::nullopt;
+  } else if (kind == "beat") {
+    m.kind = WorkerMessage::Kind::beat;
+  } else if (kind == "idle") {
+    m.kind = WorkerMessage::Kind::idle;
+  } else {
+    return std::nullopt;
+  }
+  return m;
+}
+
+void Heartbeat::send(const WorkerMessage& message) const {
   if (fd_ < 0) return;
-  const std::string text = line + "\n";
+  const std::string text = encode(message) + "\n";
   // One write per message (shorter than PIPE_BUF, so never interleaved); a supervisor that went away is not an error
   // of the run.
   [[maybe_unused]] const ssize_t written = write(fd_, text.data(), text.size());
@@ -77,11 +133,11 @@ void WatchedBackend::strike(const Form& form, int selector, const std::vector<ui
 }
 
 std::vector<uint32_t> WatchedBackend::run(const Form& form, int selector, const std::vector<uint32_t>& input, uint32_t cases) {
-  heartbeat_.send("batch " + std::to_string(cases));
+  heartbeat_.send(WorkerMessage::batch(cases));
   if (lost_) throw std::runtime_error("the context was lost earlier in this process (an instruction trapped)");
   strike(form, selector, input, cases);
   std::vector<uint32_t> out = inner_.run(form, selector, input, cases);
-  heartbeat_.send("beat");
+  heartbeat_.send(WorkerMessage::beat());
   return out;
 }
 
@@ -172,23 +228,21 @@ pid_t Supervisor::spawn(bool resume, int heartbeat_fd) {
 
 void Supervisor::message(const std::string& line) {
   last_ = Clock::now();
-  std::istringstream words(line);
-  std::string kind;
-  words >> kind;
-  if (kind == "pair") {
-    PairInProgress pair;
-    int emulated = 0;
-    words >> pair.index >> emulated >> pair.selector >> pair.opcode;
-    pair.emulated = emulated != 0;
-    pair.started = last_;
-    pair_ = pair;
-    deadline_ = o_.watchdog_seconds;
-  } else if (kind == "batch") {
-    uint64_t cases = 0;
-    words >> cases;
-    deadline_ = std::max(o_.watchdog_seconds, 1e-3 * double(cases));   // 1 ms a case: far beyond any device's rate
-  } else if (kind == "idle") {
-    pair_.reset();
+  const std::optional<WorkerMessage> m = decode(line);
+  if (!m) return;   // a worker's stray output is no message
+  switch (m->kind) {
+    case WorkerMessage::Kind::pair:
+      pair_ = PairInProgress{m->pair_index, m->emulated, m->selector, m->opcode, last_};
+      deadline_ = o_.watchdog_seconds;
+      break;
+    case WorkerMessage::Kind::batch:
+      deadline_ = std::max(o_.watchdog_seconds, 1e-3 * double(m->cases));   // 1 ms a case: far beyond any device's rate
+      break;
+    case WorkerMessage::Kind::idle:
+      pair_.reset();
+      break;
+    case WorkerMessage::Kind::beat:
+      break;
   }
 }
 

@@ -25,12 +25,30 @@ struct WorkerLost : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// The messages a worker sends, one line each: "pair <index> <emulated 0|1> <selector> <opcode>", "batch <cases>",
-// "beat" (the batch ended), "idle" (between pairs, and after the last).
+// What a worker tells its supervisor: which pair it starts, that a batch of so many cases starts (the watchdog's
+// deadline follows the batch's size) or ended, and that it is between pairs. One line each on the pipe, encoded and
+// decoded here alone: "pair <index> <emulated 0|1> <selector> <opcode>", "batch <cases>", "beat", "idle".
+struct WorkerMessage {
+  enum class Kind { pair, batch, beat, idle };
+  Kind kind = Kind::beat;
+  size_t pair_index = 0;    // pair
+  bool emulated = false;    // pair
+  int selector = 0;         // pair
+  std::string opcode;       // pair
+  uint64_t cases = 0;       // batch
+
+  static WorkerMessage pair(size_t index, bool emulated, int selector, std::string opcode);
+  static WorkerMessage batch(uint64_t cases);
+  static WorkerMessage beat();
+  static WorkerMessage idle();
+};
+std::string encode(const WorkerMessage& message);                  // one line, without the newline
+std::optional<WorkerMessage> decode(const std::string& line);      // nullopt for anything else
+
 class Heartbeat {
  public:
   explicit Heartbeat(int fd) : fd_(fd) {}
-  void send(const std::string& line) const;
+  void send(const WorkerMessage& message) const;
   bool active() const { return fd_ >= 0; }
 
  private:
@@ -55,6 +73,7 @@ class WatchedBackend final : public Backend {
                  std::optional<Target> target);
   std::string description() const override { return inner_.description(); }
   bool is_hardware() const override { return inner_.is_hardware(); }
+  std::string architecture() const override { return inner_.architecture(); }
   bool supports(const Form& form, std::string* why) const override { return inner_.supports(form, why); }
   std::vector<uint32_t> run(const Form& form, int selector, const std::vector<uint32_t>& input, uint32_t cases) override;
   bool usable() const override { return !lost_ && inner_.usable(); }

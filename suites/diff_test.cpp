@@ -43,7 +43,7 @@ TEST(Diff, AnInjectedFailureIsARegression) {
   r.failure = FailureRecord{"random #3", "repro: mmasp eval case.json", "s32 mismatch: expected 7, observed 8", {0, 1}, 7, 8, 0};
   DiffReport report = diff_runs(baseline(), run, {});
   ASSERT_EQ(report.entries.size(), 1u);
-  EXPECT_EQ(report.entries[0].kind, "new failure");
+  EXPECT_EQ(report.entries[0].kind, Change::new_failure);
   EXPECT_EQ(report.entries[0].id, kInt8);
   EXPECT_NE(report.entries[0].detail.find("s32 mismatch"), std::string::npos);
   EXPECT_EQ(report.regressions, 1);
@@ -62,7 +62,7 @@ TEST(Diff, ANewDeviationIsARegression) {
   r.model = ModelTierRecord{"sm_90 bit-exact model (strict)", 10, 10, 1, 1, deviation};
   DiffReport report = diff_runs(baseline(), run, {});
   ASSERT_EQ(report.entries.size(), 1u);
-  EXPECT_EQ(report.entries[0].kind, "new failure");
+  EXPECT_EQ(report.entries[0].kind, Change::new_failure);
   EXPECT_NE(report.entries[0].detail.find("bit-exact model"), std::string::npos) << report.entries[0].detail;
   EXPECT_EQ(report.regressions, 1);
 }
@@ -86,7 +86,7 @@ TEST(Diff, FixesStatusChangesAndDriftAreTold) {
   result_with(before, kInt8).status = Status::fail;
   DiffReport fixed = diff_runs(before, baseline(), {});
   ASSERT_EQ(fixed.entries.size(), 1u);
-  EXPECT_EQ(fixed.entries[0].kind, "fixed");
+  EXPECT_EQ(fixed.entries[0].kind, Change::fixed);
   EXPECT_EQ(fixed.regressions, 0);
 
   RunRecord run = baseline();
@@ -98,8 +98,8 @@ TEST(Diff, FixesStatusChangesAndDriftAreTold) {
   DiffReport report = diff_runs(baseline(), run, {});
   int status_changes = 0, drifts = 0;
   for (const auto& e : report.entries) {
-    status_changes += e.kind == "status change";
-    drifts += e.kind == "numeric drift";
+    status_changes += e.kind == Change::status_change;
+    drifts += e.kind == Change::numeric_drift;
   }
   EXPECT_EQ(status_changes, old_status == Status::quality_warning ? 0 : 1);
   EXPECT_GE(drifts, 1);
@@ -140,9 +140,9 @@ TEST(Diff, DifferentCasesDoNotMakeSamplingARegression) {
   EXPECT_NE(report.cases_detail.find("generators changed"), std::string::npos);
   int drifts = 0;
   for (const auto& e : report.entries) {
-    if (e.kind == "numeric drift" || e.kind == "status change") {
+    if (e.kind == Change::numeric_drift || e.kind == Change::status_change) {
       ++drifts;
-      EXPECT_FALSE(e.regression) << e.kind << " " << e.id;
+      EXPECT_FALSE(e.regression) << name(e.kind) << " " << e.id;
       EXPECT_NE(e.detail.find("different cases"), std::string::npos);
     }
   }
@@ -194,11 +194,11 @@ TEST(Diff, CompileAndLoweringChanges) {
   DiffReport report = diff_runs(baseline(), run, {});
   int compile = 0, sass = 0;
   for (const auto& e : report.entries) {
-    if (e.kind == "compile change") {
+    if (e.kind == Change::compile_change) {
       ++compile;
       EXPECT_TRUE(e.regression) << "an accept that turns into a reject disagrees with the catalog";
     }
-    if (e.kind == "sass change") {
+    if (e.kind == Change::sass_change) {
       ++sass;
       EXPECT_FALSE(e.regression);
     }
@@ -216,7 +216,7 @@ TEST(Diff, AMissingJudgedResultIsARegression) {
   run.results.erase(judged);
   DiffReport report = diff_runs(baseline(), run, {});
   ASSERT_EQ(report.entries.size(), 1u);
-  EXPECT_EQ(report.entries[0].kind, "missing");
+  EXPECT_EQ(report.entries[0].kind, Change::missing);
   EXPECT_EQ(report.entries[0].id, id);
   EXPECT_TRUE(report.entries[0].regression);
   EXPECT_EQ(report.regressions, 1);
@@ -273,7 +273,7 @@ TEST(Diff, ARunWithNoResultsIsARegression) {
   run.results.clear();
   DiffReport report = diff_runs(baseline(), run, {});
   EXPECT_GE(report.regressions, 1);
-  EXPECT_EQ(report.entries.front().kind, "no results");
+  EXPECT_EQ(report.entries.front().kind, Change::no_results);
 }
 
 TEST(Diff, WaiverFilesAreChecked) {
@@ -328,12 +328,12 @@ TEST(Diff, ABitChangeInOneCaseIsFoundThroughTheDigestsAndLocated) {
 
   const DiffReport same = diff_runs(clean, again, {});
   EXPECT_EQ(same.regressions, 0);
-  for (const auto& e : same.entries) EXPECT_NE(e.kind, "bits changed");
+  for (const auto& e : same.entries) EXPECT_NE(e.kind, Change::bits_changed);
   // The unit off may also move the status or the max error (other entries); the bits entry is what is tested here.
   const auto bits_entries = [](const DiffReport& report) {
     std::vector<DiffEntry> out;
     for (const auto& e : report.entries)
-      if (e.kind == "bits changed") out.push_back(e);
+      if (e.kind == Change::bits_changed) out.push_back(e);
     return out;
   };
   const DiffReport strict = diff_runs(clean, off, {});
@@ -349,7 +349,7 @@ TEST(Diff, ABitChangeInOneCaseIsFoundThroughTheDigestsAndLocated) {
   // Other cases (another seed): bits are not compared at all.
   RunRecord other_seed = off;
   other_seed.run.seed = 6;
-  for (const auto& e : diff_runs(clean, other_seed, {}).entries) EXPECT_NE(e.kind, "bits changed");
+  for (const auto& e : diff_runs(clean, other_seed, {}).entries) EXPECT_NE(e.kind, Change::bits_changed);
   // The digest survives run.json.
   const ResultRecord back = result_record_from_json(to_json(off.results[0]));
   ASSERT_TRUE(back.digest);

@@ -1,0 +1,186 @@
+#include "run/pair_runner.h"
+
+#include <algorithm>
+
+#include "generators/bulk.h"
+#include "generators/stream_salts.h"
+#include "harness/layout_discovery.h"
+#include "harness/parallel.h"
+#include "harness/sass.h"
+#include "harness/resident_source.h"
+#include "judge/resident_suite.h"
+#include "run/nightly.h"
+
+namespace mmasp::run {
+
+using Clock = std::chrono::steady_clock;
+
+std::vector<SassRecord> disassemble_all(const std::vector<SassJob>& jobs, unsigned threads) {
+  std::vector<SassRecord> sass(jobs.size());
+  parallel_for(
+      jobs.size(), threads,
+      [&](size_t i) {
+        const SassJob& job = jobs[i];
+        std::string why_not = job.why_not;
+        std::optional<SassSummary> summary;
+        if (why_not.empty()) {
+          try {
+            summary = disassemble(job.cubin, &why_not);
+          } catch (const std::exception& error) {
+            why_not = error.what();
+          }
+        }
+        sass[i] = sass_record(*job.form, job.selector, job.path, summary, why_not);
+      },
+      1);
+  return sass;
+}
+
+PairRunner::PairRunner(const NightlyOptions& options, RunSetup& setup, SuiteContext& context, const IsolatedUb& isolated_ub,
+                       PhaseClock& clock, std::function<double()> elapsed, std::function<bool()> stop)
+    : o_(options), setup_(setup), context_(context), isolated_ub_(isolated_ub), clock_(clock), elapsed_(std::move(elapsed)),
+      stop_(std::move(stop)) {}
+
+void PairRunner::add(PairWork& work, ResultRecord result) {
+  if (result.emulated)
+    if (const Form* form = find_form(result.form))
+      result.note = result.note.empty() ? emulation_label(*form) : emulation_label(*form) + "; " + result.note;
+  work.cases += result.cases;
+  work.failures += is_failure(result.status);
+  work.journal.results.push_back(std::move(result));
+}
+
+PairWork PairRunner::run(size_t index, size_t total, const Form& form, int selector) {
+  const auto pair_start = Clock::now();
+  setup_.heartbeat().send(WorkerMessage::pair(index, !setup_.hardware(), selector, form.opcode));
+  PairWork work;
+  work.journal.form = form.opcode;
+  work.journal.selector = selector;
+  std::string why;
+  if (!setup_.primary().supports(form, &why)) {
+    for (Suite suite : {Suite::random, Suite::special})
+      add(work, result_record(form.opcode, selector, suite, Status::not_supported, setup_.primary().description(), why));
+    work.journal.elapsed_seconds = elapsed_();
+    return work;
+  }
+  SuiteLimits limits;
+  limits.special_generated = o_.special_generated;
+  add(work, record_of(clock_("special suites", [&] { return run_suite(context_, form, selector, Suite::special, limits); })));
+  if (stop_()) return PairWork{.interrupted = true};
+  if (o_.ub) undefined(form, selector, limits, work);
+  if (setup_.extras() || setup_.layouts()) extras(form, selector, work);
+  if (stop_()) return PairWork{.interrupted = true};
+  const SuiteLimits random = random_limits(index, total, pair_start);
+  const SuiteResult result = random_suite(form, selector, random);
+  if (result.interrupted) return PairWork{.interrupted = true};
+  add(work, record_of(result));
+  work.journal.elapsed_seconds = elapsed_();
+  return work;
+}
+
+uint64_t PairRunner::random_cases() const { return o_.cases ? o_.cases : (setup_.hardware() ? 10000 : 64); }
+
+// --budget is the whole run's wall time. The random suite gets an even share of what is left once the pairs after
+// this one have done their own fixed work (special suites, UB, extras: estimated by the mean of the pairs so far) and
+// the reports are written.
+SuiteLimits PairRunner::random_limits(size_t index, size_t total, Clock::time_point pair_start) {
+  SuiteLimits limits;
+  limits.special_generated = o_.special_generated;
+  if (o_.budget <= 0) {
+    limits.min_cases = limits.max_cases = random_cases();
+    return limits;
+  }
+  fixed_seconds_ += std::chrono::duration<double>(Clock::now() - pair_start).count();
+  ++fixed_pairs_;
+  const size_t after = total - index - 1;
+  const double tail = std::min(1.0, 0.01 * o_.budget);   // disassembly and the reports
+  const double left = o_.budget - elapsed_() - fixed_seconds_ / double(fixed_pairs_) * double(after) - tail;
+  limits.min_cases = 64;
+  limits.max_cases = uint64_t(1) << 40;
+  limits.seconds = std::max(0.0, left / double(after + 1));
+  return limits;
+}
+
+bool PairRunner::resident_judges(const Form& form) const {
+  if (!setup_.resident() || !has_resident_kernel(form)) return false;
+  // --cases N within the host sample: the host path judges them all, as without the resident path.
+  if (o_.budget <= 0 && random_cases() <= o_.resident_sample) return false;
+  return form.is_integer() || context_.model.active_for(form);
+}
+
+// On the GPU-resident path (judge/resident_suite.h) where it judges the pair, with the worker's heartbeat around each
+// launch (a GPU case costs about a thousandth of a host one); else on the host path.
+SuiteResult PairRunner::random_suite(const Form& form, int selector, const SuiteLimits& limits) {
+  if (!resident_judges(form))
+    return clock_("random suites", [&] { return run_suite(context_, form, selector, Suite::random, limits); });
+  ResidentSuitePlan plan;
+  plan.host_sample = o_.resident_sample;
+  Heartbeat& heartbeat = setup_.heartbeat();
+  plan.before_launch = [&heartbeat](uint64_t cases) { heartbeat.send(WorkerMessage::batch(std::max<uint64_t>(1, cases / 1000))); };
+  plan.after_launch = [&heartbeat] { heartbeat.send(WorkerMessage::beat()); };
+  return clock_("random suites (resident)",
+                [&] { return run_resident_random(context_, *setup_.resident(), form, selector, limits, plan); });
+}
+
+void PairRunner::undefined(const Form& form, int selector, const SuiteLimits& limits, PairWork& work) {
+  clock_("undefined behaviour (incl. its processes)", [&] {
+    if (setup_.hardware()) {
+      add(work, isolated_ub_.result(form, selector, setup_.primary().description()));
+      return;
+    }
+    SuiteResult ub = run_suite(context_, form, selector, Suite::undefined, limits);
+    if (selector == form.selectors.front())
+      for (int value = int(form.selectors.size()); value < kSelectorOperandValues; ++value)
+        ub.out_of_range_selectors.push_back({value, probe_out_of_range_selector(setup_.primary(), form, value, o_.seed)});
+    add(work, record_of(ub));
+  });
+}
+
+CompilePathComparison PairRunner::compare_compile_paths(const Form& form, int selector) const {
+  CompilePathComparison compare{form.opcode, selector, std::nullopt, std::nullopt, false, ""};
+  try {
+    std::vector<MmaCase> cases(1024);
+    gen::Options options;
+    options.selector = selector;
+    for (size_t i = 0; i < cases.size(); ++i) {
+      gen::BulkGenerator generator(gen::case_seed(o_.seed ^ gen::salt::kCompilePaths, form, i));
+      generator.next(form, cases[i], options);
+    }
+    const auto first = execute(*setup_.backends().all[0], form, selector, cases, o_.threads);
+    const auto second = execute(*setup_.backends().all[1], form, selector, cases, o_.threads);
+    uint64_t differing = 0;
+    for (size_t i = 0; i < cases.size(); ++i) differing += first[i] != second[i];
+    compare.cases = cases.size();
+    compare.identical = differing == 0;
+    compare.differing_cases = differing;
+    if (differing) compare.note = std::to_string(differing) + " of 1024 cases differ between toolkit and driver JIT";
+  } catch (const std::exception& error) {
+    compare.note = std::string("could not compare: ") + error.what();
+  }
+  return compare;
+}
+
+std::vector<SassJob> PairRunner::sass_of(const Form& form, int selector) const {
+  std::vector<SassJob> jobs;
+  for (GpuBackend* gpu : setup_.backends().gpu) {
+    SassJob job{&form, selector, std::string(name(gpu->path())), "", ""};
+    try {
+      job.cubin = gpu->cubin(form, selector);
+    } catch (const std::exception& error) {
+      job.why_not = error.what();
+    }
+    jobs.push_back(std::move(job));
+  }
+  return jobs;
+}
+
+void PairRunner::extras(const Form& form, int selector, PairWork& work) {
+  if (setup_.extras()) clock_("SASS and compile-path comparison", [&] {
+    work.sass = sass_of(form, selector);
+    if (setup_.backends().all.size() > 1) work.journal.compile_path = compare_compile_paths(form, selector);
+  });
+  if (setup_.layouts())
+    work.journal.layout = clock_("layout discovery", [&] { return record_of(discover_layout(setup_.primary(), form, selector)); });
+}
+
+}  // namespace mmasp::run
