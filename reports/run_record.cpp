@@ -1,10 +1,12 @@
 #include "reports/run_record.h"
 
+#include <concepts>
 #include <cstdio>
 #include <fstream>
 #include <limits>
 #include <map>
 #include <sstream>
+#include <type_traits>
 
 #include "judge/suites.h"
 #include "harness/layout_discovery.h"
@@ -18,426 +20,604 @@ namespace {
 
 using nlohmann::json;
 
-// Reads one JSON object with types checked; every error names the JSON pointer of the value.
-class Reader {
+// run.json is declared once per type: fields(v, record) below names every member with its key and its presence, and
+// the same declaration drives both directions: FieldWriter makes the JSON, FieldReader reads it back with types
+// checked and every error naming the JSON pointer of the value. What reading must check beyond types (counts that add
+// up, digests that are hex) is in validate().
+
+// When a field is written, and whether reading needs it. A member that is std::optional is written only when set
+// (as null when unset, with null_when_empty); reading leaves a member at its default when its key is absent or null.
+enum class Presence {
+  always,           // written always
+  required,         // written always; reading refuses a document without it
+  unless_empty,     // written only when not empty ("", [], {}, 0)
+  null_when_empty,  // written as null when empty
+};
+
+template <typename T> struct IsOptional : std::false_type {};
+template <typename T> struct IsOptional<std::optional<T>> : std::true_type {};
+template <typename T> struct IsVector : std::false_type {};
+template <typename T> struct IsVector<std::vector<T>> : std::true_type {};
+template <typename T> struct IsStringMap : std::false_type {};
+template <typename T> struct IsStringMap<std::map<std::string, T>> : std::true_type {};
+
+// The enums run.json holds, with the parser of the names the serialiser writes and what a refusal says.
+template <typename E> struct EnumNames;
+template <> struct EnumNames<Status> {
+  static std::optional<Status> parse(std::string_view text) { return status_named(text); }
+  static std::string refusal(const std::string& spelled) { return "unknown status \"" + printable(spelled) + "\""; }
+};
+template <> struct EnumNames<Suite> {
+  static std::optional<Suite> parse(std::string_view text) { return suite_named(text); }
+  static std::string refusal(const std::string& spelled) {
+    return "random, special or ub is expected, not \"" + printable(spelled) + "\"";
+  }
+};
+template <> struct EnumNames<Expected> {
+  static std::optional<Expected> parse(std::string_view text) { return expected_named(text); }
+  static std::string refusal(const std::string& spelled) { return "accept or reject is expected, not \"" + printable(spelled) + "\""; }
+};
+template <> struct EnumNames<Observed> {
+  static std::optional<Observed> parse(std::string_view text) { return observed_named(text); }
+  static std::string refusal(const std::string& spelled) {
+    return "accept, reject or not_run is expected, not \"" + printable(spelled) + "\"";
+  }
+};
+
+// Every record's fields, declared before the visitors so that both find them.
+template <typename V> void fields(V& v, DeviceFingerprint& f);
+template <typename V> void fields(V& v, Interruption& i);
+template <typename V> void fields(V& v, RunInfo& i);
+template <typename V> void fields(V& v, EnvironmentRecord& e);
+template <typename V> void fields(V& v, CompileCell& c);
+template <typename V> void fields(V& v, CompileMatrixRow& row);
+template <typename V> void fields(V& v, CompileDisagreement& d);
+template <typename V> void fields(V& v, CompileTargetCounts& n);
+template <typename V> void fields(V& v, FailureRecord& f);
+template <typename V> void fields(V& v, ClosestToBound& c);
+template <typename V> void fields(V& v, DeviationRecord& d);
+template <typename V> void fields(V& v, ModelTierRecord& m);
+template <typename V> void fields(V& v, IntermittentRecord& i);
+template <typename V> void fields(V& v, DigestRecord& d);
+template <typename V> void fields(V& v, ResidentRecord& g);
+template <typename V> void fields(V& v, UbObservation& u);
+template <typename V> void fields(V& v, ResultRecord& r);
+template <typename V> void fields(V& v, LayoutOperandRecord& o);
+template <typename V> void fields(V& v, LayoutRecord& l);
+template <typename V> void fields(V& v, SassRecord& s);
+template <typename V> void fields(V& v, CompilePathComparison& p);
+template <typename V> void fields(V& v, FindingRef& f);
+template <typename V> void fields(V& v, RunRecord& r);
+// A compile record is two objects in run.json: "compile" (the summary) and "compile_matrix".
+template <typename V> void compile_summary_fields(V& v, CompileRecord& c);
+template <typename V> void compile_matrix_fields(V& v, CompileRecord& c);
+
+class FieldWriter;
+template <typename T>
+concept Record = requires(FieldWriter& v, T& record) { fields(v, record); };
+
+template <typename T> bool is_empty(const T& member) {
+  if constexpr (std::is_arithmetic_v<T>) return member == T{};
+  else if constexpr (requires { member.empty(); }) return member.empty();
+  else return false;
+}
+
+class FieldWriter {
  public:
-  Reader(const json& value, std::string pointer) : value_(value), pointer_(std::move(pointer)) {
-    if (!value_.is_object()) fail("", "an object");
+  template <typename T>
+  void operator()(const char* key, const T& member, Presence presence = Presence::always, bool written = true) {
+    if (!written) return;
+    if constexpr (IsOptional<T>::value) {
+      if (member) out[key] = encode(*member);
+      else if (presence == Presence::null_when_empty) out[key] = nullptr;
+    } else if (presence == Presence::unless_empty && is_empty(member)) {
+    } else if (presence == Presence::null_when_empty && is_empty(member)) {
+      out[key] = nullptr;
+    } else {
+      out[key] = encode(member);
+    }
+  }
+  // Members of this record that run.json keeps in an object of their own ("mmasp": {version, commit}).
+  template <typename Each> void object(const char* key, Each&& each) {
+    FieldWriter inner;
+    each(inner);
+    out[key] = std::move(inner.out);
+  }
+  // Reading alone checks.
+  template <typename Check> void check(Check&&) {}
+
+  template <typename T> static json encode(const T& member) {
+    if constexpr (Record<T>) {
+      FieldWriter inner;
+      fields(inner, const_cast<T&>(member));   // the writer only reads: fields() is one declaration for both ways
+      return std::move(inner.out);
+    } else if constexpr (std::is_enum_v<T>) {
+      return std::string(name(member));
+    } else if constexpr (std::is_same_v<T, ElementAt>) {
+      return json::array({member.row, member.col});
+    } else if constexpr (IsVector<T>::value) {
+      json array = json::array();
+      for (const auto& element : member) array.push_back(encode(element));
+      return array;
+    } else if constexpr (IsStringMap<T>::value) {
+      json object = json::object();
+      for (const auto& [key, value] : member) object[key] = encode(value);
+      return object;
+    } else {
+      return json(member);
+    }
+  }
+
+  json out = json::object();
+};
+
+class FieldReader {
+ public:
+  FieldReader(const json& value, std::string pointer) : value_(value), pointer_(std::move(pointer)) {
+    if (!value_.is_object()) refuse(pointer_, "an object", &value_);
+  }
+
+  template <typename T>
+  void operator()(const char* key, T& member, Presence presence = Presence::always, bool = true) {
+    if (!has(key)) {
+      if (presence == Presence::required) refuse(at(key), expected_of<T>(), value_.contains(key) ? &value_[key] : nullptr);
+      return;
+    }
+    decode(value_[key], at(key), member);
+  }
+  template <typename Each> void object(const char* key, Each&& each) {
+    if (!has(key)) return;
+    FieldReader inner(value_[key], at(key));
+    each(inner);
+  }
+  // A condition the document must meet beyond its types: {holds, the key (or key/index) of the value that is wrong,
+  // what the error says of it}.
+  template <typename Check> void check(Check&& condition) {
+    if (const auto [holds, key, says] = condition(); !holds) throw RunRecordError(at(key) + ": " + says);
   }
 
   bool has(const char* key) const { return value_.contains(key) && !value_[key].is_null(); }
-  const std::string& pointer() const { return pointer_; }
+  std::string at(const std::string& key) const { return pointer_ + "/" + key; }
 
-  [[noreturn]] void fail(const std::string& key, const std::string& expected) const {
-    const std::string where = key.empty() ? pointer_ : pointer_ + "/" + key;
-    const json* found = key.empty() ? &value_ : (value_.contains(key) ? &value_[key] : nullptr);
+  [[noreturn]] static void refuse(const std::string& where, const std::string& expected, const json* found) {
     throw RunRecordError((where.empty() ? std::string("/") : where) + ": " + expected + " is expected" +
                          (found ? ", not " + std::string(found->type_name()) : " and missing"));
   }
 
-  std::string text(const char* key, const std::string& fallback = "") const {
-    if (!has(key)) return fallback;
-    if (!value_[key].is_string()) fail(key, "a string");
-    return value_[key].get<std::string>();
+  template <typename T> static const char* expected_of() {
+    if constexpr (std::is_same_v<T, std::string> || std::is_enum_v<T>) return "a string";
+    else if constexpr (std::is_same_v<T, bool>) return "true or false";
+    else if constexpr (std::is_integral_v<T>) return "a whole number";
+    else if constexpr (std::is_floating_point_v<T>) return "a number";
+    else if constexpr (IsVector<T>::value) return "an array";
+    else return "an object";
   }
-  std::string required_text(const char* key) const {
-    if (!has(key)) fail(key, "a string");
-    return text(key);
+
+  template <typename T> static void decode(const json& v, const std::string& at, T& member) {
+    if constexpr (IsOptional<T>::value) {
+      member.emplace();
+      decode(v, at, *member);
+    } else if constexpr (Record<T>) {
+      FieldReader inner(v, at);
+      fields(inner, member);
+    } else if constexpr (std::is_enum_v<T>) {
+      if (!v.is_string()) refuse(at, "a string", &v);
+      const std::string spelled = v.get<std::string>();
+      const auto parsed = EnumNames<T>::parse(spelled);
+      if (!parsed) throw RunRecordError(at + ": " + EnumNames<T>::refusal(spelled));
+      member = *parsed;
+    } else if constexpr (std::is_same_v<T, ElementAt>) {
+      if (!v.is_array() || v.size() != 2 || !v[0].is_number_integer() || !v[1].is_number_integer())
+        refuse(at, "[row, column]", &v);
+      member = {v[0].get<int>(), v[1].get<int>()};
+    } else if constexpr (IsVector<T>::value) {
+      if (!v.is_array()) refuse(at, "an array", &v);
+      member.clear();
+      for (size_t i = 0; i < v.size(); ++i) decode(v[i], at + "/" + std::to_string(i), member.emplace_back());
+    } else if constexpr (IsStringMap<T>::value) {
+      if (!v.is_object()) refuse(at, "an object", &v);
+      for (const auto& [key, value] : v.items()) decode(value, at + "/" + key, member[key]);
+    } else if constexpr (std::is_same_v<T, std::string>) {
+      if (!v.is_string()) refuse(at, "a string", &v);
+      member = v.get<std::string>();
+    } else if constexpr (std::is_same_v<T, bool>) {
+      if (!v.is_boolean()) refuse(at, "true or false", &v);
+      member = v.get<bool>();
+    } else if constexpr (std::is_same_v<T, double>) {
+      if (!v.is_number()) refuse(at, "a number", &v);
+      member = v.get<double>();
+    } else if constexpr (std::is_same_v<T, uint32_t>) {   // a 32-bit code of D
+      const uint64_t value = whole(v, at);
+      if (value > 0xffffffffu) refuse(at, "a 32-bit code", &v);
+      member = uint32_t(value);
+    } else if constexpr (std::is_unsigned_v<T>) {
+      member = whole(v, at);
+    } else if constexpr (std::is_same_v<T, int>) {
+      // An unsigned beyond INT64_MAX would read as a negative int64: compared as unsigned first.
+      const bool fits = v.is_number_unsigned() ? v.get<uint64_t>() <= uint64_t(std::numeric_limits<int>::max())
+                                               : v.is_number_integer() && v.get<int64_t>() >= std::numeric_limits<int>::min() &&
+                                                     v.get<int64_t>() <= std::numeric_limits<int>::max();
+      if (!fits) refuse(at, "a whole number", &v);
+      member = v.get<int>();
+    } else {
+      static_assert(sizeof(T) == 0, "run.json has no encoding for this member type");
+    }
   }
-  uint64_t count(const char* key, uint64_t fallback = 0) const {
-    if (!has(key)) return fallback;
-    const json& v = value_[key];
-    if (!(v.is_number_unsigned() || (v.is_number_integer() && v.get<int64_t>() >= 0))) fail(key, "a whole number >= 0");
-    return v.get<uint64_t>();
-  }
-  int integer(const char* key, int fallback = 0) const {
-    if (!has(key)) return fallback;
-    const json& v = value_[key];
-    // An unsigned beyond INT64_MAX would read as a negative int64: compared as unsigned first.
-    const bool fits = v.is_number_unsigned() ? v.get<uint64_t>() <= uint64_t(std::numeric_limits<int>::max())
-                                             : v.is_number_integer() && v.get<int64_t>() >= std::numeric_limits<int>::min() &&
-                                                   v.get<int64_t>() <= std::numeric_limits<int>::max();
-    if (!fits) fail(key, "a whole number");
-    return v.get<int>();
-  }
-  int required_integer(const char* key) const {
-    if (!has(key)) fail(key, "a whole number");
-    return integer(key);
-  }
-  double number(const char* key, double fallback = 0) const {
-    if (!has(key)) return fallback;
-    if (!value_[key].is_number()) fail(key, "a number");
-    return value_[key].get<double>();
-  }
-  bool flag(const char* key, bool fallback = false) const {
-    if (!has(key)) return fallback;
-    if (!value_[key].is_boolean()) fail(key, "true or false");
-    return value_[key].get<bool>();
-  }
-  // A name the serialiser writes for an enum, read back through its parser.
-  template <typename E>
-  E named(const char* key, std::optional<E> (*parse)(std::string_view), const char* expected) const {
-    const std::string spelled = required_text(key);
-    if (const auto value = parse(spelled)) return *value;
-    throw RunRecordError(pointer_ + "/" + key + ": " + expected + " is expected, not \"" + printable(spelled) + "\"");
-  }
-  Status status(const char* key) const {
-    const std::string spelled = required_text(key);
-    const auto parsed = status_named(spelled);
-    if (!parsed) throw RunRecordError(pointer_ + "/" + key + ": unknown status \"" + spelled + "\"");
-    return *parsed;
-  }
-  std::optional<Reader> object(const char* key) const {
-    if (!has(key)) return std::nullopt;
-    return Reader(value_[key], pointer_ + "/" + key);
-  }
-  // The elements of an array member (none when absent), each with its pointer.
-  template <typename Each>
-  void each(const char* key, Each&& each_element) const {
-    if (!has(key)) return;
-    if (!value_[key].is_array()) fail(key, "an array");
-    const json& array = value_[key];
-    for (size_t i = 0; i < array.size(); ++i) each_element(array[i], pointer_ + "/" + key + "/" + std::to_string(i));
-  }
-  std::vector<std::string> texts(const char* key) const {
-    std::vector<std::string> out;
-    each(key, [&](const json& v, const std::string& at) {
-      if (!v.is_string()) throw RunRecordError(at + ": a string is expected, not " + std::string(v.type_name()));
-      out.push_back(v.get<std::string>());
-    });
-    return out;
-  }
-  ElementAt element(const char* key) const {
-    if (!has(key)) return {};
-    const json& v = value_[key];
-    if (!v.is_array() || v.size() != 2 || !v[0].is_number_integer() || !v[1].is_number_integer())
-      fail(key, "[row, column]");
-    return {v[0].get<int>(), v[1].get<int>()};
-  }
-  const json& raw() const { return value_; }
 
  private:
+  static uint64_t whole(const json& v, const std::string& at) {
+    if (!(v.is_number_unsigned() || (v.is_number_integer() && v.get<int64_t>() >= 0))) refuse(at, "a whole number >= 0", &v);
+    return v.get<uint64_t>();
+  }
+
   const json& value_;
   std::string pointer_;
 };
 
-json element_json(ElementAt e) { return json::array({e.row, e.col}); }
+// The declarations. Keys are run.json's (docs/run-report.md); a field's order here is the order of its struct.
+using enum Presence;
 
-}  // namespace
-
-json fingerprint_json(const DeviceFingerprint& f) {
-  return {{"name", f.name},         {"sm", f.sm},
-          {"uuid", f.uuid},         {"driver_version", f.driver_version},
-          {"driver_api_version", f.driver_api_version}, {"ecc", f.ecc},
-          {"sm_clock_khz", f.sm_clock_khz}, {"memory_clock_khz", f.memory_clock_khz},
-          {"sm_count", f.sm_count}, {"memory_bytes", f.memory_bytes}};
+template <typename V> void fields(V& v, DeviceFingerprint& f) {
+  v("name", f.name);
+  v("sm", f.sm);
+  v("uuid", f.uuid);
+  v("driver_version", f.driver_version);
+  v("driver_api_version", f.driver_api_version);
+  v("ecc", f.ecc);
+  v("sm_clock_khz", f.sm_clock_khz);
+  v("memory_clock_khz", f.memory_clock_khz);
+  v("sm_count", f.sm_count);
+  v("memory_bytes", f.memory_bytes);
 }
 
-namespace {
-
-DeviceFingerprint fingerprint_from(const Reader& r) {
-  DeviceFingerprint f;
-  f.name = r.text("name");
-  f.sm = r.integer("sm");
-  f.uuid = r.text("uuid");
-  f.driver_version = r.text("driver_version");
-  f.driver_api_version = r.integer("driver_api_version");
-  f.ecc = r.flag("ecc");
-  f.sm_clock_khz = r.integer("sm_clock_khz");
-  f.memory_clock_khz = r.integer("memory_clock_khz");
-  f.sm_count = r.integer("sm_count");
-  f.memory_bytes = r.count("memory_bytes");
-  return f;
+template <typename V> void fields(V& v, Interruption& i) {
+  v("signal", i.signal, required);
+  v("signal_name", i.signal_name);
+  v("pairs_done", i.pairs_done);
+  v("pairs", i.pairs);
+  v.check([&] { return std::tuple{i.signal >= 1 && i.signal <= 64, "signal", "a signal number from 1 to 64 is expected"}; });
 }
 
-json result_to_json(const ResultRecord& r) {
-  json out = {{"id", r.id},
-              {"form", r.form},
-              {"family", r.family},
-              {"selector", r.selector},
-              {"suite", name(r.suite)},
-              {"status", name(r.status)},
-              {"backend", r.backend},
-              {"emulated", r.emulated},
-              {"cases", r.cases},
-              {"passed", r.passed},
-              {"quality_warnings", r.quality_warnings},
-              {"failed", r.failed},
-              {"not_judged", r.not_judged},
-              {"max_error_ulps", r.max_error_ulps},
-              {"max_error_vs_bound", r.max_error_vs_bound},
-              {"error_histogram_ulps", r.error_histogram_ulps},
-              {"seconds", r.seconds},
-              {"seed", r.seed}};
-  if (!r.note.empty()) out["note"] = r.note;
-  if (!r.failing_special_cases.empty()) out["failing_special_cases"] = r.failing_special_cases;
-  if (!r.special_cases.empty()) {
-    json named = json::object();
-    for (const auto& [case_name, status] : r.special_cases) named[case_name] = name(status);
-    out["special_cases"] = named;
-  }
-  if (r.ub_unordered_like_sp) out["ub_unordered_like_sp"] = {{"cases", r.ub_unordered_like_sp->cases}, {"like_sp", r.ub_unordered_like_sp->like_sp}};
-  if (!r.out_of_range_selectors.empty()) out["out_of_range_selectors"] = r.out_of_range_selectors;
-  if (const auto& c = r.closest_to_bound)
-    out["closest_to_bound"] = {{"repro", c->repro}, {"element", element_json(c->element)}, {"error_ulps", c->error_ulps}, {"reason", c->reason}};
-  if (const auto& m = r.model) {
-    out["model"] = {{"tier", m->tier}, {"model_judged", m->model_judged}, {"reference_judged", m->reference_judged},
-                    {"deviations", m->deviations}, {"model_mismatches", m->model_mismatches}};
-    if (const auto& d = m->deviation)
-      out["model"]["deviation"] = {{"case", d->case_name},          {"repro", d->repro},
-                                   {"element", element_json(d->element)}, {"observed", d->observed},
-                                   {"model", d->model},             {"differing_bits", d->differing_bits},
-                                   {"deviating_elements", d->deviating_elements}, {"spec_status", name(d->spec_status)},
-                                   {"shrink_attempts", d->shrink_attempts}};
-  }
-  if (const auto& f = r.failure)
-    out["failure"] = {{"case", f->case_name},  {"repro", f->repro},       {"element", element_json(f->element)},
-                      {"expected", f->expected}, {"observed", f->observed}, {"reason", f->reason},
-                      {"shrink_attempts", f->shrink_attempts}};
-  if (const auto& d = r.digest)
-    out["digest"] = {{"cases", d->cases}, {"chunk_cases", d->chunk_cases}, {"all", d->all}, {"chunks", d->chunks}};
-  if (const auto& g = r.resident)
-    out["resident"] = {{"host_sample", g->host_sample}, {"first_index", g->first_index}, {"generated", g->generated},
-                       {"checked", g->checked},         {"deviating", g->deviating},     {"recorded", g->recorded},
-                       {"overflowed", g->overflowed},   {"replayed", g->replayed},       {"seconds", g->seconds}};
-  if (const auto& i = r.intermittent)
-    out["intermittent"] = {{"case", i->case_name},   {"repro", i->repro},   {"element", element_json(i->element)},
-                           {"first", i->first},      {"replay", i->replay}, {"differing_elements", i->differing_elements},
-                           {"cases", i->cases},      {"replayed", i->replayed}};
-  return out;
-}
-
-uint32_t code(const Reader& r, const char* key) {
-  const uint64_t value = r.count(key);
-  if (value > 0xffffffffu) r.fail(key, "a 32-bit code");
-  return uint32_t(value);
-}
-
-ResultRecord result_from(const Reader& r) {
-  ResultRecord out;
-  out.id = r.required_text("id");
-  out.form = r.required_text("form");
-  out.family = r.text("family");
-  out.selector = r.required_integer("selector");
-  const std::string suite = r.required_text("suite");
-  if (const auto parsed = suite_named(suite)) out.suite = *parsed;
-  else throw RunRecordError(r.pointer() + "/suite: random, special or ub is expected, not \"" + printable(suite) + "\"");
-  out.status = r.status("status");
-  out.backend = r.text("backend");
-  out.emulated = r.flag("emulated");
-  out.cases = r.count("cases");
-  out.passed = r.count("passed");
-  out.quality_warnings = r.count("quality_warnings");
-  out.failed = r.count("failed");
-  out.not_judged = r.count("not_judged");
-  out.max_error_ulps = r.number("max_error_ulps");
-  out.max_error_vs_bound = r.number("max_error_vs_bound");
-  r.each("error_histogram_ulps", [&](const json& v, const std::string& at) {
-    if (!v.is_number_unsigned() && !(v.is_number_integer() && v.get<int64_t>() >= 0))
-      throw RunRecordError(at + ": a whole number >= 0 is expected");
-    out.error_histogram_ulps.push_back(v.get<uint64_t>());
+template <typename V> void fields(V& v, RunInfo& i) {
+  v("started", i.started);
+  v("finished", i.finished);
+  v("host", i.host);
+  v("command", i.command);
+  v("seed", i.seed);
+  v.object("mmasp", [&](auto& mmasp) {
+    mmasp("version", i.mmasp_version);
+    mmasp("commit", i.mmasp_commit);
   });
-  out.seconds = r.number("seconds");
-  out.seed = r.count("seed");
-  out.note = r.text("note");
-  out.failing_special_cases = r.texts("failing_special_cases");
-  if (auto named = r.object("special_cases"))
-    for (const auto& [case_name, value] : named->raw().items()) out.special_cases[case_name] = named->status(case_name.c_str());
-  if (auto g = r.object("resident")) {
-    ResidentRecord resident{g->count("host_sample"), g->count("first_index"), g->count("generated"), g->count("checked"),
-                            g->count("deviating"),   g->count("recorded"),    g->count("overflowed"), g->count("replayed"),
-                            g->number("seconds")};
-    // Nothing lost: every case drawn was judged, every deviating case was recorded or counted as overflowed, and
-    // the host replayed none that was not recorded.
-    if (resident.generated != resident.checked) g->fail("checked", "a count equal to generated");
-    if (resident.recorded + resident.overflowed != resident.deviating) g->fail("deviating", "a count equal to recorded + overflowed");
-    if (resident.replayed > resident.recorded) g->fail("replayed", "a count no larger than recorded");
-    out.resident = resident;
-  }
-  if (auto ub = r.object("ub_unordered_like_sp")) out.ub_unordered_like_sp = UbObservation{ub->count("cases"), ub->count("like_sp")};
-  if (auto selectors = r.object("out_of_range_selectors"))
-    for (const auto& [value, what] : selectors->raw().items()) out.out_of_range_selectors[value] = selectors->text(value.c_str());
-  if (auto c = r.object("closest_to_bound"))
-    out.closest_to_bound = ClosestToBound{c->text("repro"), c->text("reason"), c->element("element"), c->number("error_ulps")};
-  if (auto m = r.object("model")) {
-    ModelTierRecord model;
-    model.tier = m->text("tier");
-    model.model_judged = m->count("model_judged");
-    model.reference_judged = m->count("reference_judged");
-    model.deviations = m->count("deviations");
-    model.model_mismatches = m->count("model_mismatches");
-    if (auto d = m->object("deviation")) {
-      DeviationRecord deviation;
-      deviation.case_name = d->text("case");
-      deviation.repro = d->text("repro");
-      deviation.element = d->element("element");
-      deviation.observed = code(*d, "observed");
-      deviation.model = code(*d, "model");
-      deviation.differing_bits = code(*d, "differing_bits");
-      deviation.deviating_elements = d->integer("deviating_elements");
-      deviation.shrink_attempts = d->integer("shrink_attempts");
-      deviation.spec_status = d->status("spec_status");
-      model.deviation = deviation;
-    }
-    out.model = model;
-  }
-  if (auto f = r.object("failure")) {
-    FailureRecord failure;
-    failure.case_name = f->text("case");
-    failure.repro = f->text("repro");
-    failure.reason = f->text("reason");
-    failure.element = f->element("element");
-    failure.expected = code(*f, "expected");
-    failure.observed = code(*f, "observed");
-    failure.shrink_attempts = f->integer("shrink_attempts");
-    out.failure = failure;
-  }
-  if (auto d = r.object("digest")) {
-    DigestRecord digest{d->count("cases"), d->count("chunk_cases"), d->required_text("all"), d->texts("chunks")};
-    const auto hex16 = [](const std::string& text) { return text.size() == 16 && text.find_first_not_of("0123456789abcdef") == std::string::npos; };
-    if (!hex16(digest.all)) d->fail("all", "16 lower-case hex digits");
-    for (size_t c = 0; c < digest.chunks.size(); ++c)
-      if (!hex16(digest.chunks[c])) throw RunRecordError(d->pointer() + "/chunks/" + std::to_string(c) + ": 16 lower-case hex digits are expected");
-    out.digest = digest;
-  }
-  if (auto i = r.object("intermittent"))
-    out.intermittent = IntermittentRecord{i->text("case"),  i->text("repro"),    i->element("element"),
-                                          code(*i, "first"), code(*i, "replay"), i->integer("differing_elements"),
-                                          i->count("cases"), i->count("replayed")};
-  return out;
+  v("case_streams", i.case_streams);
+  v("shard", i.shard);
+  v("budget_seconds", i.budget_seconds);
+  v("ub", i.ub);
+  v("notes", i.notes);
+  v("model_tier", i.model_tier);
+  v("seconds", i.seconds);
+  v("phase_seconds", i.phase_seconds);
+  v("interrupted", i.interrupted);
+  v("resumed", i.resumed, unless_empty);
 }
 
-json compile_to_json(const CompileRecord& c) {
-  json by_target = json::object();
-  for (const auto& [target, n] : c.by_target)
-    by_target[target] = {{"cases", n.cases}, {"agree", n.agree}, {"documented_disagreements", n.documented},
-                         {"new_disagreements", n.new_disagreements}, {"not_run", n.not_run}};
-  json disagreements = json::array();
-  for (const auto& d : c.disagreements)
-    disagreements.push_back({{"id", d.id}, {"target", d.target}, {"expected", name(d.expected)}, {"observed", name(d.observed)},
-                             {"why", d.why}, {"diagnostic", d.diagnostic}, {"finding", d.finding.empty() ? json(nullptr) : json(d.finding)}});
-  json out = {{"cases", c.cases},
-          {"agree", c.agree},
-          {"documented_disagreements", c.documented_disagreements},
-          {"new_disagreements", c.new_disagreements},
-          {"not_run", c.not_run},
-          {"cache_hits", c.cache_hits},
-          {"seconds", c.seconds},
-          {"exit", c.exit},
-          {"ptxas", {{"path", c.ptxas_path}, {"version", c.ptxas_version}, {"max_ptx", c.ptxas_max_ptx ? json(*c.ptxas_max_ptx) : json(nullptr)}}}};
+template <typename V> void fields(V& v, EnvironmentRecord& e) {
+  v("backend", e.backend);
+  v("emulated", e.emulated);
+  v("device", e.device);
+  v("toolkit", e.toolkit);
+  v("compile_paths", e.compile_paths);
+}
+
+template <typename V> void fields(V& v, CompileCell& c) {
+  v("expected", c.expected, required);
+  v("observed", c.observed, required);
+  v("ptx_version", c.ptx_version);
+}
+
+template <typename V> void fields(V& v, CompileMatrixRow& row) {
+  v("form", row.form, required);
+  v("selector", row.selector);
+  v("cells", row.cells);
+}
+
+template <typename V> void fields(V& v, CompileDisagreement& d) {
+  v("id", d.id, required);
+  v("target", d.target);
+  v("expected", d.expected, required);
+  v("observed", d.observed, required);
+  v("why", d.why);
+  v("diagnostic", d.diagnostic);
+  v("finding", d.finding, null_when_empty);
+}
+
+template <typename V> void fields(V& v, CompileTargetCounts& n) {
+  v("cases", n.cases);
+  v("agree", n.agree);
+  v("documented_disagreements", n.documented);
+  v("new_disagreements", n.new_disagreements);
+  v("not_run", n.not_run);
+}
+
+template <typename V> void compile_summary_fields(V& v, CompileRecord& c) {
+  v("cases", c.cases);
+  v("agree", c.agree);
+  v("documented_disagreements", c.documented_disagreements);
+  v("new_disagreements", c.new_disagreements);
+  v("not_run", c.not_run);
+  v("cache_hits", c.cache_hits);
   // Written together since the records gained them; a record read from an older run.json has neither, and writes
   // back as it was.
-  if (!c.by_target.empty()) {
-    out["by_target"] = by_target;
-    out["disagreements"] = disagreements;
-  }
-  return out;
+  v("by_target", c.by_target, unless_empty);
+  v("disagreements", c.disagreements, always, !c.by_target.empty());
+  v("seconds", c.seconds);
+  v.object("ptxas", [&](auto& ptxas) {
+    ptxas("path", c.ptxas_path);
+    ptxas("version", c.ptxas_version);
+    ptxas("max_ptx", c.ptxas_max_ptx, null_when_empty);
+  });
+  v("exit", c.exit);
+}
+
+template <typename V> void compile_matrix_fields(V& v, CompileRecord& c) {
+  v("targets", c.targets);
+  v("matrix", c.matrix);
+}
+
+template <typename V> void fields(V& v, FailureRecord& f) {
+  v("case", f.case_name);
+  v("repro", f.repro);
+  v("reason", f.reason);
+  v("element", f.element);
+  v("expected", f.expected);
+  v("observed", f.observed);
+  v("shrink_attempts", f.shrink_attempts);
+}
+
+template <typename V> void fields(V& v, ClosestToBound& c) {
+  v("repro", c.repro);
+  v("reason", c.reason);
+  v("element", c.element);
+  v("error_ulps", c.error_ulps);
+}
+
+template <typename V> void fields(V& v, DeviationRecord& d) {
+  v("case", d.case_name);
+  v("repro", d.repro);
+  v("element", d.element);
+  v("observed", d.observed);
+  v("model", d.model);
+  v("differing_bits", d.differing_bits);
+  v("deviating_elements", d.deviating_elements);
+  v("shrink_attempts", d.shrink_attempts);
+  v("spec_status", d.spec_status, required);
+}
+
+template <typename V> void fields(V& v, ModelTierRecord& m) {
+  v("tier", m.tier);
+  v("model_judged", m.model_judged);
+  v("reference_judged", m.reference_judged);
+  v("deviations", m.deviations);
+  v("model_mismatches", m.model_mismatches);
+  v("deviation", m.deviation);
+}
+
+template <typename V> void fields(V& v, IntermittentRecord& i) {
+  v("case", i.case_name);
+  v("repro", i.repro);
+  v("element", i.element);
+  v("first", i.first);
+  v("replay", i.replay);
+  v("differing_elements", i.differing_elements);
+  v("cases", i.cases);
+  v("replayed", i.replayed);
+}
+
+bool hex16(const std::string& text) {
+  return text.size() == 16 && text.find_first_not_of("0123456789abcdef") == std::string::npos;
+}
+
+template <typename V> void fields(V& v, DigestRecord& d) {
+  v("cases", d.cases);
+  v("chunk_cases", d.chunk_cases);
+  v("all", d.all, required);
+  v("chunks", d.chunks);
+  v.check([&] { return std::tuple{hex16(d.all), "all", "16 lower-case hex digits are expected"}; });
+  for (size_t c = 0; c < d.chunks.size(); ++c)
+    v.check([&] { return std::tuple{hex16(d.chunks[c]), "chunks/" + std::to_string(c), "16 lower-case hex digits are expected"}; });
+}
+
+template <typename V> void fields(V& v, ResidentRecord& g) {
+  v("host_sample", g.host_sample);
+  v("first_index", g.first_index);
+  v("generated", g.generated);
+  v("checked", g.checked);
+  v("deviating", g.deviating);
+  v("recorded", g.recorded);
+  v("overflowed", g.overflowed);
+  v("replayed", g.replayed);
+  v("seconds", g.seconds);
+  // Nothing lost: every case drawn was judged, every deviating case was recorded or counted as overflowed, and the
+  // host replayed none that was not recorded.
+  v.check([&] { return std::tuple{g.generated == g.checked, "checked", "a count equal to generated is expected"}; });
+  v.check([&] { return std::tuple{g.recorded + g.overflowed == g.deviating, "deviating", "a count equal to recorded + overflowed is expected"}; });
+  v.check([&] { return std::tuple{g.replayed <= g.recorded, "replayed", "a count no larger than recorded is expected"}; });
+}
+
+template <typename V> void fields(V& v, UbObservation& u) {
+  v("cases", u.cases);
+  v("like_sp", u.like_sp);
+}
+
+template <typename V> void fields(V& v, ResultRecord& r) {
+  v("id", r.id, required);
+  v("form", r.form, required);
+  v("family", r.family);
+  v("selector", r.selector, required);
+  v("suite", r.suite, required);
+  v("status", r.status, required);
+  v("backend", r.backend);
+  v("emulated", r.emulated);
+  v("cases", r.cases);
+  v("passed", r.passed);
+  v("quality_warnings", r.quality_warnings);
+  v("failed", r.failed);
+  v("not_judged", r.not_judged);
+  v("max_error_ulps", r.max_error_ulps);
+  v("max_error_vs_bound", r.max_error_vs_bound);
+  v("error_histogram_ulps", r.error_histogram_ulps);
+  v("seconds", r.seconds);
+  v("seed", r.seed);
+  v("note", r.note, unless_empty);
+  v("failing_special_cases", r.failing_special_cases, unless_empty);
+  v("special_cases", r.special_cases, unless_empty);
+  v("ub_unordered_like_sp", r.ub_unordered_like_sp);
+  v("out_of_range_selectors", r.out_of_range_selectors, unless_empty);
+  v("closest_to_bound", r.closest_to_bound);
+  v("model", r.model);
+  v("failure", r.failure);
+  v("intermittent", r.intermittent);
+  v("digest", r.digest);
+  v("resident", r.resident);
+}
+
+template <typename V> void fields(V& v, LayoutOperandRecord& o) {
+  v("operand", o.operand);
+  v("probes", o.probes);
+  v("matched", o.matched);
+  v("mismatches", o.mismatches);
+}
+
+template <typename V> void fields(V& v, LayoutRecord& l) {
+  v("form", l.form, required);
+  v("selector", l.selector);
+  v("verified", l.verified);
+  v("operands", l.operands);
+  v("error", l.error, unless_empty);
+}
+
+template <typename V> void fields(V& v, SassRecord& s) {
+  v("form", s.form, required);
+  v("path", s.path);
+  v("selector", s.selector);
+  // A SASS that could not be read has its error and nothing else.
+  v("error", s.error);
+  const bool read = !s.error;
+  v("mma", s.mma, always, read);
+  v("sparse_mma", s.sparse_mma, always, read);
+  v("instructions", s.instructions, always, read);
+  v("native", s.native, always, read);
+  v("note", s.note, unless_empty, read);
+}
+
+template <typename V> void fields(V& v, CompilePathComparison& p) {
+  v("form", p.form, required);
+  v("selector", p.selector);
+  v("cases", p.cases);
+  v("differing_cases", p.differing_cases);
+  v("identical", p.identical);
+  v("note", p.note, unless_empty);
+}
+
+template <typename V> void fields(V& v, FindingRef& f) {
+  v("id", f.id);
+  v("kind", f.kind);
+  v("title", f.title);
+}
+
+// Everything of run.json but its schema, the compile record (two objects of its own) and the derived summary.
+template <typename V> void fields(V& v, RunRecord& r) {
+  v("run", r.run, required);
+  v("environment", r.environment);
+  v("findings", r.findings);
+  v("results", r.results);
+  v("layouts", r.layouts);
+  v("sass", r.sass);
+  v("compile_paths", r.compile_paths);
+}
+
+template <typename T> json write_record(const T& record) { return FieldWriter::encode(record); }
+template <typename T> T read_record(const json& document) {
+  T record;
+  FieldReader::decode(document, "", record);
+  return record;
 }
 
 }  // namespace
 
+json fingerprint_json(const DeviceFingerprint& f) { return write_record(f); }
+
 json compile_matrix_json(const CompileRecord& c) {
-  json rows = json::array();
-  for (const auto& row : c.matrix) {
-    json cells = json::object();
-    for (const auto& [target, cell] : row.cells)
-      cells[target] = {{"expected", name(cell.expected)}, {"observed", name(cell.observed)}, {"ptx_version", cell.ptx_version}};
-    rows.push_back({{"form", row.form}, {"selector", row.selector}, {"cells", cells}});
-  }
-  return {{"targets", c.targets}, {"matrix", rows}};
+  FieldWriter writer;
+  compile_matrix_fields(writer, const_cast<CompileRecord&>(c));
+  return std::move(writer.out);
 }
 
 namespace {
 
-LayoutRecord layout_from(const Reader& l) {
-  LayoutRecord layout{l.required_text("form"), l.integer("selector"), l.flag("verified"), {}, l.text("error")};
-  l.each("operands", [&](const json& ov, const std::string& oat) {
-    const Reader o(ov, oat);
-    layout.operands.push_back({o.text("operand"), o.count("probes"), o.count("matched"), o.texts("mismatches")});
-  });
-  return layout;
+json compile_summary_json(const CompileRecord& c) {
+  FieldWriter writer;
+  compile_summary_fields(writer, const_cast<CompileRecord&>(c));
+  return std::move(writer.out);
 }
 
-CompilePathComparison compile_path_from(const Reader& p) {
-  CompilePathComparison comparison{p.required_text("form"), p.integer("selector"), std::nullopt, std::nullopt,
-                                   p.flag("identical"), p.text("note")};
-  if (p.has("cases")) comparison.cases = p.count("cases");
-  if (p.has("differing_cases")) comparison.differing_cases = p.count("differing_cases");
-  return comparison;
-}
-
-CompileRecord compile_from(const Reader& summary, const std::optional<Reader>& matrix) {
+CompileRecord compile_from(const FieldReader& root, const json& document) {
   CompileRecord c;
-  c.cases = summary.count("cases");
-  c.agree = summary.count("agree");
-  c.documented_disagreements = summary.count("documented_disagreements");
-  c.new_disagreements = summary.count("new_disagreements");
-  c.not_run = summary.count("not_run");
-  c.cache_hits = summary.count("cache_hits");
-  c.seconds = summary.number("seconds");
-  c.exit = summary.integer("exit");
-  if (auto targets = summary.object("by_target"))
-    for (const auto& [target, value] : targets->raw().items()) {
-      const Reader n(value, targets->pointer() + "/" + target);
-      c.by_target[target] = {n.count("cases"), n.count("agree"), n.count("documented_disagreements"),
-                             n.count("new_disagreements"), n.count("not_run")};
-    }
-  summary.each("disagreements", [&](const json& v, const std::string& at) {
-    const Reader d(v, at);
-    c.disagreements.push_back({d.required_text("id"), d.text("target"), d.named("expected", expected_named, "accept or reject"),
-                               d.named("observed", observed_named, "accept, reject or not_run"), d.text("why"),
-                               d.text("diagnostic"), d.text("finding")});
-  });
-  if (auto ptxas = summary.object("ptxas")) {
-    c.ptxas_path = ptxas->text("path");
-    c.ptxas_version = ptxas->text("version");
-    if (ptxas->has("max_ptx")) c.ptxas_max_ptx = ptxas->text("max_ptx");
+  FieldReader summary(document["compile"], "/compile");
+  compile_summary_fields(summary, c);
+  if (root.has("compile_matrix")) {
+    FieldReader matrix(document["compile_matrix"], "/compile_matrix");
+    compile_matrix_fields(matrix, c);
   }
-  if (!matrix) return c;
-  c.targets = matrix->texts("targets");
-  matrix->each("matrix", [&](const json& v, const std::string& at) {
-    const Reader row(v, at);
-    CompileMatrixRow out{row.required_text("form"), row.integer("selector"), {}};
-    if (auto cells = row.object("cells"))
-      for (const auto& [target, cell] : cells->raw().items()) {
-        const Reader r(cell, cells->pointer() + "/" + target);
-        out.cells[target] = {r.named("expected", expected_named, "accept or reject"),
-                             r.named("observed", observed_named, "accept, reject or not_run"), r.text("ptx_version")};
-      }
-    c.matrix.push_back(std::move(out));
-  });
   return c;
 }
 
 }  // namespace
 
-json to_json(const LayoutRecord& l) {
-  json operands = json::array();
-  for (const auto& o : l.operands)
-    operands.push_back({{"operand", o.operand}, {"probes", o.probes}, {"matched", o.matched}, {"mismatches", o.mismatches}});
-  json line = {{"form", l.form}, {"selector", l.selector}, {"verified", l.verified}, {"operands", operands}};
-  if (!l.error.empty()) line["error"] = l.error;
-  return line;
-}
-LayoutRecord layout_record_from_json(const json& document) { return layout_from(Reader(document, "")); }
+json to_json(const LayoutRecord& l) { return write_record(l); }
+LayoutRecord layout_record_from_json(const json& document) { return read_record<LayoutRecord>(document); }
 
-json to_json(const CompilePathComparison& p) {
-  json line = {{"form", p.form}, {"selector", p.selector}, {"identical", p.identical}};
-  if (p.cases) line["cases"] = *p.cases;
-  if (p.differing_cases) line["differing_cases"] = *p.differing_cases;
-  if (!p.note.empty()) line["note"] = p.note;
-  return line;
-}
-CompilePathComparison compile_path_from_json(const json& document) { return compile_path_from(Reader(document, "")); }
+json to_json(const CompilePathComparison& p) { return write_record(p); }
+CompilePathComparison compile_path_from_json(const json& document) { return read_record<CompilePathComparison>(document); }
 
 json to_json(const CompileRecord& compile) {
-  return {{"compile", compile_to_json(compile)}, {"compile_matrix", compile_matrix_json(compile)}};
+  return {{"compile", compile_summary_json(compile)}, {"compile_matrix", compile_matrix_json(compile)}};
 }
 CompileRecord compile_record_from_json(const json& document) {
-  const Reader root(document, "");
-  const auto summary = root.object("compile");
-  if (!summary) root.fail("compile", "an object");
-  return compile_from(*summary, root.object("compile_matrix"));
+  const FieldReader root(document, "");
+  if (!root.has("compile")) FieldReader::refuse("/compile", "an object", document.contains("compile") ? &document["compile"] : nullptr);
+  return compile_from(root, document);
+}
+
+json to_json(const ResultRecord& result) { return write_record(result); }
+ResultRecord result_record_from_json(const json& document) { return read_record<ResultRecord>(document); }
+
+json to_json(const RunRecord& record) {
+  json out = write_record(record);
+  out["schema"] = kRunSchema;
+  if (record.compile) {
+    out["compile"] = compile_summary_json(*record.compile);
+    out["compile_matrix"] = compile_matrix_json(*record.compile);
+  }
+  json summary = json::object();
+  for (const auto& [status, count] : status_counts(record)) summary[std::string(name(status))] = count;
+  out["summary"] = summary;
+  return out;
+}
+
+RunRecord run_record_from_json(const json& document) {
+  const FieldReader root(document, "");
+  if (!document.contains("schema") || document["schema"] != kRunSchema)
+    throw RunRecordError("/schema: \"" + std::string(kRunSchema) + "\" is expected (not an mmasp run, or written by another version)");
+  RunRecord record = read_record<RunRecord>(document);
+  if (root.has("compile")) record.compile = compile_from(root, document);
+  // Result ids are unique: diff and merge key results by id, so a second result under one id (a Fail then a Pass)
+  // would let one of them decide unseen.
+  std::map<std::string, size_t> first_of;
+  for (size_t k = 0; k < record.results.size(); ++k)
+    if (const auto [first, added] = first_of.emplace(record.results[k].id, k); !added)
+      throw RunRecordError("/results/" + std::to_string(k) + "/id: the result id '" + printable(record.results[k].id) +
+                           "' is given twice (first at /results/" + std::to_string(first->second) + ")");
+  return record;
 }
 
 namespace {
@@ -501,140 +681,6 @@ int exit_code_for(const RunRecord& run) {
   for (const auto& layout : run.layouts)
     if (!layout.verified) return 1;
   return 0;
-}
-
-json to_json(const ResultRecord& result) { return result_to_json(result); }
-
-ResultRecord result_record_from_json(const json& document) { return result_from(Reader(document, "")); }
-
-json to_json(const RunRecord& record) {
-  const RunInfo& i = record.run;
-  json run = {{"started", i.started},   {"finished", i.finished},   {"host", i.host},
-              {"command", i.command},   {"seed", i.seed},           {"mmasp", {{"version", i.mmasp_version}, {"commit", i.mmasp_commit}}},
-              {"case_streams", i.case_streams}, {"shard", i.shard}, {"budget_seconds", i.budget_seconds},
-              {"ub", i.ub},             {"notes", i.notes},         {"seconds", i.seconds},
-              {"phase_seconds", i.phase_seconds}};
-  if (i.model_tier) run["model_tier"] = *i.model_tier;
-  if (i.resumed) run["resumed"] = i.resumed;
-  if (i.interrupted)
-    run["interrupted"] = {{"signal", i.interrupted->signal}, {"signal_name", i.interrupted->signal_name},
-                          {"pairs_done", i.interrupted->pairs_done}, {"pairs", i.interrupted->pairs}};
-  const EnvironmentRecord& e = record.environment;
-  json environment = {{"backend", e.backend}, {"emulated", e.emulated}, {"toolkit", e.toolkit}};
-  if (e.device) environment["device"] = fingerprint_json(*e.device);
-  if (e.compile_paths) environment["compile_paths"] = *e.compile_paths;
-
-  json out = {{"schema", kRunSchema}, {"run", run}, {"environment", environment}};
-  if (record.compile) {
-    out["compile"] = compile_to_json(*record.compile);
-    out["compile_matrix"] = compile_matrix_json(*record.compile);
-  }
-  json findings = json::array();
-  for (const auto& f : record.findings) findings.push_back({{"id", f.id}, {"kind", f.kind}, {"title", f.title}});
-  out["findings"] = findings;
-  json results = json::array();
-  for (const auto& r : record.results) results.push_back(result_to_json(r));
-  out["results"] = results;
-  json layouts = json::array();
-  for (const auto& l : record.layouts) layouts.push_back(to_json(l));
-  out["layouts"] = layouts;
-  json sass = json::array();
-  for (const auto& s : record.sass) {
-    json line = {{"form", s.form}, {"selector", s.selector}, {"path", s.path}};
-    if (s.error) {
-      line["error"] = *s.error;
-    } else {
-      line["mma"] = s.mma;
-      line["sparse_mma"] = s.sparse_mma;
-      line["instructions"] = s.instructions;
-      line["native"] = s.native;
-      if (!s.note.empty()) line["note"] = s.note;
-    }
-    sass.push_back(line);
-  }
-  out["sass"] = sass;
-  json paths = json::array();
-  for (const auto& p : record.compile_paths) paths.push_back(to_json(p));
-  out["compile_paths"] = paths;
-  json summary = json::object();
-  for (const auto& [status, count] : status_counts(record)) summary[std::string(name(status))] = count;
-  out["summary"] = summary;
-  return out;
-}
-
-RunRecord run_record_from_json(const json& document) {
-  const Reader root(document, "");
-  if (root.text("schema") != kRunSchema)
-    throw RunRecordError("/schema: \"" + std::string(kRunSchema) + "\" is expected (not an mmasp run, or written by another version)");
-  RunRecord record;
-  const auto run = root.object("run");
-  if (!run) root.fail("run", "an object");
-  RunInfo& i = record.run;
-  i.started = run->text("started");
-  i.finished = run->text("finished");
-  i.host = run->text("host");
-  i.command = run->text("command");
-  i.seed = run->count("seed", 1);
-  if (auto mmasp = run->object("mmasp")) {
-    i.mmasp_version = mmasp->text("version");
-    i.mmasp_commit = mmasp->text("commit");
-  }
-  i.case_streams = run->text("case_streams");
-  i.shard = run->text("shard", "1/1");
-  i.budget_seconds = run->number("budget_seconds");
-  i.ub = run->flag("ub");
-  i.notes = run->texts("notes");
-  if (run->has("model_tier")) i.model_tier = run->text("model_tier");
-  i.resumed = run->count("resumed");
-  if (auto interrupted = run->object("interrupted")) {
-    const int signal = interrupted->required_integer("signal");
-    if (signal < 1 || signal > 64) interrupted->fail("signal", "a signal number from 1 to 64");
-    i.interrupted = Interruption{signal, interrupted->text("signal_name"), interrupted->count("pairs_done"),
-                                 interrupted->count("pairs")};
-  }
-  i.seconds = run->number("seconds");
-  if (auto phases = run->object("phase_seconds"))
-    for (const auto& [phase, seconds] : phases->raw().items()) i.phase_seconds[phase] = phases->number(phase.c_str());
-
-  if (auto env = root.object("environment")) {
-    EnvironmentRecord& e = record.environment;
-    e.backend = env->text("backend", "emulator");
-    e.emulated = env->flag("emulated", true);
-    e.toolkit = env->text("toolkit");
-    if (auto device = env->object("device")) e.device = fingerprint_from(*device);
-    if (env->has("compile_paths")) e.compile_paths = env->text("compile_paths");
-  }
-  if (auto compile = root.object("compile")) record.compile = compile_from(*compile, root.object("compile_matrix"));
-  root.each("findings", [&](const json& v, const std::string& at) {
-    const Reader f(v, at);
-    record.findings.push_back({f.text("id"), f.text("kind"), f.text("title")});
-  });
-  // Result ids are unique: diff and merge key results by id, so a second result under one id (a Fail then a Pass) would
-  // let one of them decide unseen.
-  std::map<std::string, size_t> ids;
-  root.each("results", [&](const json& v, const std::string& at) {
-    ResultRecord result = result_from(Reader(v, at));
-    if (const auto [first, added] = ids.emplace(result.id, record.results.size()); !added)
-      throw RunRecordError(at + "/id: the result id '" + printable(result.id) + "' is given twice (first at /results/" +
-                           std::to_string(first->second) + ")");
-    record.results.push_back(std::move(result));
-  });
-  root.each("layouts", [&](const json& v, const std::string& at) { record.layouts.push_back(layout_from(Reader(v, at))); });
-  root.each("sass", [&](const json& v, const std::string& at) {
-    const Reader s(v, at);
-    SassRecord sass{s.required_text("form"), s.text("path"), s.integer("selector"), std::nullopt, {}, false, 0, true, ""};
-    if (s.has("error")) sass.error = s.text("error");
-    sass.mma = s.texts("mma");
-    sass.sparse_mma = s.flag("sparse_mma");
-    sass.instructions = s.count("instructions");
-    sass.native = s.flag("native", true);
-    sass.note = s.text("note");
-    record.sass.push_back(std::move(sass));
-  });
-  root.each("compile_paths", [&](const json& v, const std::string& at) {
-    record.compile_paths.push_back(compile_path_from(Reader(v, at)));
-  });
-  return record;
 }
 
 RunRecord load_run_record(const std::filesystem::path& path) {
