@@ -82,6 +82,22 @@ void OptionRegistrar::operator()(const run::OptionSpec& spec, T& member) {
         spec.help);
     option->check(CLI::IsMember(names))->default_str(std::string(run::name(member)));
     finish(option, spec, false);
+  } else if constexpr (std::is_same_v<T, run::CompilePaths>) {
+    CLI::Option* option = app_->add_option_function<std::string>(
+        spec.flags,
+        [&member](const std::string& text) {
+          std::string why;   // the check below has refused what does not parse
+          if (auto parsed = run::compile_paths_named(text, &why)) member = *parsed;
+        },
+        spec.help);
+    option->check(CLI::Validator(
+        [](std::string& text) {
+          std::string why;
+          return run::compile_paths_named(text, &why) ? std::string() : why;
+        },
+        "PATHS"));
+    option->default_str(run::name(member));
+    finish(option, spec);
   } else if constexpr (std::is_integral_v<T>) {
     CLI::Option* option = app_->add_option(spec.flags, member, spec.help)->check(whole_number(spec.low, spec.high));
     if (uint64_t(member) >= spec.low) option->capture_default_str();   // 0 for --cases means "not given": not shown
@@ -93,6 +109,28 @@ void OptionRegistrar::operator()(const run::OptionSpec& spec, T& member) {
   } else {
     finish(app_->add_option(spec.flags, member, spec.help)->capture_default_str(), spec);
   }
+}
+
+// An option whose values are the names of an enum's values: refused with the list of names, carried as the enum.
+template <typename E>
+CLI::Option* add_enum_option(CLI::App* app, const std::string& flags, E& member,
+                             const std::vector<std::pair<std::string, E>>& names, const std::string& help) {
+  std::vector<std::string> spelled;
+  std::string shown;
+  for (const auto& [text, value] : names) {
+    spelled.push_back(text);
+    if (value == member) shown = text;
+  }
+  return app
+      ->add_option_function<std::string>(
+          flags,
+          [&member, names](const std::string& text) {
+            for (const auto& [name, value] : names)
+              if (name == text) member = value;
+          },
+          help)
+      ->check(CLI::IsMember(spelled))
+      ->default_str(shown);
 }
 
 // with_filter false: the command has its own --filter (mmasp run filters forms).

@@ -69,7 +69,7 @@ int repro_main(const ReproOptions& o) {
   // --device names a GPU: without one the case must not quietly run on the emulator.
   request.choice = o.emulator ? run::BackendChoice::emulator : o.device_given ? run::BackendChoice::gpu : run::BackendChoice::automatic;
   request.device = o.device;
-  request.paths = "driver-jit";   // needs no toolkit on the GPU runner
+  request.paths = run::CompilePaths{{CompilePath::driver_jit}};   // needs no toolkit on the GPU runner
   const run::Backends backends = run::make_backends(request);
   Backend* backend = &backends.primary();
   std::string why_emulated = backends.why_emulated;

@@ -104,13 +104,10 @@ void add_run_options(CLI::App* command, RunOptions& o) {
       ->check(CLI::IsMember({"auto", "gpu", "emulator"}))->capture_default_str();
   command->add_flag("--emulator", o.emulator, "the same as --backend emulator");
   command->add_option("--baseline", o.baseline, "run.json to compare with: regressions are listed in report.html");
-  command->add_option("--isolation", o.isolation, "process: run the pairs in worker processes under a watchdog (a hang "
-                      "is Timeout, a crash or lost GPU context Crash, and the run goes on); none; auto = process "
-                      "unless --emulator")
-      ->transform(CLI::CheckedTransformer(std::map<std::string, Isolation>{{"auto", Isolation::automatic},
-                                                                           {"process", Isolation::process},
-                                                                           {"none", Isolation::none}}))
-      ->default_str("auto");
+  add_enum_option<Isolation>(command, "--isolation", o.isolation,
+                             {{"auto", Isolation::automatic}, {"process", Isolation::process}, {"none", Isolation::none}},
+                             "process: run the pairs in worker processes under a watchdog (a hang is Timeout, a crash or "
+                             "lost GPU context Crash, and the run goes on); none; auto = process unless --emulator");
   command->add_option("--watchdog", o.watchdog, "seconds a batch may take in a worker before its pair is Timeout "
                       "(a floor: at least 1 ms per case of the batch)")->check(kSeconds)->capture_default_str();
   command->add_option("--devices", o.devices, "the same run on several devices at once, each in <out>/<device>/, then "

@@ -26,7 +26,9 @@ void add_ub_probe_options(CLI::App* command, UbProbeOptions& o) {
   command->add_option("--selector", o.selector, "the suite's selector");
   command->add_option("--seed", o.seed, "seed");
   command->add_option("--device", o.device, "GPU ordinal");
-  command->add_option("--path", o.path, "toolkit or driver-jit")->check(CLI::IsMember({"toolkit", "driver-jit"}));
+  add_enum_option<CompilePath>(command, "--path", o.path,
+                               {{"toolkit", CompilePath::toolkit}, {"driver-jit", CompilePath::driver_jit}},
+                               "toolkit or driver-jit");
   command->add_option("--modules", o.modules, "toolkit module store");
   command->add_option("--cases", o.cases, "undefined-behaviour cases");
   command->add_option("--threads", o.threads, "host threads");
@@ -43,7 +45,7 @@ int ub_probe_main(const UbProbeOptions& o) {
   }
   run::BackendRequest request;
   request.device = o.device;
-  request.paths = o.path;
+  request.paths = run::CompilePaths{{o.path}};
   request.modules = o.modules;
   const run::Backends backends = run::make_backends(request);
   if (!backends.hardware()) throw UsageError("ub-probe needs a GPU: " + backends.why_emulated);

@@ -91,8 +91,9 @@ std::vector<SuiteText> compile_suites(const RunRecord& run) {
   if (!run.compile) return suites;
   const CompileRecord& c = *run.compile;
   std::map<std::string, CompileTargetCounts> by_target = c.by_target;
-  if (by_target.empty())   // a run.json older than the per-target counts: one suite for all targets
-    by_target["all targets"] = {c.cases, c.agree, c.documented_disagreements, c.new_disagreements, c.not_run};
+  // A run.json older than the per-target counts: one suite for all targets.
+  const bool one_suite = by_target.empty();
+  if (one_suite) by_target["all targets"] = {c.cases, c.agree, c.documented_disagreements, c.new_disagreements, c.not_run};
   for (const auto& [target, counts] : by_target) {
     SuiteText suite;
     std::ostringstream cases;
@@ -108,7 +109,7 @@ std::vector<SuiteText> compile_suites(const RunRecord& run) {
                                                  std::to_string(counts.agree) + " of " + std::to_string(counts.cases) +
                                                  " cases agree with the catalog") + "</system-out>\n");
     for (const auto& d : c.disagreements) {
-      if (d.target != target && !(target == "all targets")) continue;
+      if (d.target != target && !one_suite) continue;
       const std::string what = "ptxas " + std::string(d.observed == Observed::accept ? "accepted" : "rejected") + " " + d.id +
                                ", which the catalog says it must " + std::string(name(d.expected)) + " (" + d.why + ")";
       const std::string repro = "mmasp emit --case '" + d.id + "' > case.ptx && ptxas -arch=" + d.target + " case.ptx";
@@ -132,7 +133,7 @@ std::vector<SuiteText> compile_suites(const RunRecord& run) {
                                                    c.ptxas_version + " does not know: not run, never passed") + "\"/>\n");
     }
     if (suite.tests == 0) continue;
-    suite.seconds = target == "all targets" ? c.seconds : c.seconds * double(counts.cases) / double(std::max<uint64_t>(1, c.cases));
+    suite.seconds = one_suite ? c.seconds : c.seconds * double(counts.cases) / double(std::max<uint64_t>(1, c.cases));
     std::ostringstream xml;
     xml << "  <testsuite name=\"" << xml_escape(classname) << "\" tests=\"" << suite.tests << "\" failures=\"" << suite.failures
         << "\" errors=\"0\" skipped=\"" << suite.skipped << "\" time=\"" << seconds_text(suite.seconds) << "\" timestamp=\""

@@ -1,5 +1,6 @@
 #include "run/backends.h"
 
+#include <algorithm>
 #include <sstream>
 
 #include "harness/gpu_probe.h"
@@ -73,16 +74,43 @@ Backends make_backends(const BackendRequest& request) {
     out.all.push_back(std::make_unique<EmulatorBackend>(request.threads));
     return out;
   }
-  std::stringstream paths(request.paths);
-  for (std::string path; std::getline(paths, path, ',');) {
-    std::unique_ptr<GpuBackend> backend;
-    if (path == "toolkit") backend = std::make_unique<GpuBackend>(out.device, CompilePath::toolkit, out.store.get());
-    else if (path == "driver-jit") backend = std::make_unique<GpuBackend>(out.device, CompilePath::driver_jit, nullptr);
-    else throw UsageError("--paths takes toolkit and/or driver-jit, not '" + path + "'");
+  for (const CompilePath path : request.paths.paths) {
+    std::unique_ptr<GpuBackend> backend =
+        std::make_unique<GpuBackend>(out.device, path, path == CompilePath::toolkit ? out.store.get() : nullptr);
     out.gpu.push_back(backend.get());
     out.all.push_back(std::move(backend));
   }
-  if (out.all.empty()) throw UsageError("--paths names no compile path");
+  return out;
+}
+
+std::string name(const CompilePaths& paths) {
+  std::string text;
+  for (const CompilePath path : paths.paths) text += (text.empty() ? "" : ",") + std::string(name(path));
+  return text;
+}
+
+std::optional<CompilePaths> compile_paths_named(std::string_view text, std::string* why) {
+  CompilePaths out;
+  out.paths.clear();
+  std::stringstream items{std::string(text)};
+  for (std::string item; std::getline(items, item, ',');) {
+    std::optional<CompilePath> path;
+    for (const CompilePath known : {CompilePath::toolkit, CompilePath::driver_jit})
+      if (name(known) == item) path = known;
+    if (!path) {
+      *why = "toolkit and/or driver-jit is expected, not '" + item + "'";
+      return std::nullopt;
+    }
+    if (std::find(out.paths.begin(), out.paths.end(), *path) != out.paths.end()) {
+      *why = "'" + item + "' is named twice";
+      return std::nullopt;
+    }
+    out.paths.push_back(*path);
+  }
+  if (out.paths.empty()) {
+    *why = "no compile path is named";
+    return std::nullopt;
+  }
   return out;
 }
 

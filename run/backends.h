@@ -22,11 +22,20 @@ enum class BackendChoice { automatic, gpu, emulator };
 std::optional<BackendChoice> backend_choice_named(std::string_view text);   // "auto", "gpu", "emulator"
 std::string_view name(BackendChoice choice);
 
+// --paths: the GPU compile paths in order; the first runs the suites, a second is compared with it. Parsed once from
+// "toolkit,driver-jit" (compile_paths_named), written back as that text (name()).
+struct CompilePaths {
+  std::vector<CompilePath> paths{CompilePath::toolkit, CompilePath::driver_jit};
+};
+std::string name(const CompilePaths& paths);
+// nullopt, with `why` set, for an unknown path, a repeated one, or none.
+std::optional<CompilePaths> compile_paths_named(std::string_view text, std::string* why);
+
 struct BackendRequest {
   BackendChoice choice = BackendChoice::automatic;
   std::string gpu_required_by = "--backend gpu";   // named when there is no GPU (e.g. "--device 0")
   int device = 0;
-  std::string paths = "toolkit,driver-jit";   // GPU compile paths; the first runs the suites, a second is compared
+  CompilePaths paths;
   std::string ptxas;                          // explicit ptxas (else located as usual)
   std::string cache_dir;                      // ptxas cache (default: default_ptxas_cache_dir())
   std::string modules;                        // toolkit module store (default: <cache>/modules)

@@ -155,7 +155,7 @@ void Nightly::run_isolated_ub() {
   clock_("undefined behaviour (incl. its processes)", [&] {
     const GpuBackend& gpu = *setup_->backends().gpu.front();
     std::vector<std::pair<const Form*, int>> left(pairs_.begin() + long(folder_->finished_pairs()), pairs_.end());
-    isolated_ub_.run(left, gpu, {o_.seed, o_.device, std::string(name(gpu.path())), setup_->backends().module_dir.string(),
+    isolated_ub_.run(left, gpu, {o_.seed, o_.device, gpu.path(), setup_->backends().module_dir.string(),
                                  o_.special_generated, o_.threads});
   });
 }

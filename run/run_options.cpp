@@ -18,7 +18,7 @@ std::string identity_key(std::string_view flags) {
 
 template <typename T>
 json identity_value(const T& value) {
-  if constexpr (std::is_enum_v<T>) return std::string(name(value));
+  if constexpr (std::is_enum_v<T> || std::is_same_v<T, CompilePaths>) return std::string(name(value));
   else return json(value);
 }
 json identity_value(const std::optional<bool>& value) { return value ? json(*value) : json("default"); }

@@ -57,7 +57,7 @@ struct NightlyOptions {
   // Per-pair extras on a GPU — layout discovery, SASS, the second compile path. auto: on with --cases, off with
   // --budget (they cost about a second per pair, which a short budget cannot spare).
   AutoOnOff extras = AutoOnOff::automatic;
-  std::string paths = "toolkit,driver-jit";
+  CompilePaths paths;
   std::string modules;
   unsigned threads = std::max(1u, std::thread::hardware_concurrency());
   uint32_t special_generated = 512;

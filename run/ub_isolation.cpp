@@ -80,7 +80,7 @@ void IsolatedUb::run(const std::vector<std::pair<const Form*, int>>& pairs, cons
       for (const UbJob& job : jobs_of(*form, selector)) jobs.push_back(ub_job_text(job));
   for (size_t next = 0; next < jobs.size();) {
     std::vector<std::string> args = {"/proc/self/exe", "ub-probe", "--seed", std::to_string(o.seed), "--device",
-                                     std::to_string(o.device), "--path", o.path, "--modules", o.modules,
+                                     std::to_string(o.device), "--path", std::string(name(o.path)), "--modules", o.modules,
                                      "--cases", std::to_string(o.cases), "--threads", std::to_string(o.threads)};
     for (size_t j = next; j < jobs.size(); ++j) {
       args.push_back("--job");

@@ -32,7 +32,7 @@ constexpr int kExitUbBatchStopped = 3;
 struct UbChildOptions {
   uint64_t seed = 1;
   int device = 0;
-  std::string path = "toolkit";
+  CompilePath path = CompilePath::toolkit;
   std::string modules;
   uint32_t cases = 512;
   unsigned threads = 1;

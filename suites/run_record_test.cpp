@@ -137,6 +137,86 @@ TEST(RunRecord, VolatileFieldsAsideTwoRunsOfTheSameWorkAreEqual) {
 }  // namespace mmasp
 
 namespace mmasp {
+
+// run.json is one declaration per type (reports/run_record.cpp): a record with every optional part set writes every
+// key once and reads back to the same document; what is empty is left out where the schema says so.
+TEST(RunRecord, EveryOptionalPartWritesAndReadsBack) {
+  RunRecord run;
+  run.run.seed = 9;
+  run.run.model_tier = "strict";
+  run.run.resumed = 2;
+  run.run.interrupted = Interruption{15, "SIGTERM", 3, 7};
+  run.run.phase_seconds["random suites"] = 1.5;
+  run.environment.device = DeviceFingerprint{"GPU", 90, "uuid", 13000, "580.1", true, 1, 2, 3, 4};
+  run.environment.compile_paths = "toolkit,driver-jit";
+  CompileRecord compile;
+  compile.cases = 3;
+  compile.by_target["sm_90a"] = {3, 2, 1, 0, 0};
+  compile.disagreements.push_back({"reject/x@sm_90a", "sm_90a", Expected::reject, Observed::accept, "why", "", "F-0001"});
+  compile.disagreements.push_back({"reject/y@sm_90a", "sm_90a", Expected::reject, Observed::accept, "why", "", ""});
+  compile.targets = {"sm_90a"};
+  compile.matrix.push_back({"mma.sp.x", 0, {{"sm_90a", {Expected::accept, Observed::not_run, "8.8"}}}});
+  run.compile = compile;
+  run.findings.push_back({"F-0001", "compile", "title"});
+  ResultRecord r = result_record("mma.sp.x", 1, Suite::special, Status::deviation, "gpu", "a note");
+  r.failing_special_cases = {"inf"};
+  r.special_cases["inf"] = Status::fail;
+  r.ub_unordered_like_sp = UbObservation{4, 3};
+  r.out_of_range_selectors["5"] = "trapped";
+  r.closest_to_bound = ClosestToBound{"mmasp eval c.json", "near", {1, 2}, 0.5};
+  r.model = ModelTierRecord{"strict", 1, 2, 3, 4, DeviationRecord{"c", "mmasp eval d.json", {0, 1}, 5, 6, 3, 1, 2, Status::pass}};
+  r.failure = FailureRecord{"f", "mmasp eval f.json", "why", {2, 3}, 7, 8, 1};
+  r.intermittent = IntermittentRecord{"i", "mmasp eval i.json", {3, 4}, 9, 10, 1, 2, 3};
+  r.digest = DigestRecord{2048, 1024, "0123456789abcdef", {"0123456789abcdef", "fedcba9876543210"}};
+  r.resident = ResidentRecord{10, 10, 100, 100, 3, 2, 1, 2, 0.25};
+  run.results.push_back(r);
+  run.results.push_back(result_record("mma.sp.x", 1, Suite::random, Status::pass, "gpu"));
+  run.layouts.push_back({"mma.sp.x", 1, false, {{"A", 4, 3, {"[0,1]"}}}, "probe failed"});
+  run.sass.push_back(SassRecord{"mma.sp.x", "toolkit", 1, std::nullopt, {"HMMA.SP"}, true, 12, false, "lowered twice"});
+  run.sass.push_back(SassRecord{"mma.sp.x", "driver-jit", 1, std::string("no cubin"), {}, false, 0, true, ""});
+  run.compile_paths.push_back({"mma.sp.x", 1, 100, 0, true, "same"});
+
+  const json written = to_json(run);
+  EXPECT_EQ(to_json(run_record_from_json(written)), written) << written.dump(1);
+  const json& result = written["results"][0];
+  for (const char* key : {"note", "failing_special_cases", "special_cases", "ub_unordered_like_sp", "out_of_range_selectors",
+                          "closest_to_bound", "model", "failure", "intermittent", "digest", "resident"})
+    EXPECT_TRUE(result.contains(key)) << key;
+  EXPECT_EQ(result["model"]["deviation"]["spec_status"], "Pass");
+  EXPECT_EQ(result["suite"], "special");
+  // Left out when empty, or null where the schema says null.
+  const json& bare = written["results"][1];
+  for (const char* key : {"note", "failing_special_cases", "special_cases", "model", "failure", "digest", "resident"})
+    EXPECT_FALSE(bare.contains(key)) << key;
+  EXPECT_TRUE(written["compile"]["disagreements"][1]["finding"].is_null());
+  EXPECT_EQ(written["compile"]["disagreements"][0]["finding"], "F-0001");
+  EXPECT_TRUE(written["compile"]["ptxas"]["max_ptx"].is_null());
+  EXPECT_EQ(written["compile"]["by_target"]["sm_90a"]["documented_disagreements"], 1);
+  EXPECT_EQ(written["compile_matrix"]["matrix"][0]["cells"]["sm_90a"]["observed"], "not_run");
+  EXPECT_EQ(written["run"]["mmasp"].size(), 2u);
+  EXPECT_EQ(written["run"]["resumed"], 2);
+  EXPECT_EQ(written["run"]["interrupted"]["signal_name"], "SIGTERM");
+  // A SASS record that could not be read holds its error and nothing else.
+  EXPECT_FALSE(written["sass"][1].contains("mma"));
+  EXPECT_EQ(written["sass"][1]["error"], "no cubin");
+  EXPECT_EQ(written["sass"][0]["note"], "lowered twice");
+  EXPECT_FALSE(written["layouts"].empty());
+  EXPECT_EQ(written["layouts"][0]["error"], "probe failed");
+
+  // A compile record without per-target counts (an older run.json) writes neither by_target nor disagreements.
+  RunRecord older = run;
+  older.compile->by_target.clear();
+  const json old_written = to_json(older);
+  EXPECT_FALSE(old_written["compile"].contains("by_target"));
+  EXPECT_FALSE(old_written["compile"].contains("disagreements"));
+  // Zero resumptions are not written; an absent seed reads as 1.
+  RunRecord fresh;
+  json fresh_written = to_json(fresh);
+  EXPECT_FALSE(fresh_written["run"].contains("resumed"));
+  fresh_written["run"].erase("seed");
+  EXPECT_EQ(run_record_from_json(fresh_written).run.seed, 1u);
+}
+
 namespace {
 
 // The resident path's counts (results[].resident) must add up; the committed H100 run with the resident path reads
