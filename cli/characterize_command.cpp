@@ -3,6 +3,7 @@
 // against dense mma.sync on the decompressed A (judge/dense_comparison.h).
 #include <cctype>
 #include <cstdlib>
+#include <ctime>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -16,6 +17,10 @@
 #include "harness/gpu_probe.h"
 #include "judge/characterize.h"
 #include "judge/dense_comparison.h"
+#include "judge/model_source.h"
+#include "mmasp_commit.h"
+#include "harness/ptxas.h"
+#include "oracle/case_file.h"
 #include "oracle/numeric_model_table.h"
 #include "oracle/output_file.h"
 #include "reports/findings.h"
@@ -31,10 +36,9 @@ struct CharacterizeCommandOptions {
   std::string filter = "*";
   std::string exclude;
   bool emulator = false;
-  // The emulator's arithmetic, parsed once from --emulate: this architecture's table records, or the published
-  // hypothesis with `emulate_changes` ("name=value,...", empty for the hypothesis itself).
-  bool emulate_table = false;
-  std::string emulate_changes;
+  std::string emulate = "hypothesis";   // the emulator's arithmetic (judge/model_source.h, emulated_arithmetic)
+  std::string save;                      // --save: the model record to write (oracle/model_record_file.h)
+  std::string architecture = "sm_90";    // --architecture: what an emulator-made record is for
   int device = 0;
   std::string path = "driver-jit";
   uint64_t cases = 20000;
@@ -75,6 +79,19 @@ json characterization_json(const Characterization& c) {
   for (const auto& e : c.evidence)
     evidence.push_back({{"parameter", e.parameter}, {"value", e.value}, {"consistent_with_probes", e.consistent},
                         {"ruled_out_by_probe", e.ruled_out_by}, {"random_cases_mispredicted", e.random_mismatches}});
+  json settlements = json::array();
+  for (const auto& settled : c.settlements)
+    if (settled.how != Settled::by_probe)
+      settlements.push_back({{"parameter", settled.parameter}, {"value", settled.value}, {"how", name(settled.how)},
+                             {"by", settled.by}});
+  json discriminating = json::array();
+  for (size_t i = 0; i < c.discriminating.size(); ++i) {
+    CaseFile file;
+    file.test = c.discriminating[i].test;
+    file.observed_d = c.discriminating_observed[i];
+    file.comment = {c.discriminating[i].name};
+    discriminating.push_back(to_json(file));
+  }
   return {{"form", c.form->opcode},
           {"family", c.form->family},
           {"selector", c.selector},
@@ -91,21 +108,24 @@ json characterization_json(const Characterization& c) {
           {"random_cases", c.random_cases},
           {"random_deviations", c.random_deviations},
           {"seconds", c.seconds},
-          {"evidence", evidence}};
+          {"evidence", evidence},
+          {"unique", c.unique()},
+          {"settled_other_than_by_probes", settlements},
+          {"discriminating_inputs", discriminating}};
 }
 
 void add_characterize_options(CLI::App* command, CharacterizeCommandOptions& o) {
   command->add_option("--filter", o.filter, "only float forms whose opcode matches this glob")->capture_default_str();
   command->add_option("--exclude", o.exclude, "leave out forms whose opcode matches this glob");
   command->add_flag("--emulator", o.emulator, "run on the CPU emulator (it computes with a model: see --emulate)");
-  command->add_option_function<std::string>(
-      "--emulate",
-      [&o](const std::string& text) {
-        o.emulate_table = text == "table";
-        o.emulate_changes = text == "table" || text == "hypothesis" ? "" : text;
-      },
-      "the emulator's arithmetic: 'hypothesis' (the published dense parameters, default), 'table' "
-                      "(this architecture's records), or changes to the hypothesis, e.g. 'fraction_bits=24'");
+  command->add_option("--emulate", o.emulate,
+                      "the emulator's arithmetic: 'hypothesis' (the published dense parameters, default), 'table' "
+                      "(the built-in sm_90 records), or changes to the hypothesis, e.g. 'fraction_bits=24'")
+      ->capture_default_str();
+  command->add_option("--save", o.save, "write a model record (schema mmasp-model-record/1) that mmasp run --model-record "
+                      "judges by; refused unless every probe is explained and every checked case agrees");
+  command->add_option("--architecture", o.architecture, "with --emulator: the architecture the saved record is for")
+      ->capture_default_str();
   command->add_option("--device", o.device, "GPU ordinal")->capture_default_str()->check(whole_number(0, INT32_MAX));
   command->add_option("--path", o.path, "compile path on a GPU: the driver JIT (the only one characterize uses)")
       ->check(CLI::IsMember({"driver-jit"}))->capture_default_str();
@@ -125,26 +145,17 @@ struct CharacterizeBackend {
   json environment;
 };
 
-ModelLookup emulated_arithmetic(const CharacterizeCommandOptions& o, std::string* described) {
-  if (o.emulate_table) {
-    *described = "sm_90 (table)";
-    return [](const Form& form) { return verified_model(form, "sm_90", true); };
-  }
-  const std::string changes = o.emulate_changes;
-  try {
-    with_changes(ModelParameters{}, changes);
-  } catch (const std::invalid_argument& error) {
-    throw UsageError(std::string("--emulate: ") + error.what());
-  }
-  *described = changes.empty() ? "the published dense hypothesis" : "the hypothesis with " + changes;
-  return [changes](const Form& form) -> std::optional<ModelParameters> { return with_changes(published_dense_hypothesis(form), changes); };
-}
-
 CharacterizeBackend characterize_backend(const CharacterizeCommandOptions& o) {
   CharacterizeBackend out;
   if (o.emulator) {
     std::string described;
-    const ModelLookup arithmetic = emulated_arithmetic(o, &described);
+    ModelLookup arithmetic;
+    try {
+      arithmetic = emulated_arithmetic(o.emulate, &described);
+    } catch (const std::invalid_argument& error) {
+      throw UsageError(std::string("--emulate: ") + error.what());
+    }
+    out.architecture = o.architecture;
     out.backend = std::make_unique<EmulatorBackend>(o.threads, arithmetic, described);
     out.environment = {{"backend", "emulator"}, {"emulated", true}, {"arithmetic", described}};
     return out;
@@ -157,6 +168,33 @@ CharacterizeBackend characterize_backend(const CharacterizeCommandOptions& o) {
   out.architecture = "sm_" + std::to_string(fingerprint.sm);
   out.backend = std::make_unique<GpuBackend>(out.gpu, CompilePath::driver_jit, nullptr);
   return out;
+}
+
+// How the values the model probes left open were settled: by a case already run, by a discriminating input found and
+// run (it joined the probes), as equivalent on the form, or not at all (alternatives left).
+void print_settlements(const Characterization& c) {
+  std::map<Settled, int> counts;
+  for (const auto& s : c.settlements) ++counts[s.how];
+  std::cout << "  other values: " << counts[Settled::by_probe] << " ruled out by probes (" << c.discriminating.size()
+            << " of them discriminating inputs found and run), " << counts[Settled::by_case] << " by random or special cases, "
+            << counts[Settled::equivalent] << " equivalent on this form, " << counts[Settled::left] << " left\n";
+  std::map<std::string, std::vector<std::string>> equivalent, left;
+  for (const auto& s : c.settlements) {
+    if (s.how == Settled::equivalent) equivalent[s.parameter + ": " + s.by.substr(s.by.find(": ") + 2)].push_back(s.value);
+    if (s.how == Settled::left) left[s.parameter].push_back(s.value);
+  }
+  for (const auto& [what, values] : equivalent) {
+    std::cout << "    equivalent:";
+    for (const auto& v : values) std::cout << " " << v;
+    std::cout << " (" << what << ")\n";
+  }
+  for (const auto& [parameter, values] : left) {
+    std::cout << "    LEFT: " << parameter << " =";
+    for (const auto& v : values) std::cout << " " << v;
+    std::cout << " (no input found that tells it from " << find_model_parameter(parameter)->get(c.parameters) << ")\n";
+  }
+  std::cout << "  " << (c.unique() ? "unique within the declared space (every other value of every parameter settled)"
+                                  : "NOT shown unique: alternatives are left") << "\n";
 }
 
 // What a person reads of one pair: the parameters, what each was told apart by, what the probes could not tell apart.
@@ -179,6 +217,7 @@ void print_characterization(const Characterization& c, const json& repros) {
     std::cout << "\n";
   }
   for (const auto& probe : c.unexplained_probes) std::cout << "  unexplained probe: " << probe << "\n";
+  print_settlements(c);
   std::cout << "  special set: " << (c.special_cases - c.special_deviations) << "/" << c.special_cases
             << " agree; random: " << (c.random_cases - c.random_deviations) << "/" << c.random_cases << " agree ("
             << c.seconds << " s)\n";
@@ -201,16 +240,37 @@ bool dense_comparison(const CharacterizeCommandOptions& o, CharacterizeBackend& 
 }
 
 struct Totals {
-  size_t disagreeing = 0;
+  size_t disagreeing = 0, unique = 0;
   uint64_t cases = 0, deviations = 0;
   std::map<std::string, std::vector<std::string>> groups;   // parameters -> pairs
+  std::vector<Characterization> found;
 };
+
+// With the built-in table switched off (MMASP_BUILTIN_MODELS=off, to make a record of one's own where the table has
+// one), what was found against what the table says: equal, equivalent on the form (and why), or different.
+void compare_with_table(const Characterization& c, const std::string& architecture, json& line) {
+  const ModelRecord* table = find_model_record(*c.form, architecture);
+  if (builtin_models_enabled() || !table || !table->verified) return;
+  std::string verdict = "equal";
+  if (!(table->parameters == c.parameters)) {
+    const auto reason = equivalence_on(*c.form, table->parameters, c.parameters);
+    verdict = reason ? "equivalent on the form (" + *reason + ")" : "DIFFERENT from " + table->parameters.str();
+  }
+  line["built_in_table"] = verdict;
+  std::cout << "  the built-in " << architecture << " table (switched off): " << verdict << "\n";
+}
 
 json characterize_pair(const CharacterizeCommandOptions& o, CharacterizeBackend& setup, const Form& form, int selector,
                        Totals& totals) {
-  const ModelRecord* record = find_model_record(form, setup.architecture);
+  // The search starts from the architecture's record (a candidate where nothing is verified), or from the published
+  // dense parameters; with the built-in table switched off, from the published parameters alone.
+  const ModelRecord* record = builtin_models_enabled() ? find_model_record(form, setup.architecture) : nullptr;
   const ModelParameters start = record ? record->parameters : published_dense_hypothesis(form);
-  const Characterization c = characterize(*setup.backend, form, selector, start, {o.cases, o.seed, o.threads});
+  CharacterizeOptions options;
+  options.random_cases = o.cases;
+  options.seed = o.seed;
+  options.threads = o.threads;
+  const Characterization c = characterize(*setup.backend, form, selector, start, options);
   json line = characterization_json(c);
   json repros = json::array();
   for (const auto& deviation : c.deviations)
@@ -225,12 +285,59 @@ json characterize_pair(const CharacterizeCommandOptions& o, CharacterizeBackend&
   totals.cases += c.random_cases + c.special_cases;
   totals.deviations += c.random_deviations + c.special_deviations;
   totals.disagreeing += !c.agrees();
+  totals.unique += c.unique();
   totals.groups[c.parameters.str()].push_back(form.opcode + " sel=" + std::to_string(selector));
   print_characterization(c, repros);
+  compare_with_table(c, setup.architecture, line);
+  totals.found.push_back(c);
   return line;
 }
 
+// --save: the record of every pair characterised, or a refusal (exit 1) naming the pair that keeps it from being one.
+std::string utc_now() {
+  const std::time_t t = std::time(nullptr);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return text;
+}
+
+bool save_record(const CharacterizeCommandOptions& o, const CharacterizeBackend& setup, const Totals& totals,
+                 const std::string& command) {
+  std::string refusal;
+  std::optional<ModelRecordFile> record = model_record_of(totals.found, &refusal);
+  if (!record) {
+    std::cout << "NOT saved to " << o.save << ": " << refusal << "\n";
+    return false;
+  }
+  record->architecture = setup.architecture;
+  record->emulated = !setup.gpu;
+  if (setup.gpu) {
+    const DeviceFingerprint f = setup.gpu->fingerprint();
+    record->device_name = f.name;
+    record->device_uuid = f.uuid;
+    record->driver_version = f.driver_version;
+    record->driver_api_version = f.driver_api_version;
+  } else {
+    record->arithmetic = setup.environment.value("arithmetic", "");
+  }
+  try {
+    record->toolkit = locate_ptxas(std::nullopt).version;
+  } catch (const std::exception&) {
+  }
+  record->made = utc_now();
+  record->mmasp_version = MMASP_VERSION;
+  record->mmasp_commit = MMASP_GIT_COMMIT;
+  record->command = command;
+  write_file_atomically(o.save, to_json(*record).dump(1) + "\n");
+  size_t unique = 0;
+  for (const auto& form : record->forms) unique += form.unique;
+  std::cout << "saved " << o.save << ": " << record->forms.size() << " forms (" << unique
+            << " shown unique), " << record->provenance() << "\n";
+  return true;
+}
+
 int characterize_main(const CharacterizeCommandOptions& o, int argc, char** argv) {
+  if (o.architecture.rfind("sm_", 0) != 0) throw UsageError("--architecture: an architecture such as sm_80 is expected");
   CharacterizeBackend setup = characterize_backend(o);
   const auto pairs = selected_pairs(
       o.filter, o.exclude, [&](const Form& form) { return setup.backend->supports(form, nullptr); }, model_applies);
@@ -250,8 +357,12 @@ int characterize_main(const CharacterizeCommandOptions& o, int argc, char** argv
   for (const auto& [parameters, members] : totals.groups) std::cout << "  " << members.size() << " pairs: " << parameters << "\n";
   std::cout << "\n" << pairs.size() - totals.disagreeing << " of " << pairs.size()
             << " pairs: the parameters found explain every probe and predict every case bit for bit (" << totals.cases
-            << " cases, " << totals.deviations << " deviations)\n";
+            << " cases, " << totals.deviations << " deviations)\n"
+            << totals.unique << " of " << pairs.size()
+            << " pairs: shown unique within the declared space (every other value of every parameter settled)\n";
+  report["summary"]["pairs_unique"] = totals.unique;
   if (!o.json_path.empty()) write_file_atomically(o.json_path, report.dump(1) + "\n");
+  if (!o.save.empty() && !save_record(o, setup, totals, command_line(argc, argv))) return kExitFail;
   return totals.disagreeing ? kExitFail : kExitPass;
 }
 

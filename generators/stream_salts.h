@@ -15,5 +15,6 @@ inline constexpr uint64_t kOutOfRangeSelector = 0x5e1ec7;    // out-of-range sel
 inline constexpr uint64_t kCompilePaths = 0xc0de;            // toolkit vs driver-JIT comparison
 inline constexpr uint64_t kCharacterizeProbes = 0x6d6f64656cull;   // mmasp characterize's random check ("model")
 inline constexpr uint64_t kCharacterizeDense = 0xde45e;      // mmasp characterize's dense mma.sync comparison
+inline constexpr uint64_t kDiscriminating = 0xd15c;          // mmasp characterize's search for discriminating inputs
 
 }  // namespace mmasp::gen::salt

@@ -7,15 +7,21 @@
 #include <stdexcept>
 
 #include "generators/bulk.h"
+#include "harness/backend.h"
 #include "harness/resident_source.h"
 #include "oracle/fragments.h"
 #include "oracle/layout.h"
 #include "oracle/number_format.h"
 
-// The kernel image, embedded at build time (CMakeLists.txt: resident_image.S); empty in builds without nvcc.
+// The kernel images, embedded at build time (CMakeLists.txt: resident_image.S); empty in builds without nvcc. Each
+// PTX image ends with a NUL (the driver reads PTX as a C string).
 extern "C" {
-extern const unsigned char mmasp_resident_image[];
-extern const unsigned char mmasp_resident_image_end[];
+extern const unsigned char mmasp_resident_sm_90a[];
+extern const unsigned char mmasp_resident_sm_90a_end[];
+extern const unsigned char mmasp_resident_compute_89[];
+extern const unsigned char mmasp_resident_compute_89_end[];
+extern const unsigned char mmasp_resident_compute_80[];
+extern const unsigned char mmasp_resident_compute_80_end[];
 }
 
 namespace mmasp {
@@ -144,15 +150,68 @@ std::optional<resident::Fault> resident_fault(const Fault& fault, const Form& fo
 
 // --- The GPU. ------------------------------------------------------------------------------------------------------
 
-// As addresses: compared as arrays, the compiler may take the two symbols for distinct objects and fold the answer.
-bool ResidentPath::built() {
-  return reinterpret_cast<uintptr_t>(mmasp_resident_image_end) > reinterpret_cast<uintptr_t>(mmasp_resident_image);
+namespace {
+
+// An image's bytes, as addresses: compared as arrays, the compiler may take the two symbols for distinct objects and
+// fold the answer.
+struct ImageBytes {
+  const unsigned char* begin;
+  size_t size;
+};
+ImageBytes image_bytes(ResidentImage image) {
+  const auto span = [](const unsigned char* begin, const unsigned char* end) {
+    const auto b = reinterpret_cast<uintptr_t>(begin), e = reinterpret_cast<uintptr_t>(end);
+    return ImageBytes{begin, e > b ? size_t(e - b) : 0};
+  };
+  switch (image) {
+    case ResidentImage::sm90a_cubin: return span(mmasp_resident_sm_90a, mmasp_resident_sm_90a_end);
+    case ResidentImage::compute89_ptx: return span(mmasp_resident_compute_89, mmasp_resident_compute_89_end);
+    case ResidentImage::compute80_ptx: return span(mmasp_resident_compute_80, mmasp_resident_compute_80_end);
+  }
+  return {nullptr, 0};
 }
 
-ResidentPath::ResidentPath(CudaDevice& device) : device_(device) {
+ResidentImage image_for(int sm, ResidentImageChoice choice) {
+  if (sm < 80) throw std::runtime_error("the resident kernels need sm_80 or newer; this device is sm_" + std::to_string(sm));
+  if (choice == ResidentImageChoice::cubin && sm != 90)
+    throw std::runtime_error("--resident-image cubin: the cubin is built for sm_90a; this device is sm_" + std::to_string(sm));
+  if (sm == 90 && choice != ResidentImageChoice::ptx) return ResidentImage::sm90a_cubin;
+  return sm >= 89 ? ResidentImage::compute89_ptx : ResidentImage::compute80_ptx;
+}
+
+}  // namespace
+
+std::string_view name(ResidentImageChoice choice) {
+  switch (choice) {
+    case ResidentImageChoice::automatic: return "auto";
+    case ResidentImageChoice::cubin: return "cubin";
+    case ResidentImageChoice::ptx: return "ptx";
+  }
+  return "auto";
+}
+
+bool ResidentPath::built() {
+  for (const ResidentImage image : kResidentImages)
+    if (image_bytes(image).size == 0) return false;
+  return true;
+}
+
+bool ResidentPath::covers(const Form& form, std::string* why) const {
+  if (!has_resident_kernel(form, why, image_)) return false;
+  const std::optional<Target> target = target_for_sm(device_.sm());
+  if (target && !form.legal_on(*target, form.version_for(*target))) {
+    if (why) *why = "not legal on " + target->name;
+    return false;
+  }
+  return true;
+}
+
+ResidentPath::ResidentPath(CudaDevice& device, ResidentImageChoice choice) : device_(device) {
   if (!built()) throw std::runtime_error("this build has no GPU-resident kernel (nvcc was not found at build time)");
-  if (device.sm() != 90) throw std::runtime_error("the resident kernel is built for sm_90a; this device is sm_" + std::to_string(device.sm()));
-  module_ = device.load_image(mmasp_resident_image);
+  image_ = image_for(device.sm(), choice);
+  const auto started = std::chrono::steady_clock::now();
+  module_ = device.load_image(image_bytes(image_).begin);
+  load_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   kernel_ = device.function(*module_, kResidentKernel);
   lean_kernel_ = device.function(*module_, kResidentLeanKernel);
   if (!kernel_ || !lean_kernel_) throw std::runtime_error("the resident kernel image lacks its kernels");
@@ -171,6 +230,8 @@ struct ResidentPath::Launched {
 
 ResidentPath::Launched ResidentPath::launch(const Form& form, int selector, const ModelParameters* model,
                                             resident::Launch launch, uint64_t warps) {
+  std::string why;
+  if (!covers(form, &why)) throw std::invalid_argument(form.opcode + ": not in the " + std::string(name(image_)) + " image: " + why);
   ResidentPairTables host = resident_pair_tables(form, selector, model);
   // One buffer: the pair's tables (with device pointers), the arena, the samplers, the layouts.
   const size_t tables_bytes = (sizeof(resident::PairTables) + 15) / 16 * 16;

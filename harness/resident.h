@@ -12,7 +12,9 @@
 //  - Only counters and the indices of deviating cases come back (a bounded buffer; what does not fit is counted).
 //    The host replays each index through the normal backend path and the exact oracle (run/nightly.cpp).
 //
-// The kernel is compiled by nvcc at build time for sm_90a and embedded in the binary (CMakeLists.txt). Not NVRTC at
+// The kernels are compiled by nvcc at build time and embedded in the binary as three images (resident_source.h,
+// CMakeLists.txt): an sm_90a cubin, the fast path on sm_90, and PTX for compute_89 and compute_80, which the driver
+// JIT-compiles on any other sm_80+ GPU (and keeps in its compute cache, so only a first run pays for it). Not NVRTC at
 // run time: libnvrtc is 100+ MB and absent on GPU runners that have only a driver, while the kernel depends on
 // nothing that is known only at run time (the form's instruction is a switch; everything else is tables).
 #pragma once
@@ -21,12 +23,14 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "generators/case_tables.h"
 #include "harness/cuda_driver.h"
 #include "harness/fault_injection.h"
 #include "harness/resident_abi.h"
+#include "harness/resident_source.h"
 #include "oracle/numeric_model.h"
 
 namespace mmasp {
@@ -62,12 +66,24 @@ struct ResidentDump {
   std::vector<uint32_t> d;   // M x N codes
 };
 
+// Which image a ResidentPath loads: automatic takes the sm_90a cubin on an sm_90 device and PTX elsewhere (compute_89
+// from sm_89 on, compute_80 below); ptx forces PTX (to show on sm_90 what another GPU runs); cubin refuses any device
+// but sm_90.
+enum class ResidentImageChoice { automatic, cubin, ptx };
+std::string_view name(ResidentImageChoice choice);   // "auto", "cubin", "ptx"
+
 class ResidentPath {
  public:
-  // Throws std::runtime_error when this build has no resident kernel image or the device cannot load it.
-  explicit ResidentPath(CudaDevice& device);
+  // Throws std::runtime_error when this build has no resident kernel image, no image fits the device (below sm_80,
+  // or cubin forced on another architecture) or the device cannot load it.
+  explicit ResidentPath(CudaDevice& device, ResidentImageChoice choice = ResidentImageChoice::automatic);
   ~ResidentPath();
-  static bool built();   // whether the kernel image was compiled into this binary
+  static bool built();   // whether the kernel images were compiled into this binary
+
+  ResidentImage image() const { return image_; }
+  double load_seconds() const { return load_seconds_; }   // loading the image (a PTX image's JIT, when not cached)
+  // Whether this path runs the form: its image holds the form, and the form is legal on the device's target.
+  bool covers(const Form& form, std::string* why = nullptr) const;
 
   // Cases [first, first + count) of the random stream `stream_seed` (the suite's seed for the pair, as
   // CaseSeeds(stream_seed, form) takes it), judged on the GPU. `capacity`: deviating indices kept.
@@ -85,6 +101,8 @@ class ResidentPath {
   struct Launched;
   Launched launch(const Form& form, int selector, const ModelParameters* model, resident::Launch launch, uint64_t warps);
   CudaDevice& device_;
+  ResidentImage image_ = ResidentImage::sm90a_cubin;
+  double load_seconds_ = 0;
   std::shared_ptr<CudaModule> module_;
   void* kernel_ = nullptr;        // kResidentKernel: every pair
   void* lean_kernel_ = nullptr;   // kResidentLeanKernel: narrow-model and integer pairs

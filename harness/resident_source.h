@@ -6,22 +6,33 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "oracle/instruction_space.h"
 
 namespace mmasp {
 
-// The target the resident kernels are compiled for: the one architecture with hardware here, and verified models.
-inline constexpr const char* kResidentTarget = "sm_90a";
+// The images the resident kernels are built into (CMakeLists.txt), each with the forms its target can express:
+//  - sm_90a: a cubin, the fast path on sm_90 (the one architecture with hardware here);
+//  - compute_89: PTX, JIT-compiled by the driver on any sm_89 or newer GPU (e4m3/e5m2 need sm_89);
+//  - compute_80: PTX for sm_80 .. sm_88 (f16, bf16, tf32 and integer forms).
+// The PTX images' forms are those legal on sm_89 and sm_80 (the catalog's targets of the same rules).
+enum class ResidentImage { sm90a_cubin, compute89_ptx, compute80_ptx };
+inline constexpr ResidentImage kResidentImages[] = {ResidentImage::sm90a_cubin, ResidentImage::compute89_ptx,
+                                                    ResidentImage::compute80_ptx};
+std::string_view name(ResidentImage image);           // "sm_90a cubin", "compute_89 PTX", "compute_80 PTX"
+std::string_view catalog_target(ResidentImage image);  // the catalog target whose legal forms it holds: sm_90a, sm_89, sm_80
+std::string_view nvcc_architecture(ResidentImage image);   // "sm_90a", "compute_89", "compute_80"
 
-// The forms that get a resident kernel: legal on kResidentTarget, drawable from flat tables
+// The forms that get a resident kernel in `image`: legal on its catalog target, drawable from flat tables
 // (generators/case_tables.h), and judged exactly on the device (float forms by the model, integer forms exactly).
-bool has_resident_kernel(const Form& form, std::string* why = nullptr);
+bool has_resident_kernel(const Form& form, std::string* why = nullptr, ResidentImage image = ResidentImage::sm90a_cubin);
 // The id of a form x selector's instruction in the kernel's switch (PairTables::instruction).
 int resident_instruction_id(const Form& form, int selector);
 inline constexpr const char* kResidentKernel = "mmasp_resident";           // judges every pair
 inline constexpr const char* kResidentLeanKernel = "mmasp_resident_lean";  // the narrow model and integer pairs only
-std::string resident_kernels_source();   // the kernel and every instruction, for nvcc
+// The kernels and every instruction of `image`, for nvcc.
+std::string resident_kernels_source(ResidentImage image = ResidentImage::sm90a_cubin);
 
 }  // namespace mmasp

@@ -5,11 +5,14 @@
 #include <atomic>
 #include <chrono>
 #include <mutex>
+#include <set>
 
 #include "generators/bulk.h"
 #include "generators/model_probes.h"
 #include "generators/special_cases.h"
 #include "judge/case_judgement.h"
+#include "judge/discriminating_search.h"
+#include "oracle/case_file.h"
 #include "harness/parallel.h"
 
 namespace mmasp {
@@ -73,6 +76,114 @@ ModelParameters search(const ProbeSet& set, ModelParameters current, bool pairs)
 
 }  // namespace
 
+std::string_view name(Settled settled) {
+  switch (settled) {
+    case Settled::by_probe: return "probe";
+    case Settled::by_case: return "case";
+    case Settled::equivalent: return "equivalent";
+    case Settled::left: return "left";
+  }
+  return "left";
+}
+
+bool Characterization::unique() const {
+  return std::none_of(settlements.begin(), settlements.end(), [](const Settlement& s) { return s.how == Settled::left; });
+}
+
+namespace {
+
+// The cases run besides the probes: the special set and random cases of every profile, with their D.
+struct CheckedCases {
+  std::vector<MmaCase> cases;
+  std::vector<std::string> origins;
+  std::vector<std::vector<uint32_t>> observed;
+  size_t special = 0;
+};
+
+CheckedCases run_checked_cases(Backend& backend, const Form& form, int selector, const CharacterizeOptions& options) {
+  CheckedCases out;
+  for (auto& named : gen::special_value_cases(form, selector)) {
+    out.cases.push_back(std::move(named.test));
+    out.origins.push_back("special " + named.name);
+  }
+  out.special = out.cases.size();
+  gen::Options generator_options;
+  generator_options.selector = selector;
+  const gen::CaseSeeds seeds(options.seed ^ gen::salt::kCharacterizeProbes, form);   // "model": a stream apart from mmasp run's
+  out.cases.resize(out.special + options.random_cases);
+  parallel_for(options.random_cases, options.threads,
+               [&](size_t i) { gen::BulkGenerator(seeds.of(i)).next(form, out.cases[out.special + i], generator_options); });
+  for (uint64_t i = 0; i < options.random_cases; ++i) out.origins.push_back("random #" + std::to_string(i));
+  for (size_t first = 0; first < out.cases.size(); first += 8192) {
+    const size_t count = std::min<size_t>(8192, out.cases.size() - first);
+    std::vector<MmaCase> batch(out.cases.begin() + long(first), out.cases.begin() + long(first + count));
+    auto part = execute(backend, form, selector, batch, options.threads);
+    for (auto& d : part) out.observed.push_back(std::move(d));
+  }
+  return out;
+}
+
+// The parameter set that explains every probe, from `start` and a few other starting points.
+ModelParameters find_parameters(const ProbeSet& set, const ModelParameters& start) {
+  // Several starting points: one search can stop where two parameters must change together.
+  // Pairs of parameters are tried last, from the best single-step result only: they cost the square of the space.
+  ModelParameters found = search(set, start, false);
+  for (const char* changes : {"fraction_bits=25", "fraction_bits=25,zero_sign=positive", "fraction_bits=13",
+                              "block_products=32,fraction_bits=25", "alignment=exponent-sum,fraction_bits=25"}) {
+    if (set.matches(found) == set.probes.size()) break;
+    const ModelParameters other = search(set, with_changes(start, changes), false);
+    if (set.matches(other) > set.matches(found)) found = other;
+  }
+  if (set.matches(found) < set.probes.size()) found = search(set, found, true);
+  return found;
+}
+
+struct OpenValue {
+  const ModelParameter* parameter;
+  std::string value;
+  ModelParameters alternative;
+};
+
+// Every other value of every parameter, settled where the probes, the cases run or the form's structure can; the
+// open ones are returned for the discriminating search.
+std::vector<OpenValue> settle_known(const Form& form, const ModelParameters& found, const ProbeSet& set,
+                                    const CheckedCases& checked, const std::vector<uint8_t>& deviates, unsigned threads,
+                                    std::vector<Settlement>& settlements) {
+  settlements.clear();
+  std::vector<OpenValue> open;
+  for (const auto& parameter : model_parameter_space())
+    for (const auto& value : parameter.values) {
+      if (value == parameter.get(found)) continue;
+      Settlement s{std::string(parameter.name), value, Settled::left, ""};
+      const ModelParameters alternative = with(found, parameter, value);
+      if (const auto miss = set.first_mismatch(alternative)) {
+        s.how = Settled::by_probe;
+        s.by = set.probes[*miss].name;
+      } else if (const auto reason = equivalence_on(form, found, alternative)) {
+        s.how = Settled::equivalent;
+        s.by = *reason;
+      } else {
+        std::atomic<size_t> first{checked.cases.size()};
+        parallel_for(checked.cases.size(), threads, [&](size_t i) {
+          if (i < first && !deviates[i] && !predicts(checked.cases[i], alternative, checked.observed[i])) {
+            size_t seen = first;
+            while (i < seen && !first.compare_exchange_weak(seen, i)) {}
+          }
+        }, 256);
+        if (first < checked.cases.size()) {
+          s.how = Settled::by_case;
+          s.by = checked.origins[first];
+        } else {
+          open.push_back({&parameter, value, alternative});
+        }
+      }
+      settlements.push_back(std::move(s));
+    }
+  return open;
+}
+
+}  // namespace
+
 Characterization characterize(Backend& backend, const Form& form, int selector, const ModelParameters& start,
                               const CharacterizeOptions& options) {
   const auto started = std::chrono::steady_clock::now();
@@ -89,18 +200,49 @@ Characterization characterize(Backend& backend, const Form& form, int selector, 
   std::vector<MmaCase> probe_cases;
   for (const auto& probe : set.probes) probe_cases.push_back(probe.test);
   set.observed = execute(backend, form, selector, probe_cases, options.threads);
-  result.probes = set.probes.size();
+  const CheckedCases checked = run_checked_cases(backend, form, selector, options);
+  std::vector<MmaCase> starts = probe_cases;
+  for (size_t i = 0; i < std::min<size_t>(checked.cases.size(), checked.special + 256); ++i) starts.push_back(checked.cases[i]);
 
-  // Several starting points: one search can stop where two parameters must change together.
-  // Pairs of parameters are tried last, from the best single-step result only: they cost the square of the space.
-  result.parameters = search(set, start, false);
-  for (const char* changes : {"fraction_bits=25", "fraction_bits=25,zero_sign=positive", "fraction_bits=13",
-                              "block_products=32,fraction_bits=25", "alignment=exponent-sum,fraction_bits=25"}) {
-    if (set.matches(result.parameters) == set.probes.size()) break;
-    const ModelParameters other = search(set, with_changes(start, changes), false);
-    if (set.matches(other) > set.matches(result.parameters)) result.parameters = other;
+  // Find the parameters; settle every other value; run the discriminating inputs found for the open ones; again, with
+  // those inputs among the probes, until no input is left to run (a value already searched for is not searched again
+  // unless the parameters changed).
+  std::vector<uint8_t> deviates(checked.cases.size());
+  std::set<std::string> searched;
+  ModelParameters from = start;
+  for (int round = 0; round < 6; ++round) {
+    result.parameters = find_parameters(set, from);
+    from = result.parameters;
+    parallel_for(checked.cases.size(), options.threads,
+                 [&](size_t i) { deviates[i] = !predicts(checked.cases[i], result.parameters, checked.observed[i]); });
+    std::vector<OpenValue> open = settle_known(form, result.parameters, set, checked, deviates, options.threads,
+                                               result.settlements);
+    std::erase_if(open, [&](const OpenValue& o) {
+      return !searched.insert(result.parameters.str() + "|" + std::string(o.parameter->name) + "=" + o.value).second;
+    });
+    std::vector<std::optional<MmaCase>> found(open.size());
+    DiscriminatingSearch search{options.seed, options.search_random, options.search_mutations};
+    parallel_for(open.size(), options.threads, [&](size_t i) {
+      found[i] = find_discriminating_case(form, selector, result.parameters, open[i].alternative, starts, search);
+    }, 1);
+    std::vector<gen::ModelProbe> inputs;
+    for (size_t i = 0; i < open.size(); ++i)
+      if (found[i])
+        inputs.push_back({"discriminating: " + std::string(open[i].parameter->name) + " " +
+                              open[i].parameter->get(result.parameters) + " vs " + open[i].value,
+                          std::string(open[i].parameter->name), std::move(*found[i])});
+    if (inputs.empty()) break;
+    std::vector<MmaCase> batch;
+    for (const auto& input : inputs) batch.push_back(input.test);
+    auto observed = execute(backend, form, selector, batch, options.threads);
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      result.discriminating.push_back(inputs[i]);
+      result.discriminating_observed.push_back(observed[i]);
+      set.probes.push_back(std::move(inputs[i]));
+      set.observed.push_back(std::move(observed[i]));
+    }
   }
-  if (set.matches(result.parameters) < set.probes.size()) result.parameters = search(set, result.parameters, true);
+  result.probes = set.probes.size();
   for (size_t i = 0; i < set.probes.size(); ++i)
     if (!predicts(set.probes[i].test, result.parameters, set.observed[i])) {
       result.unexplained_probes.push_back(set.probes[i].name);
@@ -113,36 +255,16 @@ Characterization characterize(Backend& backend, const Form& form, int selector, 
   result.consistent = result.unexplained_probes.empty();
 
   // The special set and random cases of every profile: the parameters must predict every one.
-  std::vector<MmaCase> cases;
-  std::vector<std::string> origins;
-  for (auto& named : gen::special_value_cases(form, selector)) {
-    cases.push_back(std::move(named.test));
-    origins.push_back("special " + named.name);
-  }
-  const size_t special = cases.size();
-  gen::Options generator_options;
-  generator_options.selector = selector;
-  const gen::CaseSeeds seeds(options.seed ^ gen::salt::kCharacterizeProbes, form);   // "model": a stream apart from mmasp run's
-  cases.resize(special + options.random_cases);
-  parallel_for(options.random_cases, options.threads,
-               [&](size_t i) { gen::BulkGenerator(seeds.of(i)).next(form, cases[special + i], generator_options); });
-  for (uint64_t i = 0; i < options.random_cases; ++i) origins.push_back("random #" + std::to_string(i));
-  std::vector<std::vector<uint32_t>> observed;
-  for (size_t first = 0; first < cases.size(); first += 8192) {
-    const size_t count = std::min<size_t>(8192, cases.size() - first);
-    std::vector<MmaCase> batch(cases.begin() + long(first), cases.begin() + long(first + count));
-    auto part = execute(backend, form, selector, batch, options.threads);
-    for (auto& d : part) observed.push_back(std::move(d));
-  }
-  std::vector<uint8_t> deviates(cases.size());
-  parallel_for(cases.size(), options.threads, [&](size_t i) { deviates[i] = !predicts(cases[i], result.parameters, observed[i]); });
+  const auto& cases = checked.cases;
+  const auto& observed = checked.observed;
+  const size_t special = checked.special;
   result.special_cases = special;
   result.random_cases = options.random_cases;
   for (size_t i = 0; i < cases.size(); ++i) {
     if (!deviates[i]) continue;
     (i < special ? result.special_deviations : result.random_deviations)++;
     if (result.deviations.size() < options.keep_deviations) {
-      result.deviations.push_back({origins[i], cases[i], observed[i],
+      result.deviations.push_back({checked.origins[i], cases[i], observed[i],
                                    model_prediction(cases[i], result.parameters).value_or(std::vector<uint32_t>{})});
     }
   }
@@ -169,6 +291,78 @@ Characterization characterize(Backend& backend, const Form& form, int selector, 
   }
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return result;
+}
+
+namespace {
+
+// What showed a form's parameters, for the record: the probes that ruled out other values, the values equivalent on
+// the form and why, the ones settled by cases run, and the discriminating inputs with the D the backend gave.
+nlohmann::json evidence_of(const Characterization& c) {
+  using nlohmann::json;
+  std::map<std::string, std::set<std::string>> shown_by;
+  json equivalent = json::array(), by_cases = json::array(), inputs = json::array();
+  std::map<std::pair<std::string, std::string>, std::vector<std::string>> equivalent_values;
+  for (const auto& s : c.settlements) {
+    if (s.how == Settled::by_probe) shown_by[s.parameter].insert(s.by);
+    if (s.how == Settled::by_case) by_cases.push_back({{"parameter", s.parameter}, {"value", s.value}, {"case", s.by}});
+    if (s.how == Settled::equivalent) equivalent_values[{s.parameter, s.by}].push_back(s.value);
+  }
+  for (const auto& [key, values] : equivalent_values)
+    equivalent.push_back({{"parameter", key.first}, {"values", values}, {"reason", key.second}});
+  for (size_t i = 0; i < c.discriminating.size(); ++i) {
+    CaseFile file;
+    file.test = c.discriminating[i].test;
+    file.observed_d = c.discriminating_observed[i];
+    file.comment = {c.discriminating[i].name + " (selector " + std::to_string(c.selector) + ")"};
+    inputs.push_back(to_json(file));
+  }
+  json probes = json::object();
+  for (const auto& [parameter, names] : shown_by) probes[parameter] = names;
+  return {{"ruled_out_by_probes", probes}, {"equivalent_on_the_form", equivalent}, {"ruled_out_by_cases", by_cases},
+          {"discriminating_inputs", inputs}};
+}
+
+}  // namespace
+
+std::optional<ModelRecordFile> model_record_of(const std::vector<Characterization>& pairs, std::string* refusal) {
+  ModelRecordFile record;
+  for (const auto& c : pairs) {
+    const std::string pair = c.form->opcode + " sel=" + std::to_string(c.selector);
+    if (!c.consistent) {
+      *refusal = pair + ": " + std::to_string(c.unexplained_probes.size()) + " probes are not explained";
+      return std::nullopt;
+    }
+    if (c.special_deviations + c.random_deviations) {
+      *refusal = pair + ": " + std::to_string(c.special_deviations + c.random_deviations) + " checked cases deviate";
+      return std::nullopt;
+    }
+    RecordedForm* form = nullptr;
+    for (auto& f : record.forms)
+      if (f.form == c.form->opcode) form = &f;
+    if (form && !(form->parameters == c.parameters) && !equivalence_on(*c.form, form->parameters, c.parameters)) {
+      *refusal = pair + " found " + c.parameters.str() + ", selector " + std::to_string(form->selectors.front()) +
+                 " of the same form " + form->parameters.str();
+      return std::nullopt;
+    }
+    if (!form) {
+      record.forms.push_back({c.form->opcode, {}, c.parameters, 0, 0, 0, true, {}, nlohmann::json::array()});
+      form = &record.forms.back();
+    }
+    form->selectors.push_back(c.selector);
+    form->probes += c.probes;
+    form->special_cases += c.special_cases;
+    form->random_cases += c.random_cases;
+    form->unique = form->unique && c.unique();
+    for (const auto& s : c.settlements)
+      if (s.how == Settled::left) {
+        auto& values = form->alternatives_left[s.parameter];
+        if (std::find(values.begin(), values.end(), s.value) == values.end()) values.push_back(s.value);
+      }
+    nlohmann::json evidence = evidence_of(c);
+    evidence["selector"] = c.selector;
+    form->evidence.push_back(std::move(evidence));
+  }
+  return record;
 }
 
 }  // namespace mmasp

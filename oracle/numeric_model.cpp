@@ -4,6 +4,8 @@
 #include <bit>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
+#include <map>
 #include <sstream>
 #include <stdexcept>
 
@@ -109,6 +111,130 @@ std::vector<uint32_t> model_result(const MmaCase& test, const ModelParameters& p
     }
   }
   return d;
+}
+
+// --- Equivalence from the arithmetic's structure. ---------------------------------------------------------------------
+namespace {
+
+// The exponent of the finest bit a value of `type` can hold (its smallest subnormal).
+int finest_exponent(ElemType type) {
+  const FloatFormat& f = *float_format(type);
+  return 1 - f.bias - f.mantissa_bits;
+}
+
+// A parameter set with every choice the form cannot see set to one value, the blocks of stored products kept apart
+// as their membership, and the reasons each normalisation holds.
+struct Canonical {
+  ModelParameters p;
+  int blocks = 0;
+  std::vector<int> membership;   // the block of each stored product, in stored order
+  std::map<std::string, std::string> reasons;   // parameter -> why its values are alike here
+  bool operator==(const Canonical& other) const {
+    return p == other.p && blocks == other.blocks && membership == other.membership;
+  }
+};
+
+Canonical canonical(const Form& form, ModelParameters p) {
+  Canonical out;
+  const int stored = form.shape.k / 2;
+  const bool f16_d = form.d == ElemType::f16;
+  const auto fp8 = [](ElemType t) { return t == ElemType::e4m3 || t == ElemType::e5m2; };
+  if (!fp8(form.a) && !fp8(form.b) && !fp8(form.c)) {
+    p.fp8_fields_as_f16 = false;
+    out.reasons["fp8_fields"] = "the form has no e4m3 or e5m2 operand, whose decoding fp8_fields changes";
+  } else if (p.alignment == AlignmentExponent::leading_bit) {
+    // The fields set only the exponent-sum alignment (decode_operand's `field`); values and flushing are the same.
+    p.fp8_fields_as_f16 = false;
+    out.reasons["fp8_fields"] = "terms are aligned by their leading bit: the exponent fields fp8_fields chooses are never read";
+  }
+  if (!f16_d) {
+    p.output_rounding = Rounding::nearest_even;
+    p.narrow_output = NarrowOutput::from_sum;
+    out.reasons["output_rounding"] = out.reasons["narrow_output"] = "D is f32: no f16 rounding happens";
+  } else {
+    p.block_combination = BlockCombination::chained;
+    out.reasons["block_combination"] = "D is f16: blocks combined by separate additions apply to an f32 D only";
+    if (p.c_placement == CPlacement::fadd_after) p.c_placement = CPlacement::after_products;
+    out.reasons["c_placement"] = "D is f16: C added by an FADD is added in a block of its own, as after-products";
+  }
+  if (!f16_d && p.block_combination == BlockCombination::fadd) {
+    if (p.c_placement == CPlacement::fadd_after) p.c_placement = CPlacement::after_products;
+    out.reasons["c_placement"] = "blocks combined by separate additions: C after the products is added last by an IEEE "
+                                 "addition, with or without fadd-after";
+  }
+  out.blocks = (stored + p.block_products - 1) / p.block_products;
+  for (int s = 0; s < stored; ++s) out.membership.push_back(model::block_of(p, s, out.blocks));
+  p.block_products = 0;
+  p.block_interleave = 0;
+  out.reasons["block_products"] = out.reasons["block_interleave"] =
+      "the same blocks of the form's " + std::to_string(stored) + " stored products";
+  // Every term (product, C, a rounded f32 accumulator) is a multiple of 2^finest, and so is every aligned sum of them.
+  const int finest = std::min({finest_exponent(form.a) + finest_exponent(form.b), finest_exponent(form.c), -149});
+  if (finest >= -149) {
+    p.alignment_floor_guard = -1;
+    out.reasons["alignment_floor_guard"] = "no term of the form has a bit below 2^-149 (its finest product is 2^" +
+                                           std::to_string(finest_exponent(form.a) + finest_exponent(form.b)) +
+                                           "), so no floor at or below 2^-149 cuts anything";
+    if (!f16_d) {
+      p.subnormal_rounding = SubnormalRounding::as_normal;
+      out.reasons["subnormal_rounding"] = "D is f32 and every value is a multiple of 2^-149: a result below the normal "
+                                          "range is exact, however it would be rounded";
+    }
+  }
+  // Overflow: an f32 result overflows when the sum reaches 2^128 - 2^103 (to nearest) or 2^128 (toward zero). With
+  // shifted-out bits truncated no aligned term grows, so no aligned sum exceeds |C| + (K/2) max|a| max|b|, nor does
+  // any partial sum or rounded block result (terms rounded per shifted_out may grow: a C near the largest f32 rounded
+  // to fewer bits reaches 2^128).
+  const auto largest = [](ElemType t) { return decode_to_double(t, max_finite_code(t)); };
+  const double bound = largest(form.c) + double(stored) * largest(form.a) * largest(form.b);
+  if (!f16_d && p.shifted_out == ShiftedOut::truncate && bound < 0x1p128 - 0x1p103) {
+    p.overflow = SumOverflow::to_infinity;
+    char text[160];
+    std::snprintf(text, sizeof text, "D is f32 and no finite sum of the form reaches f32's overflow threshold "
+                  "(|C| + %d products is at most %.4g)", stored, bound);
+    out.reasons["overflow"] = text;
+  }
+  // Exact block sums: every aligned term is a multiple of 2^(E - fraction_bits) and below 2^(E + 2) (E the block's
+  // alignment exponent; +1 for a term rounded up per shifted_out), so a block of T terms needs at most fraction_bits
+  // + 3 + ceil(log2 T) bits; within f32's 24 (and every value a multiple of 2^-149) no f32 rounding of a block is
+  // ever inexact.
+  int largest_block = 0;
+  for (int b = 0; b < out.blocks; ++b)
+    largest_block = std::max<int>(largest_block, int(std::count(out.membership.begin(), out.membership.end(), b)));
+  const int terms = largest_block + 1;   // and the accumulator (C, or the previous block's result)
+  int log2_terms = 0;
+  while ((1 << log2_terms) < terms) ++log2_terms;
+  if (finest >= -149 && p.fraction_bits + 3 + log2_terms <= 24) {
+    p.block_rounding = Rounding::toward_zero;
+    out.reasons["block_rounding"] = "every block's aligned sum (at most " + std::to_string(p.fraction_bits + 3 + log2_terms) +
+                                    " significant bits, multiples of 2^-149) is exact in f32";
+    if (!f16_d) {
+      p.subnormal_rounding = SubnormalRounding::as_normal;
+      out.reasons["subnormal_rounding"] = "every block's sum is exact in f32, however it would be rounded";
+    }
+  }
+  if (f16_d && p.narrow_output == NarrowOutput::from_sum && p.c_placement == CPlacement::first_block && out.blocks == 1) {
+    p.block_rounding = Rounding::toward_zero;
+    out.reasons["block_rounding"] = "one block with C and an f16 D rounded from its sum: no f32 rounding happens";
+  }
+  out.p = p;
+  return out;
+}
+
+}  // namespace
+
+std::optional<std::string> equivalence_on(const Form& form, const ModelParameters& p, const ModelParameters& q) {
+  if (!model_applies(form)) return std::nullopt;
+  const Canonical a = canonical(form, p), b = canonical(form, q);
+  if (!(a == b)) return std::nullopt;
+  std::string why;
+  for (const auto& parameter : model_parameter_space()) {
+    if (parameter.get(p) == parameter.get(q)) continue;
+    const auto it = a.reasons.find(std::string(parameter.name));
+    const std::string reason = it != a.reasons.end() ? it->second : "alike on this form";
+    why += (why.empty() ? "" : "; ") + std::string(parameter.name) + ": " + reason;
+  }
+  return why.empty() ? "the same parameters" : why;
 }
 
 // --- The parameter space as data. ----------------------------------------------------------------------------------

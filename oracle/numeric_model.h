@@ -73,6 +73,16 @@ const ModelParameter* find_model_parameter(std::string_view name);
 // Throws std::invalid_argument naming the unknown parameter or value.
 ModelParameters with_changes(ModelParameters parameters, std::string_view changes);
 
+// Whether two parameter sets compute the same D for every input of a form, shown from the arithmetic's structure
+// (model_arithmetic.h) rather than from cases. Each rule names what makes a parameter idle or two values alike on the
+// form: no e4m3/e5m2 operand (fp8_fields); an f32 D (output_rounding, narrow_output, subnormal_rounding where every
+// value is a multiple of 2^-149); an f16 D (block_combination; c_placement fadd-after is after-products); the same
+// blocks of stored products (block_products, block_interleave); no term with a bit below 2^-149
+// (alignment_floor_guard); one block with C and an f16 D rounded from the sum (block_rounding). Returns the reasons
+// when `p` and `q` are equivalent on the form by these rules, nullopt otherwise (they may still be: no rule says so).
+// suites/numeric_model_test.cpp checks every rule against the model on random and special cases.
+std::optional<std::string> equivalence_on(const Form& form, const ModelParameters& p, const ModelParameters& q);
+
 // The model's D for a float case (M x N codes, row-major). Throws std::invalid_argument for integer forms, block-scale
 // forms and undefined metadata.
 std::vector<uint32_t> model_result(const MmaCase& test, const ModelParameters& parameters);

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <set>
 #include <tuple>
@@ -12,6 +13,8 @@
 
 #include "generators/bulk.h"
 #include "generators/model_probes.h"
+#include "generators/special_cases.h"
+#include "judge/case_judgement.h"
 #include "judge/characterize.h"
 #include "judge/suites.h"
 #include "harness/fault_injection.h"
@@ -214,6 +217,64 @@ TEST(NumericModel, ParameterChangesAreCheckedByName) {
       parameter.set(p, value);
       EXPECT_EQ(parameter.get(p), value) << parameter.name;
     }
+}
+
+
+// Every equivalence equivalence_on() claims holds: for parameter sets drawn at random from the declared space, every
+// single-parameter change it calls equivalent on a form gives the same D on random cases of every profile and on the
+// special set. One form per family and type combination, three parameter sets each, up to two equivalent values per
+// parameter (the model's cost, not the rules', bounds the number). MMASP_EQUIVALENCE_DRAWS=N draws N sets per form
+// and checks every equivalent value, for a longer search by hand.
+TEST(NumericModel, EveryEquivalenceItClaimsHoldsOnRandomAndSpecialCases) {
+  std::set<std::string> seen;
+  std::mt19937_64 random(20261125);
+  size_t claims = 0, cases_checked = 0;
+  for (const Form& form : instruction_space()) {
+    if (!model_applies(form)) continue;
+    const std::string kind = form.family + std::string(ptx_name(form.a)) + std::string(ptx_name(form.b)) +
+                             std::string(ptx_name(form.c)) + std::string(ptx_name(form.d));
+    if (!seen.insert(kind).second) continue;
+    std::vector<MmaCase> cases;
+    for (auto& named : gen::special_value_cases(form, form.selectors.front())) cases.push_back(std::move(named.test));
+    const gen::CaseSeeds seeds(77, form);
+    for (int i = 0; i < 21; ++i) {
+      gen::Options options;
+      options.profile = gen::Profile(i % int(gen::Profile::count));
+      gen::BulkGenerator(seeds.of(uint64_t(i))).next(form, cases.emplace_back(), options);
+    }
+    const char* more = std::getenv("MMASP_EQUIVALENCE_DRAWS");
+    const int draws = more ? std::atoi(more) : 3;
+    for (int draw = 0; draw < draws; ++draw) {
+      ModelParameters p = published_dense_hypothesis(form);
+      for (const auto& parameter : model_parameter_space())
+        parameter.set(p, parameter.values[random() % parameter.values.size()]);
+      for (const auto& parameter : model_parameter_space()) {
+        std::vector<std::pair<std::string, std::string>> equivalent;   // value, reason
+        for (const auto& value : parameter.values) {
+          ModelParameters q = p;
+          parameter.set(q, value);
+          if (q == p) continue;
+          if (const auto reason = equivalence_on(form, p, q)) equivalent.push_back({value, *reason});
+        }
+        std::shuffle(equivalent.begin(), equivalent.end(), random);
+        if (equivalent.size() > 2 && !more) equivalent.resize(2);
+        for (const auto& [value, reason] : equivalent) {
+          ModelParameters q = p;
+          parameter.set(q, value);
+          ++claims;
+          for (const MmaCase& test : cases) {
+            const auto d_p = model_prediction(test, p), d_q = model_prediction(test, q);
+            if (!d_p || !d_q) continue;
+            ++cases_checked;
+            ASSERT_EQ(*d_p, *d_q) << form.opcode << ": " << parameter.name << " " << parameter.get(p) << " vs " << value
+                                  << " called equivalent (" << reason << ") with " << p.str();
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(claims, 100u);
+  std::cout << claims << " equivalences checked on " << cases_checked << " cases\n";
 }
 
 TEST(NumericModelTable, EverySm90FloatFormHasARecordWithEvidence) {
