@@ -9,6 +9,8 @@
 // Options: --form GLOB (substring of the opcode), --seconds S (per resident measurement, default 0.5),
 // --host-cases N (0: skip the host path; default 32768), --rare-fault N --fault-seconds S: a D bit flipped in 1 of N
 // cases on m16n8k16 f16->f32 ordered, checked for S seconds: how many struck cases the resident check finds.
+// --image cubin|ptx|auto: the resident kernel's image (the PTX one is what every GPU but sm_90 runs; on sm_90 it shows
+// what the driver's JIT of the portable kernel costs beside the cubin).
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -31,6 +33,7 @@ int main(int argc, char** argv) {
   std::string filter;
   double seconds = 0.5, fault_seconds = 60;
   uint64_t host_cases = 32768, rare_fault = 0;
+  ResidentImageChoice image = ResidentImageChoice::automatic;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string option = argv[i];
     if (option == "--form") filter = argv[i + 1];
@@ -38,6 +41,9 @@ int main(int argc, char** argv) {
     else if (option == "--host-cases") host_cases = std::strtoull(argv[i + 1], nullptr, 10);
     else if (option == "--rare-fault") rare_fault = std::strtoull(argv[i + 1], nullptr, 10);
     else if (option == "--fault-seconds") fault_seconds = std::atof(argv[i + 1]);
+    else if (option == "--image" && std::string(argv[i + 1]) == "cubin") image = ResidentImageChoice::cubin;
+    else if (option == "--image" && std::string(argv[i + 1]) == "ptx") image = ResidentImageChoice::ptx;
+    else if (option == "--image" && std::string(argv[i + 1]) == "auto") image = ResidentImageChoice::automatic;
     else {
       std::fprintf(stderr, "unknown option %s\n", option.c_str());
       return 2;
@@ -49,16 +55,17 @@ int main(int argc, char** argv) {
     return 1;
   }
   auto device = std::make_shared<CudaDevice>(0);
-  ResidentPath path(*device);
+  ResidentPath path(*device, image);
   const DeviceFingerprint f = device->fingerprint();
-  std::printf("device: %s (sm_%d, %d SMs), driver %s; selector 0 of each form\n", f.name.c_str(), f.sm, f.sm_count,
-              f.driver_version.c_str());
+  std::printf("device: %s (sm_%d, %d SMs), driver %s; selector 0 of each form; image %s (loaded in %.2f s)\n",
+              f.name.c_str(), f.sm, f.sm_count, f.driver_version.c_str(), std::string(name(path.image())).c_str(),
+              path.load_seconds());
   GpuBackend backend(device, CompilePath::driver_jit, nullptr);
   const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
   std::printf("%-72s %12s %12s %12s %12s %12s %9s %11s %8s\n", "form", "verified/s", "drawn/s", "drawn+run/s",
               "judged/s", "bare mma/s", "fraction", "host/s", "speedup");
   for (const Form& form : instruction_space()) {
-    if (!has_resident_kernel(form) || form.opcode.find(filter) == std::string::npos) continue;
+    if (!path.covers(form) || form.opcode.find(filter) == std::string::npos) continue;
     const auto model = verified_model(form, "sm_90");
     const ModelParameters* parameters = model ? &*model : nullptr;
     // Bare issue rate: scale the instructions per warp until a launch takes about `seconds`.

@@ -7,6 +7,7 @@
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "oracle/case_file.h"
+#include "oracle/model_record_file.h"
 #include "oracle/numeric_model_table.h"
 #include "oracle/text.h"
 #include "reports/evaluation.h"
@@ -19,6 +20,7 @@ enum class ModelSource { case_file, off, named };
 
 struct Options {
   std::vector<std::string> files;
+  std::string model_record;         // --model-record: the record's parameters of the form, before any table
   ModelSource model = ModelSource::case_file;
   std::string named_architecture;   // with ModelSource::named
 };
@@ -37,12 +39,27 @@ int evaluate_file(const Options& o, const std::string& path) {
   if (o.model == ModelSource::named) architecture = o.named_architecture;
   if (o.model == ModelSource::case_file) architecture = file.architecture;
   std::optional<ModelParameters> model;
-  if (architecture) {
+  std::string model_name = architecture.value_or("off") + " bit-exact model";
+  if (!o.model_record.empty()) {
+    ModelRecordFile record;
+    try {
+      record = load_model_record(o.model_record);
+    } catch (const ModelRecordError& error) {
+      throw UsageError(std::string("--model-record: ") + error.what());
+    }
+    if (file.architecture && !file.architecture->empty() && record.architecture != *file.architecture)
+      throw UsageError("--model-record: a record of " + record.architecture + "; the case was observed on " +
+                       *file.architecture);
+    const RecordedForm* recorded = record.find(file.test.form->opcode);
+    if (!recorded) throw UsageError("--model-record: " + o.model_record + " has no model of " + file.test.form->opcode);
+    model = recorded->parameters;
+    model_name = "model record " + o.model_record + " (" + record.provenance() + ")";
+  } else if (architecture) {
     model = verified_model(*file.test.form, *architecture);
     if (!model && o.model == ModelSource::named)
       throw UsageError("no verified bit-exact model of " + file.test.form->opcode + " on " + *architecture);
   }
-  const Evaluation evaluation = evaluate(file.test, observed, model, architecture.value_or("off") + " bit-exact model");
+  const Evaluation evaluation = evaluate(file.test, observed, model, model_name);
   if (o.files.size() > 1) std::cout << "== " << path << "\n";
   // A case file's comments are anyone's text: shown without the control characters a terminal would obey.
   for (const auto& line : file.comment) std::cout << "# " << printable(line) << "\n";
@@ -66,6 +83,8 @@ Subcommand add_eval_command(CLI::App& mmasp) {
            "also compare the observed D with a verified bit-exact model: auto (the architecture the case file "
            "says it was observed on), off, or an architecture such as sm_90")
       ->default_str("auto");
+  eval->add_option("--model-record", o->model_record,
+                   "judge by this model record (mmasp characterize --save) instead of the built-in table");
   return {eval, [o](int, char**) {
             int status = kExitPass;
             for (const auto& path : o->files) status = std::max(status, evaluate_file(*o, path));

@@ -125,6 +125,10 @@ void resolve_backend(RunOptions& o) {
     if (o.backend == run::BackendChoice::gpu) throw UsageError("--emulator and --backend gpu contradict each other");
     o.backend = run::BackendChoice::emulator;
   }
+  if (!o.emulate.empty()) {   // the emulator's arithmetic: only the emulator has one to set
+    if (o.backend == run::BackendChoice::gpu) throw UsageError("--emulate sets the CPU emulator's arithmetic; --backend gpu contradicts it");
+    o.backend = run::BackendChoice::emulator;
+  }
   if (!o.gpu_option.empty()) {
     if (o.backend == run::BackendChoice::emulator)
       throw UsageError(o.gpu_option + " needs a GPU, and the run was told to use the emulator");

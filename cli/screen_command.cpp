@@ -17,6 +17,12 @@ Subcommand add_screen_command(CLI::App& mmasp) {
   screen->add_option("--budget", o->budget, "seconds per GPU, spread over every form x selector")->check(kSeconds)
       ->capture_default_str();
   screen->add_option("--seed", o->seed, "seed of the case streams")->capture_default_str()->check(whole_number(0, UINT64_MAX));
+  screen->add_option("--model-record", o->model_record, "judge float forms by this model record (mmasp characterize "
+                     "--save); default: the newest of this architecture in the search path, then the built-in table");
+  add_enum_option<ResidentImageChoice>(screen, "--resident-image", o->image,
+                                       {{"auto", ResidentImageChoice::automatic}, {"cubin", ResidentImageChoice::cubin},
+                                        {"ptx", ResidentImageChoice::ptx}},
+                                       "the resident kernel's image: cubin (sm_90), ptx (any sm_80+ GPU), auto");
   screen->add_option("--out", o->out, "where the verdicts go: gpuN.json, gpuN.log, screen.json")->capture_default_str();
   // Internal (one GPU's process) and test-only options.
   screen->add_option("--device", o->device, "internal: screen this GPU alone")->group("")->check(whole_number(0, INT32_MAX));

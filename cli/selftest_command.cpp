@@ -7,6 +7,7 @@
 
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "judge/model_source.h"
 #include "harness/gpu_probe.h"
 #include "judge/selftest.h"
 #include "oracle/numeric_model_table.h"
@@ -31,6 +32,7 @@ struct SelftestCommandOptions {
   uint64_t seed = 1;
   std::string json_path;
   bool model_candidates = false;
+  std::string model_record;         // --model-record (judge/model_source.h)
   unsigned threads = std::max(1u, std::thread::hardware_concurrency());
 };
 
@@ -50,6 +52,9 @@ void add_selftest_options(CLI::App* command, SelftestCommandOptions& o) {
   command->add_option("--json", o.json_path, "write the outcome per fault and pair here (schema mmasp-selftest/1)");
   command->add_option("--threads", o.threads, "host threads")->capture_default_str()->check(whole_number(1, kMaxThreads));
   command->add_flag("--model-candidates", o.model_candidates, "on a GPU, use unverified model records too");
+  command->add_option("--model-record", o.model_record, "judge (and, on the emulator, compute) with this model record "
+                      "(mmasp characterize --save) instead of the built-in table; on a GPU the default search path "
+                      "applies without it");
 }
 
 // The backend the faults are injected into, the model it computes with (the faults change it) and the tier that
@@ -64,24 +69,48 @@ struct SelftestBackend {
 SelftestBackend selftest_backend(const SelftestCommandOptions& o) {
   SelftestBackend out;
   out.tier.mode = ModelMode::strict;
-  if (o.emulator) {
-    // The emulator computes with the table's sm_90 parameters (verified or not), and the model tier judges with the
-    // same parameters: without a fault the two agree bit for bit, as they do on a GPU whose model is verified.
-    out.arithmetic = [](const Form& form) { return verified_model(form, "sm_90", true); };
-    out.backend = std::make_unique<EmulatorBackend>(o.threads, out.arithmetic, "sm_90 (model table)");
-    out.tier.description = "sm_90 model table (emulated)";
-    out.environment = {{"backend", "emulator"}, {"emulated", true}};
-  } else {
+  ModelSourceRequest request;
+  request.record = o.model_record;
+  request.candidates = o.model_candidates;
+  std::shared_ptr<CudaDevice> device;
+  if (!o.emulator) {
     const GpuProbe probe = probe_gpus();
     if (!probe.available) throw UsageError("no GPU (" + probe.reason + "); use --emulator");
-    auto device = std::make_shared<CudaDevice>(o.device);
-    const std::string architecture = "sm_" + std::to_string(device->sm());
-    const bool candidates = o.model_candidates;
-    out.arithmetic = [architecture, candidates](const Form& form) { return verified_model(form, architecture, candidates); };
-    out.tier.description = architecture + (candidates ? " bit-exact model (candidate records)" : " bit-exact model (verified)");
+    device = std::make_shared<CudaDevice>(o.device);
+    const DeviceFingerprint d = device->fingerprint();
+    request.architecture = "sm_" + std::to_string(d.sm);
+    request.driver_version = d.driver_version;
+    request.device_uuid = d.uuid;
+  }
+  ModelSource source;
+  if (device || !o.model_record.empty()) {
+    try {
+      source = resolve_model_source(request);
+    } catch (const ModelRecordError& error) {
+      throw UsageError(std::string("--model-record: ") + error.what());
+    }
+    for (const auto& warning : source.warnings) std::cout << "warning: " << warning << "\n";
+  }
+  if (o.emulator) {
+    // The emulator computes with the model that judges (the sm_90 table, verified or not, or the record): without a
+    // fault the two agree bit for bit, as they do on a GPU whose model is verified.
+    if (!o.model_record.empty()) {
+      out.arithmetic = source.lookup;
+      out.tier.description = source.description;
+    } else {
+      out.arithmetic = [](const Form& form) { return verified_model(form, "sm_90", true); };
+      out.tier.description = "sm_90 model table (emulated)";
+    }
+    out.backend = std::make_unique<EmulatorBackend>(o.threads, out.arithmetic, out.tier.description);
+    out.environment = {{"backend", "emulator"}, {"emulated", true}};
+  } else {
+    out.arithmetic = source.lookup;
+    out.tier.description = source.description;
     out.environment = {{"backend", "gpu"}, {"emulated", false}, {"device", fingerprint_json(device->fingerprint())}};
     out.backend = std::make_unique<GpuBackend>(device, CompilePath::driver_jit, nullptr);
   }
+  out.environment["model_source"] = out.tier.description;
+  std::cout << "model: " << out.tier.description << "\n";
   out.tier.parameters = out.arithmetic;
   return out;
 }

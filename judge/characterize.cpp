@@ -8,6 +8,7 @@
 #include <set>
 
 #include "generators/bulk.h"
+#include "generators/draw.h"
 #include "generators/model_probes.h"
 #include "generators/special_cases.h"
 #include "judge/case_judgement.h"
@@ -34,6 +35,20 @@ struct ProbeSet {
     parallel_for(probes.size(), threads, [&](size_t i) { count += predicts(probes[i].test, p, observed[i]); }, 8);
     return count;
   }
+  // The search's score: whole probes predicted first, then single elements, which still rise where a change is right
+  // but a probe needs another change too (parameter sets far from the start have few whole probes in common).
+  uint64_t score(const ModelParameters& p) const {
+    std::atomic<uint64_t> whole{0}, elements{0};
+    parallel_for(probes.size(), threads, [&](size_t i) {
+      const auto predicted = model_prediction(probes[i].test, p);
+      if (!predicted) return;
+      size_t same = 0;
+      for (size_t e = 0; e < predicted->size() && e < observed[i].size(); ++e) same += (*predicted)[e] == observed[i][e];
+      elements += same;
+      whole += same == observed[i].size();
+    }, 8);
+    return (whole.load() << 32) + elements.load();
+  }
   std::optional<size_t> first_mismatch(const ModelParameters& p) const {
     for (size_t i = 0; i < probes.size(); ++i)
       if (!predicts(probes[i].test, p, observed[i])) return i;
@@ -49,14 +64,15 @@ ModelParameters with(ModelParameters p, const ModelParameter& parameter, const s
 // The parameter set that predicts the most probes: one parameter at a time until nothing improves, then pairs of
 // parameters (two choices can hide each other, e.g. one more fraction bit and rounding instead of truncation).
 ModelParameters search(const ProbeSet& set, ModelParameters current, bool pairs) {
-  size_t best = set.matches(current);
+  uint64_t best = set.score(current);
+  const uint64_t all = uint64_t(set.probes.size()) << 32;
   const auto& space = model_parameter_space();
-  for (int round = 0; round < 8 && best < set.probes.size(); ++round) {
+  for (int round = 0; round < 12 && best < all; ++round) {
     bool improved = false;
     for (const auto& parameter : space)
       for (const auto& value : parameter.values) {
         const ModelParameters candidate = with(current, parameter, value);
-        const size_t score = set.matches(candidate);
+        const uint64_t score = set.score(candidate);
         if (score > best) { best = score; current = candidate; improved = true; }
       }
     if (improved) continue;
@@ -66,7 +82,7 @@ ModelParameters search(const ProbeSet& set, ModelParameters current, bool pairs)
         for (const auto& vx : space[x].values)
           for (const auto& vy : space[y].values) {
             const ModelParameters candidate = with(with(current, space[x], vx), space[y], vy);
-            const size_t score = set.matches(candidate);
+            const uint64_t score = set.score(candidate);
             if (score > best) { best = score; current = candidate; improved = true; }
           }
     if (!improved) break;
@@ -135,6 +151,19 @@ ModelParameters find_parameters(const ProbeSet& set, const ModelParameters& star
     if (set.matches(other) > set.matches(found)) found = other;
   }
   if (set.matches(found) < set.probes.size()) found = search(set, found, true);
+  // Still short: restarts from the best set with three parameters changed at random (seeded: the same probes give the
+  // same answer), each climbed again. Parameter sets far from every starting point need them.
+  gen::SplitMixDraw random(0x27c4a7);
+  const auto& space = model_parameter_space();
+  for (int restart = 0; restart < 24 && set.matches(found) < set.probes.size(); ++restart) {
+    ModelParameters from = found;
+    for (int change = 0; change < 3; ++change) {
+      const ModelParameter& parameter = space[random.bits() % space.size()];
+      parameter.set(from, parameter.values[random.bits() % parameter.values.size()]);
+    }
+    const ModelParameters other = search(set, from, restart % 4 == 3);
+    if (set.score(other) > set.score(found)) found = other;
+  }
   return found;
 }
 
@@ -209,6 +238,7 @@ Characterization characterize(Backend& backend, const Form& form, int selector, 
   // unless the parameters changed).
   std::vector<uint8_t> deviates(checked.cases.size());
   std::set<std::string> searched;
+  std::set<size_t> joined_cases;
   ModelParameters from = start;
   for (int round = 0; round < 6; ++round) {
     result.parameters = find_parameters(set, from);
@@ -231,7 +261,17 @@ Characterization characterize(Backend& backend, const Form& form, int selector, 
         inputs.push_back({"discriminating: " + std::string(open[i].parameter->name) + " " +
                               open[i].parameter->get(result.parameters) + " vs " + open[i].value,
                           std::string(open[i].parameter->name), std::move(*found[i])});
-    if (inputs.empty()) break;
+    // Checked cases the parameters mispredict join the probes (their D is already known): the next search must
+    // explain them too.
+    size_t joined = 0;
+    for (size_t i = 0; i < checked.cases.size() && joined < 8; ++i)
+      if (deviates[i] && joined_cases.insert(i).second) {
+        set.probes.push_back({"case " + checked.origins[i], "", checked.cases[i]});
+        set.observed.push_back(checked.observed[i]);
+        ++joined;
+      }
+    if (inputs.empty() && !joined) break;
+    if (inputs.empty()) continue;
     std::vector<MmaCase> batch;
     for (const auto& input : inputs) batch.push_back(input.test);
     auto observed = execute(backend, form, selector, batch, options.threads);

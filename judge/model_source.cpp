@@ -4,6 +4,7 @@
 #include <memory>
 #include <system_error>
 
+#include "harness/sha256.h"
 #include "oracle/instruction_space.h"
 #include "oracle/numeric_model_table.h"
 
@@ -121,6 +122,8 @@ ModelSource resolve_model_source(const ModelSourceRequest& request) {
   } else if (from_table) {
     out.description = builtin_description(architecture, candidates);
   }
+  out.identity = std::string(record ? "record sha256 " + sha256_hex(to_json(*record).dump()) : "no record") +
+                 (builtin ? candidates ? "; table with candidates" : "; table" : "; no table");
   if (builtin && candidates)
     for (const Form& form : instruction_space())
       if (const ModelRecord* r = find_model_record(form, architecture); r && !r->verified && !(record && record->find(form.opcode)))

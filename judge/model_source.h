@@ -33,6 +33,7 @@ struct ModelSource {
   std::vector<std::string> warnings;   // a record of another driver, ...
   std::optional<ModelRecordFile> record;
   std::filesystem::path record_path;
+  std::string identity;            // what decides the judging: the record's sha256, the table's use (a run's identity)
   bool any = false;                // some form has a model
   bool unverified = false;         // candidate records judge some forms
 };

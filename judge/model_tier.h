@@ -20,6 +20,8 @@ struct ModelTier {
   ModelMode mode = ModelMode::off;
   ModelLookup parameters;          // the verified parameters of a form, or nullopt
   std::string description;         // e.g. "sm_90 model (verified on NVIDIA H100 80GB HBM3)"
+  std::string eval_options;        // what `mmasp eval` needs to judge a deviation's case file by the same model
+                                   // ("--model-record /abs/record.json"); empty: the built-in table
   uint64_t reference_first = 1024; // random suite: the exact reference also judges the first cases of each pair ...
   uint64_t reference_every = 16;   // ... and every Nth after them
   bool active_for(const Form& form) const { return mode != ModelMode::off && parameters && parameters(form).has_value(); }

@@ -115,6 +115,9 @@ void shrink_and_keep_deviation(SuiteContext& context, SuiteResult& result, const
                                         describe_origin(context, form, selector, name + " (model deviation)"), comments,
                                         std::filesystem::path(context.failure_dir) / ".." / "deviations",
                                         context.backend.architecture());
+    // "repro: mmasp eval FILE   # origin": the same model judges it again only when eval is told which record it was.
+    if (const size_t comment = report.saved_to.find("   # "); comment != std::string::npos && !context.model.eval_options.empty())
+      report.saved_to.insert(comment, " " + context.model.eval_options);
     if (context.log) context.log(report.saved_to);
   }
   result.deviation = std::move(report);

@@ -32,7 +32,9 @@ std::string text(const json& object, const char* key, const std::string& source,
 uint64_t count(const json& object, const char* key, const std::string& source, const std::string& at) {
   if (!object.contains(key)) return 0;
   const json& v = object[key];
-  if (!v.is_number_unsigned()) refuse(source, at + "/" + key, "a whole number >= 0 is expected");
+  // nlohmann reads 5 as unsigned and keeps a signed member it was given (driver_api_version) as signed.
+  if (!v.is_number_integer() || (!v.is_number_unsigned() && v.get<int64_t>() < 0))
+    refuse(source, at + "/" + key, "a whole number >= 0 is expected");
   return v.get<uint64_t>();
 }
 

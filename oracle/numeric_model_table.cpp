@@ -52,6 +52,37 @@ constexpr const char* kSm90Evidence =
     "1,120,788 special and random cases bit-exact), and mmasp run --model strict judged 10.08-10.09 M random cases "
     "per family bit for bit with 0 deviations (evidence/model-verification/h100-sm90-driver580.159.04/)";
 
+// Candidates for the architectures no lent GPU has: the published *dense* parameters of that generation, applied to
+// the sparse forms as sm_90's were before they were measured. Never verified: mmasp run uses them only with
+// --model-candidates, and mmasp characterize starts its search there (docs/architectures.md).
+//  - Ampere (sm_80, sm_86) and Ada (sm_89): f16/bf16 in blocks of 8 with 1 extra alignment bit (24 fraction bits),
+//    tf32 in blocks of 4 (Khattak & Mikaitis, arXiv 2512.07004, A100); k16 split into two halves of 8 (MMA-Sim,
+//    arXiv 2511.10909, A100 and Ada). Ada's own alignment bits are not published: A100's are assumed.
+//  - Ada fp8 (sm_89): no published model; H100's sparse fp8 (fp8_sm90) is assumed.
+//  - Blackwell (sm_100): f16/bf16 block 16 and 2 extra bits, tf32 block 8, fp8 blocks of 32 keeping 25 fraction bits
+//    (arXiv 2512.07004, B200). sm_120 (RTX 50, RTX PRO): no published model; B200's is assumed.
+// The other parameters (rounding, subnormals, zero signs, NaN, the accumulator floor) are sm_90's: no publication
+// separates them by generation.
+ModelParameters candidate(int block_products, int fraction_bits) { return sm90(block_products, 0, fraction_bits); }
+
+ModelParameters fp8_blackwell() {
+  ModelParameters p = candidate(32, 25);
+  p.fp8_fields_as_f16 = false;
+  return p;
+}
+
+constexpr const char* kAmpereCandidate =
+    "unverified candidate: the published dense A100 parameters (arXiv 2512.07004: f16/bf16 block 8, 1 extra bit; tf32 "
+    "block 4), never measured on a sparse form";
+constexpr const char* kAdaCandidate =
+    "unverified candidate: A100's dense parameters (Ampere and Ada split k16 in halves of 8, arXiv 2511.10909); fp8: "
+    "H100's sparse fp8 model; never measured on sm_89";
+constexpr const char* kBlackwellCandidate =
+    "unverified candidate: the published dense B200 parameters (arXiv 2512.07004: f16/bf16 block 16, 2 extra bits; "
+    "tf32 block 8; fp8 block 32 keeping 25 fraction bits), never measured on a sparse form";
+constexpr const char* kSm120Candidate =
+    "unverified candidate: B200's dense parameters (no published sm_120 model), never measured on sm_120";
+
 }  // namespace
 
 const std::vector<ModelRecord>& model_records() {
@@ -63,6 +94,24 @@ const std::vector<ModelRecord>& model_records() {
       // evidence/characterize/): the first from zero over stored products 0,1 | 4,5 | ..., the second over 2,3 | 6,7 |
       // ... onto the first's f32 result, then C added by an FADD (round to nearest even). Exponent fields are f16's.
       {"sm_90", "fp8", 0, std::nullopt, fp8_sm90(), true, kSm90Evidence},
+      {"sm_80", "f16", 0, std::nullopt, candidate(8, 24), false, kAmpereCandidate},
+      {"sm_80", "bf16", 0, std::nullopt, candidate(8, 24), false, kAmpereCandidate},
+      {"sm_80", "tf32", 0, std::nullopt, candidate(4, 24), false, kAmpereCandidate},
+      {"sm_86", "f16", 0, std::nullopt, candidate(8, 24), false, kAmpereCandidate},
+      {"sm_86", "bf16", 0, std::nullopt, candidate(8, 24), false, kAmpereCandidate},
+      {"sm_86", "tf32", 0, std::nullopt, candidate(4, 24), false, kAmpereCandidate},
+      {"sm_89", "f16", 0, std::nullopt, candidate(8, 24), false, kAdaCandidate},
+      {"sm_89", "bf16", 0, std::nullopt, candidate(8, 24), false, kAdaCandidate},
+      {"sm_89", "tf32", 0, std::nullopt, candidate(4, 24), false, kAdaCandidate},
+      {"sm_89", "fp8", 0, std::nullopt, fp8_sm90(), false, kAdaCandidate},
+      {"sm_100", "f16", 0, std::nullopt, candidate(16, 25), false, kBlackwellCandidate},
+      {"sm_100", "bf16", 0, std::nullopt, candidate(16, 25), false, kBlackwellCandidate},
+      {"sm_100", "tf32", 0, std::nullopt, candidate(8, 25), false, kBlackwellCandidate},
+      {"sm_100", "fp8", 0, std::nullopt, fp8_blackwell(), false, kBlackwellCandidate},
+      {"sm_120", "f16", 0, std::nullopt, candidate(16, 25), false, kSm120Candidate},
+      {"sm_120", "bf16", 0, std::nullopt, candidate(16, 25), false, kSm120Candidate},
+      {"sm_120", "tf32", 0, std::nullopt, candidate(8, 25), false, kSm120Candidate},
+      {"sm_120", "fp8", 0, std::nullopt, fp8_blackwell(), false, kSm120Candidate},
   };
   return records;
 }

@@ -211,7 +211,8 @@ std::vector<std::string> model_tier_lines(const RunRecord& run) {
     tier = r.model->tier;
   }
   std::vector<std::string> lines;
-  if (!families.empty()) lines.push_back("bit-exact model: " + tier);
+  if (!run.run.model_source.empty()) lines.push_back("bit-exact model: " + run.run.model_source);
+  else if (!families.empty()) lines.push_back("bit-exact model: " + tier);
   for (const auto& [family, f] : families)
     lines.push_back(family + ": " + std::to_string(f[0]) + " cases judged by the model, " + std::to_string(f[1]) +
                     " also by the exact reference (spec tier), " + std::to_string(f[2]) + " deviating, in " +

@@ -60,6 +60,7 @@ RunRecord merge_runs(const std::vector<RunRecord>& shards, const std::vector<std
     same(shard.run.budget_seconds, first.run.budget_seconds, "the budget");
     same(shard.run.ub, first.run.ub, "--ub");
     same(shard.run.model_tier, first.run.model_tier, "the model tier");
+    same(shard.run.model_source, first.run.model_source, "the model source");
     same(shard.environment.backend, first.environment.backend, "the backend");
     same(shard.environment.toolkit, first.environment.toolkit, "the toolkit");
     int index = 0, count = 0;

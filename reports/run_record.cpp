@@ -294,6 +294,7 @@ template <typename V> void fields(V& v, RunInfo& i) {
   v("ub", i.ub);
   v("notes", i.notes);
   v("model_tier", i.model_tier);
+  v("model_source", i.model_source, unless_empty);
   v("seconds", i.seconds);
   v("phase_seconds", i.phase_seconds);
   v("interrupted", i.interrupted);

@@ -51,6 +51,7 @@ struct RunInfo {
   bool ub = false;
   std::vector<std::string> notes;
   std::optional<std::string> model_tier;    // "off", "warn", "strict"; absent in runs older than the model tier
+  std::string model_source;                 // what the model tier judges by (judge/model_source.h); empty: no model
   double seconds = 0;
   std::map<std::string, double> phase_seconds;
   std::optional<Interruption> interrupted;

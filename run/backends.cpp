@@ -71,7 +71,8 @@ Backends make_backends(const BackendRequest& request) {
   out.module_dir = request.modules.empty() ? cache / "modules" : fs::path(request.modules);
   out.store = std::make_unique<ModuleStore>(out.module_dir, out.ptxas.get());
   if (!out.device) {
-    out.all.push_back(std::make_unique<EmulatorBackend>(request.threads));
+    out.all.push_back(std::make_unique<EmulatorBackend>(request.threads, request.emulator_arithmetic,
+                                                        request.emulator_arithmetic_name));
     return out;
   }
   for (const CompilePath path : request.paths.paths) {

@@ -41,6 +41,8 @@ struct BackendRequest {
   std::string modules;                        // toolkit module store (default: <cache>/modules)
   unsigned jobs = 1;                          // parallel ptxas processes
   unsigned threads = 1;                       // emulator threads
+  ModelLookup emulator_arithmetic;            // what the emulator computes with (none: the exact reference)
+  std::string emulator_arithmetic_name;
 };
 
 class Backends {

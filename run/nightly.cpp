@@ -92,13 +92,15 @@ RunRecord Nightly::run(const std::string& command_line) {
   // missing findings file, no GPU for --backend gpu, no model for --model strict) leaves --out as it was.
   findings_ = check_nightly_options(o_);
   pairs_ = selected_pairs(o_);
-  setup_.emplace(o_, [this](const std::string& line) { say(line); }, [this](const std::string& text) { note(text); });
+  setup_.emplace(o_, pairs_, [this](const std::string& line) { say(line); }, [this](const std::string& text) { note(text); });
   record_.environment = setup_->environment();
   record_.run.model_tier = std::string(name(setup_->model_tier().mode));
+  record_.run.model_source = setup_->model_tier().description;
   // The run begins: --out is held (a worker runs under its supervisor's hold, cli/run_command.cpp) and prepared.
   folder_.emplace(fs::path(o_.out), o_.resume, o_.force, o_.heartbeat_fd >= 0, [this](const std::string& line) { say(line); });
   begin(command_line);
-  folder_->open(run_identity(o_, record_.environment, record_.run.case_streams, MMASP_GIT_COMMIT), record_.run, pairs_);
+  folder_->open(run_identity(o_, record_.environment, record_.run.case_streams, MMASP_GIT_COMMIT,
+                             setup_->model_source().identity), record_.run, pairs_);
   compile_conformance();
   for (const auto& f : findings_.findings) record_.findings.push_back({f.id, std::string(name(f.kind)), f.summary});
   if (!stop_signal()) run_isolated_ub();

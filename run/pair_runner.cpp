@@ -102,10 +102,9 @@ SuiteLimits PairRunner::random_limits(size_t index, size_t total, Clock::time_po
 }
 
 bool PairRunner::resident_judges(const Form& form) const {
-  if (!setup_.resident() || !has_resident_kernel(form)) return false;
+  if (!setup_.host_path_reason(form).empty()) return false;
   // --cases N within the host sample: the host path judges them all, as without the resident path.
-  if (o_.budget <= 0 && random_cases() <= o_.resident_sample) return false;
-  return form.is_integer() || context_.model.active_for(form);
+  return o_.budget > 0 || random_cases() > o_.resident_sample;
 }
 
 // On the GPU-resident path (judge/resident_suite.h) where it judges the pair, with the worker's heartbeat around each

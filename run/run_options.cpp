@@ -73,9 +73,17 @@ const std::vector<std::pair<std::string, BackendChoice>>& choices<BackendChoice>
   return all;
 }
 
+template <>
+const std::vector<std::pair<std::string, ResidentImageChoice>>& choices<ResidentImageChoice>() {
+  static const std::vector<std::pair<std::string, ResidentImageChoice>> all = {
+      {"auto", ResidentImageChoice::automatic}, {"cubin", ResidentImageChoice::cubin}, {"ptx", ResidentImageChoice::ptx}};
+  return all;
+}
+
 json run_identity(const NightlyOptions& options, const EnvironmentRecord& environment, const std::string& case_streams,
-                  const std::string& commit) {
+                  const std::string& commit, const std::string& model_source) {
   json identity = {{"mmasp_commit", commit},
+                   {"model_source", model_source},
                    {"case_streams", case_streams},
                    {"backend", environment.backend},
                    {"toolkit", environment.toolkit},

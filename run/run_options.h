@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "harness/resident.h"
 #include "reports/run_record.h"
 #include "run/backends.h"
 #include "run/compile_step.h"
@@ -26,11 +27,13 @@ enum class AutoOnOff { automatic, on, off };
 enum class ModelChoice { automatic, strict, warn, off };
 std::string_view name(AutoOnOff choice);     // "auto", "on", "off"
 std::string_view name(ModelChoice choice);   // "auto", "strict", "warn", "off"
+using ::mmasp::name;                         // ResidentImageChoice's, with the others above
 // Every value of an enum option with its name, for the command line.
 template <typename E> const std::vector<std::pair<std::string, E>>& choices();
 template <> const std::vector<std::pair<std::string, AutoOnOff>>& choices<AutoOnOff>();
 template <> const std::vector<std::pair<std::string, ModelChoice>>& choices<ModelChoice>();
 template <> const std::vector<std::pair<std::string, BackendChoice>>& choices<BackendChoice>();
+template <> const std::vector<std::pair<std::string, ResidentImageChoice>>& choices<ResidentImageChoice>();
 
 struct NightlyOptions {
   CompileOptions compile;
@@ -63,10 +66,16 @@ struct NightlyOptions {
   uint32_t special_generated = 512;
   ModelChoice model = ModelChoice::automatic;
   bool model_candidates = false;   // also judge by unverified table records (to verify them on hardware)
-  // The GPU-resident path (harness/resident.h) for the random suites: auto uses it on an sm_90 GPU for every pair it
-  // can judge (verified model, or an integer form) when the build has its kernel; on refuses to run without it; off
-  // keeps every case on the host path.
+  // A model record (oracle/model_record_file.h, made by `mmasp characterize --save`) for the model tier; empty: the
+  // default search path, then the built-in table (judge/model_source.h). On the emulator only an explicit record.
+  std::string model_record;
+  // The emulator's arithmetic (judge/model_source.h emulated_arithmetic); empty: the exact reference.
+  std::string emulate;
+  // The GPU-resident path (harness/resident.h) for the random suites: auto uses it on any sm_80+ GPU for every pair it
+  // can judge (a model of the device's arithmetic, or an integer form) when the build has its kernel; on refuses to run
+  // without it; off keeps every case on the host path.
   AutoOnOff resident = AutoOnOff::automatic;
+  ResidentImageChoice resident_image = ResidentImageChoice::automatic;   // auto: the cubin on sm_90, else the PTX
   uint64_t resident_sample = 10000;   // cases of each pair the host path judges first (exact reference, model tier)
 };
 
@@ -133,13 +142,29 @@ void visit_run_options(NightlyOptions& o, Visitor& v) {
                "off; auto = strict on a GPU with verified models",
                true, 0, 0, false, true},
     o.model);
+  v(OptionSpec{"--model-record", "a model record made by `mmasp characterize --save` judges the model tier (default: the "
+               "newest record of this architecture in $MMASP_MODEL_RECORDS or ~/.local/share/mmasp/model-records, then "
+               "the built-in table); on the emulator only this option gives a model",
+               true},
+    o.model_record);
+  v(OptionSpec{"--emulate", "the emulator's arithmetic instead of the exact reference (implies --emulator): 'table' (the "
+               "built-in sm_90 records), 'hypothesis' (the published dense parameters) or changes to it, e.g. "
+               "'block_products=4,fraction_bits=24'",
+               true},
+    o.emulate);
   v(OptionSpec{"--model-candidates", "let the model tier use unverified model records too (how a record is verified on hardware)",
                true},
     o.model_candidates);
   v(OptionSpec{"--resident", "GPU-resident random cases (drawn, run and judged on the GPU; the host replays what it finds): "
-               "auto = on an sm_90 GPU with a strict model tier, on, off",
+               "auto = on any sm_80+ GPU, for every pair with a judge there (an integer form, or a float form with a strict "
+               "model), on, off",
                true, 0, 0, false, true},
     o.resident);
+  v(OptionSpec{"--resident-image", "the resident kernel's image: cubin (sm_90a, the fast path on sm_90), ptx (JIT-compiled "
+               "by the driver for any sm_80+ GPU: compute_89 where the GPU is sm_89+, else compute_80), auto = the cubin "
+               "on sm_90, else the PTX",
+               false, 0, 0, false, true},
+    o.resident_image);
   v(OptionSpec{"--resident-sample", "with --resident: random cases of each pair judged on the host path first (exact "
                "reference and model tier)",
                true},
@@ -149,7 +174,9 @@ void visit_run_options(NightlyOptions& o, Visitor& v) {
 // The run's identity, for the journal: what decides its results — every option visit_run_options() marks, and the
 // mmasp commit, the case streams, the backend, the toolkit, the device and its driver. A --resume under another
 // identity is refused, naming the first difference.
+// `model_source`: what the model tier judges by (a record's provenance and digest, or the table), since a record file
+// can change under the same path.
 nlohmann::json run_identity(const NightlyOptions& options, const EnvironmentRecord& environment,
-                            const std::string& case_streams, const std::string& commit);
+                            const std::string& case_streams, const std::string& commit, const std::string& model_source);
 
 }  // namespace mmasp::run

@@ -8,8 +8,10 @@
 #include "generators/bulk.h"
 #include "generators/reproduction.h"
 #include "judge/suites.h"
+#include "harness/backend.h"
 #include "harness/gpu_probe.h"
 #include "harness/resident.h"
+#include "judge/model_source.h"
 #include "judge/resident_suite.h"
 #include "harness/resident_source.h"
 #include "mmasp_commit.h"
@@ -72,12 +74,33 @@ ScreenOutcome screen_device(const ScreenOptions& o, const std::function<void(con
     CudaDevice device(o.device);
     const DeviceFingerprint fingerprint = device.fingerprint();
     verdict["device"] = device_json(o.device, fingerprint);
-    ResidentPath path(device);
+    ResidentPath path(device, o.image);
     const std::string architecture = "sm_" + std::to_string(fingerprint.sm);
+    ModelSourceRequest request;
+    request.architecture = architecture;
+    request.driver_version = fingerprint.driver_version;
+    request.device_uuid = fingerprint.uuid;
+    request.record = o.model_record;
+    const ModelSource source = resolve_model_source(request);
+    verdict["image"] = name(path.image());
+    verdict["model_source"] = source.description.empty() ? "none: integer forms only" : source.description;
+    verdict["warnings"] = source.warnings;
     std::vector<std::pair<const Form*, int>> pairs;
-    for (const Form& form : instruction_space())
-      if (has_resident_kernel(form) && (form.is_integer() || verified_model(form, architecture)))
-        for (int selector : form.selectors) pairs.push_back({&form, selector});
+    size_t without_model = 0, not_in_image = 0;
+    const std::optional<Target> target = target_for_sm(fingerprint.sm);
+    for (const Form& form : instruction_space()) {
+      if (!path.covers(form)) {
+        if (target && form.legal_on(*target, form.version_for(*target))) not_in_image += form.selectors.size();
+        continue;
+      }
+      if (!form.is_integer() && !source.lookup(form)) {
+        without_model += form.selectors.size();
+        continue;
+      }
+      for (int selector : form.selectors) pairs.push_back({&form, selector});
+    }
+    verdict["pairs_without_model"] = without_model;
+    verdict["pairs_not_in_image"] = not_in_image;
     resident::Fault fault;
     if (o.inject_fault_rate) {
       fault.kind = resident::Fault::output;
@@ -92,7 +115,7 @@ ScreenOutcome screen_device(const ScreenOptions& o, const std::function<void(con
     for (size_t p = 0; p < pairs.size(); ++p) {
       const Form& form = *pairs[p].first;
       const int selector = pairs[p].second;
-      const auto model = form.is_integer() ? std::nullopt : verified_model(form, architecture);
+      const auto model = form.is_integer() ? std::nullopt : source.lookup(form);
       const uint64_t stream = random_stream_seed(o.seed, selector);
       // The pair's fair share of what is left; at least one launch (judge/resident_suite.h).
       LaunchPlan plan;

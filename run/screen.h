@@ -1,6 +1,6 @@
 // `mmasp screen`: fleet screening for silent data corruption in the sparse tensor-core path. Every listed GPU runs
-// the highest-throughput path mmasp has — the GPU-resident path (harness/resident.h) — over every sm_90 form x
-// selector for a time budget, in a process of its own, and leaves one JSON verdict per GPU (schema mmasp-screen/1:
+// the highest-throughput path mmasp has — the GPU-resident path (harness/resident.h) — over every form x selector with
+// a judge on that GPU (integer forms; float forms its model covers) for a time budget, in a process of its own, and leaves one JSON verdict per GPU (schema mmasp-screen/1:
 // device identity with UUID and, where NVML reads it, the board serial; driver; cases; deviations with a case file to
 // send on) and one screen.json over all of them, for fleet tooling. docs/screening.md compares it with dcgmi diag.
 #pragma once
@@ -13,6 +13,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "harness/resident.h"
+
 namespace mmasp::run {
 
 struct ScreenOptions {
@@ -20,6 +22,8 @@ struct ScreenOptions {
   double budget = 60;            // seconds per GPU, spread evenly over the form x selector pairs
   uint64_t seed = 1;
   std::string out = "mmasp-screen";
+  std::string model_record;      // judge float forms by this record (judge/model_source.h); empty: search path, table
+  ResidentImageChoice image = ResidentImageChoice::automatic;
   // One GPU (the per-device process): its ordinal, and where its verdict goes.
   int device = -1;
   std::string verdict;

@@ -376,6 +376,10 @@ TEST(Characterize, ReportsProbesThatNoParameterSetExplains) {
   const Characterization found = characterize(backend, form, 0, published_dense_hypothesis(form), options);
   EXPECT_FALSE(found.agrees());
   EXPECT_FALSE(found.consistent && found.special_deviations == 0 && found.random_deviations == 0);
+  // characterize --save refuses such a pair, naming it.
+  std::string refusal;
+  EXPECT_FALSE(model_record_of({found}, &refusal).has_value());
+  EXPECT_NE(refusal.find(form.opcode), std::string::npos) << refusal;
 }
 
 ModelLookup table_arithmetic() {
