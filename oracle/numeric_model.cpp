@@ -142,6 +142,13 @@ Canonical canonical(const Form& form, ModelParameters p) {
   if (!fp8(form.a) && !fp8(form.b) && !fp8(form.c)) {
     p.fp8_fields_as_f16 = false;
     out.reasons["fp8_fields"] = "the form has no e4m3 or e5m2 operand, whose decoding fp8_fields changes";
+  } else if (const ElemType operands[] = {form.a, form.b, form.c};
+             std::all_of(std::begin(operands), std::end(operands), [&](ElemType t) {
+               return !fp8(t) || float_format(t)->bias == float_format(ElemType::f16)->bias;
+             })) {
+    // e5m2 has f16's exponent width and bias: its own fields are f16's fields.
+    p.fp8_fields_as_f16 = false;
+    out.reasons["fp8_fields"] = "every fp8 operand is e5m2, whose exponent fields are f16's (5 bits, bias 15)";
   } else if (p.alignment == AlignmentExponent::leading_bit) {
     // The fields set only the exponent-sum alignment (decode_operand's `field`); values and flushing are the same.
     p.fp8_fields_as_f16 = false;

@@ -171,8 +171,12 @@ void RunSetup::choose_resident(const NightlyOptions& o, const std::vector<std::p
 void RunSetup::note_resident_pairs(const NightlyOptions& o, const std::vector<std::pair<const Form*, int>>& pairs,
                                    const Note& note) const {
   std::map<std::string, std::vector<std::string>> on_host;   // reason -> "opcode selector"
-  size_t taken = 0;
+  size_t taken = 0, executed = 0;
+  const std::optional<Target> target = target_for_sm(backends_->sm());
   for (const auto& [form, selector] : pairs) {
+    // Pairs the device cannot run at all are NotSupported, on no path: not counted here.
+    if (target && !form->legal_on(*target, form->version_for(*target))) continue;
+    ++executed;
     const std::string why = host_path_reason(*form);
     if (why.empty()) ++taken;
     else on_host[why].push_back(form->opcode + " (selector " + std::to_string(selector) + ")");
@@ -180,8 +184,7 @@ void RunSetup::note_resident_pairs(const NightlyOptions& o, const std::vector<st
   char load[32];
   std::snprintf(load, sizeof load, "%.2f", resident_->load_seconds());
   note("GPU-resident path (" + std::string(name(resident_->image())) + " image, loaded in " + load + " s): " +
-       std::to_string(taken) + " of " + std::to_string(pairs.size()) +
-       " pairs; their random cases beyond the first " + std::to_string(o.resident_sample) +
+       std::to_string(taken) + " of the " + std::to_string(executed) + " pairs this GPU runs; their random cases beyond the first " + std::to_string(o.resident_sample) +
        " of each are drawn, run and judged on the GPU (model or exact integer result); the host path judges those "
        "first cases by the exact reference and the model, and replays every case the GPU finds deviating");
   for (const auto& [why, listed] : on_host) {
