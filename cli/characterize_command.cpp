@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cstdlib>
 #include <ctime>
+#include <filesystem>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -328,6 +329,9 @@ bool save_record(const CharacterizeCommandOptions& o, const CharacterizeBackend&
   record->mmasp_version = MMASP_VERSION;
   record->mmasp_commit = MMASP_GIT_COMMIT;
   record->command = command;
+  // The default search path (docs/architectures.md) may not exist yet: the record's folder is made.
+  if (const auto folder = std::filesystem::path(o.save).parent_path(); !folder.empty())
+    std::filesystem::create_directories(folder);
   write_file_atomically(o.save, to_json(*record).dump(1) + "\n");
   size_t unique = 0;
   for (const auto& form : record->forms) unique += form.unique;

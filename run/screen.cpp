@@ -59,6 +59,43 @@ std::optional<ScreenVerdict> screen_verdict_named(std::string_view text) {
 
 int exit_code_for(ScreenVerdict verdict) { return verdict == ScreenVerdict::pass ? 0 : verdict == ScreenVerdict::fail ? 1 : 2; }
 
+namespace {
+
+// The model that judges this GPU's float forms (judge/model_source.h): --model-record, the search path, the table.
+ModelSource screen_model_source(const ScreenOptions& o, const DeviceFingerprint& fingerprint) {
+  ModelSourceRequest request;
+  request.architecture = "sm_" + std::to_string(fingerprint.sm);
+  request.driver_version = fingerprint.driver_version;
+  request.device_uuid = fingerprint.uuid;
+  request.record = o.model_record;
+  return resolve_model_source(request);
+}
+
+// The pairs screened: every pair the image holds that has a judge (an integer form, or a float form with a model);
+// the verdict counts the pairs left out, and why.
+std::vector<std::pair<const Form*, int>> screened_pairs(const ResidentPath& path, const ModelSource& source, int sm,
+                                                        json& verdict) {
+  std::vector<std::pair<const Form*, int>> pairs;
+  size_t without_model = 0, not_in_image = 0;
+  const std::optional<Target> target = target_for_sm(sm);
+  for (const Form& form : instruction_space()) {
+    if (!path.covers(form)) {
+      if (target && form.legal_on(*target, form.version_for(*target))) not_in_image += form.selectors.size();
+      continue;
+    }
+    if (!form.is_integer() && !source.lookup(form)) {
+      without_model += form.selectors.size();
+      continue;
+    }
+    for (int selector : form.selectors) pairs.push_back({&form, selector});
+  }
+  verdict["pairs_without_model"] = without_model;
+  verdict["pairs_not_in_image"] = not_in_image;
+  return pairs;
+}
+
+}  // namespace
+
 ScreenOutcome screen_device(const ScreenOptions& o, const std::function<void(const std::string&)>& say) {
   const auto start = Clock::now();
   json verdict = {{"schema", "mmasp-screen/1"},
@@ -76,31 +113,10 @@ ScreenOutcome screen_device(const ScreenOptions& o, const std::function<void(con
     verdict["device"] = device_json(o.device, fingerprint);
     ResidentPath path(device, o.image);
     const std::string architecture = "sm_" + std::to_string(fingerprint.sm);
-    ModelSourceRequest request;
-    request.architecture = architecture;
-    request.driver_version = fingerprint.driver_version;
-    request.device_uuid = fingerprint.uuid;
-    request.record = o.model_record;
-    const ModelSource source = resolve_model_source(request);
-    verdict["image"] = name(path.image());
-    verdict["model_source"] = source.description.empty() ? "none: integer forms only" : source.description;
-    verdict["warnings"] = source.warnings;
-    std::vector<std::pair<const Form*, int>> pairs;
-    size_t without_model = 0, not_in_image = 0;
-    const std::optional<Target> target = target_for_sm(fingerprint.sm);
-    for (const Form& form : instruction_space()) {
-      if (!path.covers(form)) {
-        if (target && form.legal_on(*target, form.version_for(*target))) not_in_image += form.selectors.size();
-        continue;
-      }
-      if (!form.is_integer() && !source.lookup(form)) {
-        without_model += form.selectors.size();
-        continue;
-      }
-      for (int selector : form.selectors) pairs.push_back({&form, selector});
-    }
-    verdict["pairs_without_model"] = without_model;
-    verdict["pairs_not_in_image"] = not_in_image;
+    const ModelSource source = screen_model_source(o, fingerprint);
+    verdict.update({{"image", name(path.image())}, {"warnings", source.warnings},
+                    {"model_source", source.description.empty() ? "none: integer forms only" : source.description}});
+    const std::vector<std::pair<const Form*, int>> pairs = screened_pairs(path, source, fingerprint.sm, verdict);
     resident::Fault fault;
     if (o.inject_fault_rate) {
       fault.kind = resident::Fault::output;
