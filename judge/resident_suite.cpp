@@ -62,6 +62,7 @@ SuiteResult run_resident_random(SuiteContext& context, ResidentPath& path, const
   context.model.reference_every = 1;
   SuiteResult result = run_suite(context, form, selector, Suite::random, host);
   context.model.reference_every = every;
+  const double host_seconds = seconds_since(start);
   if (result.interrupted || (is_failure(result.status) && result.status != Status::deviation)) return result;
   const std::optional<ModelParameters> model = form.is_integer() ? std::nullopt : context.model.parameters(form);
   LaunchPlan launches;
@@ -81,6 +82,7 @@ SuiteResult run_resident_random(SuiteContext& context, ResidentPath& path, const
   summary.deviating = gpu.counts.deviating;
   summary.recorded = gpu.counts.recorded;
   summary.seconds = gpu.seconds;
+  summary.host_seconds = host_seconds;
   result.count_gpu_cases(summary, !form.is_integer());
   if (!gpu.deviating_indices.empty()) {
     // The host's verdict on each: a failure or deviation reproduces there; a case whose D there is the model's is

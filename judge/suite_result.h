@@ -83,6 +83,7 @@ struct ResidentSummary {
   uint64_t recorded = 0;           // of which the indices came back (the rest overflowed the kernel's buffer)
   uint64_t replayed = 0;           // of which the host regenerated, ran and judged through the normal path
   double seconds = 0;              // kernel time
+  double host_seconds = 0;         // the host sample's time
   uint64_t overflowed() const { return deviating - recorded; }
 };
 

@@ -104,6 +104,9 @@ struct FormRow {
   double max_vs_bound = 0;
   Status worst = Status::pass;
   std::set<Status> statuses;
+  bool resident = false, planned = false;
+  uint64_t resident_cases = 0;      // over the form's selectors
+  double resident_seconds = 0, planned_share = 0, planned_seconds = 0;
 };
 
 // A row wants a look when its worst result failed or warned; its CSS class says which.
@@ -152,6 +155,7 @@ void totals_section(std::ostream& out, const RunRecord& run) {
         << " documented by findings, <b>" << c.new_disagreements << " new</b>, " << c.not_run << " not run</li>\n";
   }
   for (const auto& line : model_tier_lines(run)) out << "<li>" << xml_escape(line) << "</li>\n";
+  for (const auto& line : random_case_lines(run)) out << "<li>" << xml_escape(line) << "</li>\n";
   for (const auto& note : run.run.notes) out << "<li class=\"muted\">" << xml_escape(note) << "</li>\n";
   out << "</ul></section>\n";
 }
@@ -232,6 +236,16 @@ std::map<std::string, std::vector<FormRow>> form_rows(const RunRecord& run) {
     row.max_vs_bound = std::max(row.max_vs_bound, r.max_error_vs_bound);
     row.worst = worse(row.worst, r.status);
     row.statuses.insert(r.status);
+    if (r.resident) {
+      row.resident = true;
+      row.resident_cases += r.resident->checked;
+      row.resident_seconds += r.resident->seconds;
+    }
+    if (r.planned) {
+      row.planned = true;
+      row.planned_share += r.planned->share;
+      row.planned_seconds += r.planned->seconds;
+    }
   }
   if (run.compile)
     for (const auto& m : run.compile->matrix)
@@ -275,7 +289,19 @@ void matrix_row(std::ostream& out, const FormRow& row) {
     out << "</span>";
   }
   out << "</td><td data-key=\"" << row.cases << "\">" << row.cases << "</td><td data-key=\"" << row.max_vs_bound << "\">"
-      << significant(row.max_vs_bound, 3) << "</td></tr>\n";
+      << significant(row.max_vs_bound, 3) << "</td>";
+  // The GPU-resident path's cases and kernel time, and the --budget plan's share, over the form's selectors.
+  if (row.resident)
+    out << "<td data-key=\"" << row.resident_cases << "\">" << row.resident_cases << "</td><td data-key=\"" << row.resident_seconds
+        << "\">" << significant(row.resident_seconds) << "</td>";
+  else
+    out << "<td data-key=\"0\">—</td><td data-key=\"0\">—</td>";
+  if (row.planned)
+    out << "<td data-key=\"" << row.planned_share << "\">" << percent(row.planned_share) << " (" << significant(row.planned_seconds)
+        << " s)</td>";
+  else
+    out << "<td data-key=\"0\">—</td>";
+  out << "</tr>\n";
 }
 
 void matrix_section(std::ostream& out, const RunRecord& run) {
@@ -299,7 +325,8 @@ void matrix_section(std::ostream& out, const RunRecord& run) {
     for (const auto& [status, count] : worst_counts) out << ", " << count << " " << name(status);
     out << "</summary>\n<table class=\"matrix\"><thead><tr><th data-sort=\"text\">form</th><th data-sort=\"num\">compile</th>"
            "<th data-sort=\"num\">selector: suites</th><th data-sort=\"num\">cases</th><th data-sort=\"num\">max error / "
-           "bound</th></tr></thead><tbody>\n";
+           "bound</th><th data-sort=\"num\">resident cases</th><th data-sort=\"num\">resident s</th><th data-sort=\"num\">"
+           "planned share</th></tr></thead><tbody>\n";
     for (const auto& row : rows) matrix_row(out, row);
     out << "</tbody></table></details>\n";
   }

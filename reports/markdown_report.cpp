@@ -65,7 +65,8 @@ std::string forms_section(const RunRecord& run, const Style& st) {
   std::map<std::string, std::map<Suite, const ResultRecord*>> table;   // "form sel=n" -> suite -> result
   for (const auto& r : run.results) table[r.form + " sel=" + std::to_string(r.selector)][r.suite] = &r;
   std::ostringstream out;
-  out << "\n| form | selector | random | special | ub | cases | max error (ulp) |\n|---|---|---|---|---|---|---|\n";
+  out << "\n| form | selector | random | special | ub | cases | max error (ulp) | resident cases | resident s | planned share |"
+         "\n|---|---|---|---|---|---|---|---|---|---|\n";
   for (const auto& entry : table) {
     const auto& suites = entry.second;
     const ResultRecord& any = *suites.begin()->second;
@@ -80,8 +81,17 @@ std::string forms_section(const RunRecord& run, const Style& st) {
       if (it == suites.end()) return std::string("—");
       return std::string(name(it->second->status)) + (it->second->emulated ? " (emulated)" : "");
     };
+    const auto random = suites.find(Suite::random);
+    const ResultRecord* r = random == suites.end() ? nullptr : random->second;
+    const auto resident = [&](bool seconds) {
+      if (!r || !r->resident) return std::string("—");
+      return seconds ? significant(r->resident->seconds) : std::to_string(r->resident->checked);
+    };
+    const std::string planned =
+        r && r->planned ? percent(r->planned->share) + " (" + significant(r->planned->seconds) + " s)" : std::string("—");
     out << "| " << st.code(any.form) << " | " << any.selector << " | " << cell(Suite::random) << " | " << cell(Suite::special) << " | "
-        << cell(Suite::undefined) << " | " << cases << " | " << significant(max_ulps) << " |\n";
+        << cell(Suite::undefined) << " | " << cases << " | " << significant(max_ulps) << " | " << resident(false) << " | "
+        << resident(true) << " | " << planned << " |\n";
   }
   return out.str();
 }
@@ -143,6 +153,14 @@ std::string model_section(const RunRecord& run, const Style& st) {
   return out;
 }
 
+std::string random_cases_section(const RunRecord& run, const Style& st) {
+  const std::vector<std::string> lines = random_case_lines(run);
+  if (lines.empty()) return "";
+  std::string out = "\n## Random cases\n\n";
+  for (const auto& line : lines) out += "- " + st.text(line) + "\n";
+  return out;
+}
+
 std::string layouts_section(const RunRecord& run, const Style& st) {
   if (run.layouts.empty()) return "";
   std::ostringstream out;
@@ -198,6 +216,39 @@ std::string sass_section(const RunRecord& run, const Style& st) {
 
 }  // namespace
 
+std::string percent(double fraction) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g %%", 100 * fraction);
+  return text;
+}
+
+std::vector<std::string> random_case_lines(const RunRecord& run) {
+  struct Fewest {
+    const ResultRecord* result = nullptr;
+    void see(const ResultRecord& r) {
+      if (!result || r.cases < result->cases) result = &r;
+    }
+  } any, floats, integers;
+  for (const auto& r : run.results) {
+    if (r.suite != Suite::random || r.status == Status::not_supported) continue;
+    any.see(r);
+    const Form* form = find_form(r.form);
+    (form && form->is_integer() ? integers : floats).see(r);
+  }
+  if (!any.result) return {};
+  const auto line = [&](const char* what, const Fewest& fewest) {
+    const ResultRecord& r = *fewest.result;
+    std::string text = std::string("fewest random cases of ") + what + ": " + std::to_string(r.cases) + " (" + r.id;
+    if (r.resident) text += "; " + std::to_string(r.resident->checked) + " on the GPU in " + significant(r.resident->seconds) + " s of kernel time";
+    if (r.planned) text += "; planned " + percent(r.planned->share) + " of the random-suite time, " + significant(r.planned->seconds) + " s";
+    return text + ")";
+  };
+  std::vector<std::string> lines = {line("any pair", any)};
+  if (floats.result && floats.result != any.result) lines.push_back(line("a float pair", floats));
+  if (integers.result && integers.result != any.result) lines.push_back(line("an integer pair", integers));
+  return lines;
+}
+
 std::vector<std::string> model_tier_lines(const RunRecord& run) {
   std::map<std::string, std::array<uint64_t, 4>> families;   // judged by model, by reference, deviations, results
   std::string tier;
@@ -243,12 +294,12 @@ std::vector<std::string> model_tier_lines(const RunRecord& run) {
 std::string markdown_summary(const RunRecord& run) {
   const Style& st = kMarkdown;
   return head_section(run, st) + forms_section(run, st) + compile_section(run, st) + failures_section(run, st) + model_section(run, st) +
-         layouts_section(run, st) + compile_paths_section(run, st) + sass_section(run, st);
+         random_cases_section(run, st) + layouts_section(run, st) + compile_paths_section(run, st) + sass_section(run, st);
 }
 
 std::string console_summary(const RunRecord& run) {
   const Style& st = kTerminal;
-  return head_section(run, st) + model_section(run, st) +
+  return head_section(run, st) + model_section(run, st) + random_cases_section(run, st) +
          (exit_code_for(run) != 0 ? compile_section(run, st) + failures_section(run, st) : "");
 }
 

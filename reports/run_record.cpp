@@ -80,6 +80,7 @@ template <typename V> void fields(V& v, ModelTierRecord& m);
 template <typename V> void fields(V& v, IntermittentRecord& i);
 template <typename V> void fields(V& v, DigestRecord& d);
 template <typename V> void fields(V& v, ResidentRecord& g);
+template <typename V> void fields(V& v, PlannedShare& p);
 template <typename V> void fields(V& v, UbObservation& u);
 template <typename V> void fields(V& v, ResultRecord& r);
 template <typename V> void fields(V& v, LayoutOperandRecord& o);
@@ -437,11 +438,21 @@ template <typename V> void fields(V& v, ResidentRecord& g) {
   v("overflowed", g.overflowed);
   v("replayed", g.replayed);
   v("seconds", g.seconds);
+  v("host_seconds", g.host_seconds, Presence::unless_empty);
   // Nothing lost: every case drawn was judged, every deviating case was recorded or counted as overflowed, and the
   // host replayed none that was not recorded.
   v.check([&] { return std::tuple{g.generated == g.checked, "checked", "a count equal to generated is expected"}; });
   v.check([&] { return std::tuple{g.recorded + g.overflowed == g.deviating, "deviating", "a count equal to recorded + overflowed is expected"}; });
   v.check([&] { return std::tuple{g.replayed <= g.recorded, "replayed", "a count no larger than recorded is expected"}; });
+}
+
+template <typename V> void fields(V& v, PlannedShare& p) {
+  v("weight", p.weight);
+  v("share", p.share);
+  v("seconds", p.seconds);
+  v.check([&] { return std::tuple{p.weight >= 0, "weight", "a weight of at least 0 is expected"}; });
+  v.check([&] { return std::tuple{p.share >= 0 && p.share <= 1, "share", "a share from 0 to 1 is expected"}; });
+  v.check([&] { return std::tuple{p.seconds >= 0, "seconds", "seconds of at least 0 are expected"}; });
 }
 
 template <typename V> void fields(V& v, UbObservation& u) {
@@ -479,6 +490,7 @@ template <typename V> void fields(V& v, ResultRecord& r) {
   v("intermittent", r.intermittent);
   v("digest", r.digest);
   v("resident", r.resident);
+  v("planned", r.planned);
 }
 
 template <typename V> void fields(V& v, LayoutOperandRecord& o) {
@@ -762,7 +774,7 @@ ResultRecord record_of(const SuiteResult& r) {
   }
   if (const auto& g = r.resident)
     out.resident = ResidentRecord{g->host_sample, g->first_index, g->generated, g->checked, g->deviating, g->recorded,
-                                  g->overflowed(), g->replayed, g->seconds};
+                                  g->overflowed(), g->replayed, g->seconds, g->host_seconds};
   if (r.intermittent_case) {
     const IntermittentReport& i = *r.intermittent_case;
     const size_t e = size_t(i.row * r.form->shape.n + i.col);

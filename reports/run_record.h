@@ -149,7 +149,13 @@ struct DigestRecord {           // every bit of D the result observed (harness/e
 struct ResidentRecord {         // the GPU-resident path's share of a random suite (harness/execution.h, ResidentSummary)
   uint64_t host_sample = 0, first_index = 0, generated = 0, checked = 0, deviating = 0, recorded = 0, overflowed = 0,
            replayed = 0;
-  double seconds = 0;
+  double seconds = 0;             // kernel time
+  double host_seconds = 0;        // the host sample's time (absent in run.json before issue #28)
+};
+struct PlannedShare {           // a --budget run's plan for a random suite (run/budget_plan.h)
+  double weight = 0;              // the form's declared weight
+  double share = 0;               // weight / the sum of the run's weights
+  double seconds = 0;             // the seconds the plan gave the suite when its pair started
 };
 struct UbObservation {          // UB suite: unordered-metadata cases, and how many computed what .sp computes
   uint64_t cases = 0, like_sp = 0;
@@ -179,6 +185,7 @@ struct ResultRecord {
   std::optional<IntermittentRecord> intermittent;
   std::optional<DigestRecord> digest;
   std::optional<ResidentRecord> resident;
+  std::optional<PlannedShare> planned;
 };
 
 struct LayoutOperandRecord {

@@ -22,6 +22,11 @@ std::string markdown_summary(const RunRecord& run);
 std::string console_summary(const RunRecord& run);
 // What the model tier did in a run, one line per family (empty when it was off everywhere).
 std::vector<std::string> model_tier_lines(const RunRecord& run);
+// The fewest random cases any pair got (and any float pair, any integer pair), with its GPU-resident cases, kernel
+// seconds and planned share where it has them; empty when no random suite ran.
+std::vector<std::string> random_case_lines(const RunRecord& run);
+// "12.5 %"
+std::string percent(double fraction);
 // With a baseline's diff, regressions are listed right after the failures.
 std::string html_report(const RunRecord& run, const DiffReport* against_baseline = nullptr);
 

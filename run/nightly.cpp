@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
 #include <ctime>
 #include <optional>
 
@@ -12,6 +13,7 @@
 #include "mmasp_commit.h"
 #include "oracle/text.h"
 #include "reports/run_report.h"
+#include "run/budget_plan.h"
 #include "run/pair_runner.h"
 #include "run/run_folder.h"
 #include "run/run_setup.h"
@@ -70,6 +72,7 @@ class Nightly {
   void run_isolated_ub();
   void run_pairs();
   void commit(size_t p, PairWork work);
+  void float_case_target_note();
   void finish();
 
   const NightlyOptions& o_;
@@ -164,8 +167,12 @@ void Nightly::run_isolated_ub() {
 
 // Every pair in order: the ones the interrupted run finished replayed from its journal, the others run.
 void Nightly::run_pairs() {
+  std::vector<double> weights;
+  for (const auto& [form, selector] : pairs_)
+    weights.push_back(setup_->primary().supports(*form, nullptr) ? random_suite_weight(*form) : 0.0);
   PairRunner runner(o_, *setup_, *context_, isolated_ub_, clock_, [this] { return elapsed(); },
-                    [this] { return stop_signal() != 0; });
+                    [this] { return stop_signal() != 0; }, BudgetPlan(std::move(weights)));
+  if (o_.budget > 0) note(random_suite_weights_note());
   Heartbeat& heartbeat = setup_->heartbeat();
   for (size_t p = 0; p < pairs_.size() && !stop_signal(); ++p) {
     const auto [form, selector] = pairs_[p];
@@ -178,7 +185,7 @@ void Nightly::run_pairs() {
       commit(p, std::move(work));
       continue;
     }
-    PairWork work = runner.run(p, pairs_.size(), *form, selector);
+    PairWork work = runner.run(p, *form, selector);
     heartbeat.send(WorkerMessage::idle());
     if (work.interrupted) break;
     folder_->pair_done(work.journal);
@@ -203,7 +210,36 @@ void Nightly::commit(size_t p, PairWork work) {
     hooks_.pair_done(pairs_[p].first->opcode + " sel=" + std::to_string(pairs_[p].second), work.cases, work.failures);
 }
 
+// A --budget run on the GPU-resident path: the float pairs that got fewer random cases than kFloatCaseTarget, and
+// about what --budget would give each of them that many (their shares grow with the random suites' time).
+void Nightly::float_case_target_note() {
+  if (o_.budget <= 0 || record_.run.interrupted) return;
+  size_t short_pairs = 0;
+  const ResultRecord* fewest = nullptr;
+  double growth = 1;   // how many times its planned time the shortest pair would need
+  for (const auto& r : record_.results) {
+    const Form* form = find_form(r.form);
+    if (r.suite != Suite::random || !r.resident || !r.planned || !form || form->is_integer()) continue;
+    if (double(r.cases) >= kFloatCaseTarget) continue;
+    ++short_pairs;
+    if (!fewest || r.cases < fewest->cases) fewest = &r;
+    const double rate = r.resident->seconds > 0 ? double(r.resident->checked) / r.resident->seconds : 0;
+    if (rate > 0 && r.planned->seconds > 0)
+      growth = std::max(growth, (r.planned->seconds + (kFloatCaseTarget - double(r.cases)) / rate) / r.planned->seconds);
+  }
+  if (!fewest) return;
+  double random_seconds = 0;
+  for (const char* phase : {"random suites", "random suites (resident)"})
+    if (const auto it = record_.run.phase_seconds.find(phase); it != record_.run.phase_seconds.end()) random_seconds += it->second;
+  note(std::to_string(short_pairs) + " float pair(s) got fewer than " + significant(kFloatCaseTarget) +
+       " random cases (fewest: " + std::to_string(fewest->cases) + ", " + fewest->id + ", planned " +
+       significant(fewest->planned->seconds) + " s): the budget's share of each at the resident kernel's rate on this "
+       "GPU; a --budget of about " + significant(std::ceil(o_.budget + random_seconds * (growth - 1))) + " s would give "
+       "each that many");
+}
+
 void Nightly::finish() {
+  float_case_target_note();
   if (not_supported_ && setup_->hardware())
     note(std::to_string(not_supported_) + " form x selector pairs need another architecture: not executed (e.g. \"not executed: "
          "no sm_120a device\"); never counted as passed.");

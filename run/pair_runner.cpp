@@ -37,9 +37,9 @@ std::vector<SassRecord> disassemble_all(const std::vector<SassJob>& jobs, unsign
 }
 
 PairRunner::PairRunner(const NightlyOptions& options, RunSetup& setup, SuiteContext& context, const IsolatedUb& isolated_ub,
-                       PhaseClock& clock, std::function<double()> elapsed, std::function<bool()> stop)
+                       PhaseClock& clock, std::function<double()> elapsed, std::function<bool()> stop, BudgetPlan plan)
     : o_(options), setup_(setup), context_(context), isolated_ub_(isolated_ub), clock_(clock), elapsed_(std::move(elapsed)),
-      stop_(std::move(stop)) {}
+      stop_(std::move(stop)), plan_(std::move(plan)) {}
 
 void PairRunner::add(PairWork& work, ResultRecord result) {
   if (result.emulated)
@@ -50,7 +50,7 @@ void PairRunner::add(PairWork& work, ResultRecord result) {
   work.journal.results.push_back(std::move(result));
 }
 
-PairWork PairRunner::run(size_t index, size_t total, const Form& form, int selector) {
+PairWork PairRunner::run(size_t index, const Form& form, int selector) {
   const auto pair_start = Clock::now();
   setup_.heartbeat().send(WorkerMessage::pair(index, !setup_.hardware(), selector, form.opcode));
   PairWork work;
@@ -70,20 +70,22 @@ PairWork PairRunner::run(size_t index, size_t total, const Form& form, int selec
   if (o_.ub) undefined(form, selector, limits, work);
   if (setup_.extras() || setup_.layouts()) extras(form, selector, work);
   if (stop_()) return PairWork{.interrupted = true};
-  const SuiteLimits random = random_limits(index, total, pair_start);
+  const SuiteLimits random = random_limits(index, pair_start);
   const SuiteResult result = random_suite(form, selector, random);
   if (result.interrupted) return PairWork{.interrupted = true};
-  add(work, record_of(result));
+  ResultRecord record = record_of(result);
+  if (o_.budget > 0) record.planned = PlannedShare{plan_.weight(index), plan_.share(index), random.seconds};
+  add(work, std::move(record));
   work.journal.elapsed_seconds = elapsed_();
   return work;
 }
 
 uint64_t PairRunner::random_cases() const { return o_.cases ? o_.cases : (setup_.hardware() ? 10000 : 64); }
 
-// --budget is the whole run's wall time. The random suite gets an even share of what is left once the pairs after
-// this one have done their own fixed work (special suites, UB, extras: estimated by the mean of the pairs so far) and
-// the reports are written.
-SuiteLimits PairRunner::random_limits(size_t index, size_t total, Clock::time_point pair_start) {
+// --budget is the whole run's wall time. The random suite gets its planned share (run/budget_plan.h) of what is left
+// once the pairs after this one have done their own fixed work (special suites, UB, extras: estimated by the mean of
+// the pairs so far) and the reports are written.
+SuiteLimits PairRunner::random_limits(size_t index, Clock::time_point pair_start) {
   SuiteLimits limits;
   limits.special_generated = o_.special_generated;
   if (o_.budget <= 0) {
@@ -92,13 +94,21 @@ SuiteLimits PairRunner::random_limits(size_t index, size_t total, Clock::time_po
   }
   fixed_seconds_ += std::chrono::duration<double>(Clock::now() - pair_start).count();
   ++fixed_pairs_;
-  const size_t after = total - index - 1;
   const double tail = std::min(1.0, 0.01 * o_.budget);   // disassembly and the reports
-  const double left = o_.budget - elapsed_() - fixed_seconds_ / double(fixed_pairs_) * double(after) - tail;
+  const double left =
+      o_.budget - elapsed_() - fixed_seconds_ / double(fixed_pairs_) * double(plan_.weighted_after(index)) - tail;
   limits.min_cases = 64;
   limits.max_cases = uint64_t(1) << 40;
-  limits.seconds = std::max(0.0, left / double(after + 1));
+  limits.seconds = plan_.seconds_for(index, left);
   return limits;
+}
+
+// The cases of a pair that the host path judges before the GPU-resident path takes over. Under --budget an integer
+// pair takes a tenth: the GPU judges its cases by the same exact result as the host, so the sample only cross-checks
+// that, while a float pair's sample is where the spec tier (the exact reference and its bound) judges hardware data.
+uint64_t PairRunner::host_sample(const Form& form) const {
+  if (o_.budget > 0 && form.is_integer()) return std::max<uint64_t>(1, o_.resident_sample / 10);
+  return o_.resident_sample;
 }
 
 bool PairRunner::resident_judges(const Form& form) const {
@@ -113,7 +123,7 @@ SuiteResult PairRunner::random_suite(const Form& form, int selector, const Suite
   if (!resident_judges(form))
     return clock_("random suites", [&] { return run_suite(context_, form, selector, Suite::random, limits); });
   ResidentSuitePlan plan;
-  plan.host_sample = o_.resident_sample;
+  plan.host_sample = host_sample(form);
   Heartbeat& heartbeat = setup_.heartbeat();
   plan.before_launch = [&heartbeat](uint64_t cases) { heartbeat.send(WorkerMessage::batch(std::max<uint64_t>(1, cases / 1000))); };
   plan.after_launch = [&heartbeat] { heartbeat.send(WorkerMessage::beat()); };

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "judge/suites.h"
+#include "run/budget_plan.h"
 #include "run/journal.h"
 #include "run/run_options.h"
 #include "run/run_setup.h"
@@ -55,10 +56,11 @@ struct PairWork {
 
 class PairRunner {
  public:
+  // `plan`: the --budget plan over the run's pairs, in order (unused without --budget).
   PairRunner(const NightlyOptions& options, RunSetup& setup, SuiteContext& context, const IsolatedUb& isolated_ub,
-             PhaseClock& clock, std::function<double()> elapsed, std::function<bool()> stop);
-  // Pair `index` of `total` in the run's order.
-  PairWork run(size_t index, size_t total, const Form& form, int selector);
+             PhaseClock& clock, std::function<double()> elapsed, std::function<bool()> stop, BudgetPlan plan);
+  // Pair `index` in the run's order.
+  PairWork run(size_t index, const Form& form, int selector);
   // The cubins of a pair the interrupted run finished: cheap and deterministic, so collected again.
   std::vector<SassJob> sass_of(const Form& form, int selector) const;
   // A pair's result as the run records it (an emulated result's note says it was emulated).
@@ -66,8 +68,9 @@ class PairRunner {
 
  private:
   uint64_t random_cases() const;   // without --budget: --cases, else 10,000 on a GPU and 64 on the emulator
-  SuiteLimits random_limits(size_t index, size_t total, std::chrono::steady_clock::time_point pair_start);
+  SuiteLimits random_limits(size_t index, std::chrono::steady_clock::time_point pair_start);
   bool resident_judges(const Form& form) const;
+  uint64_t host_sample(const Form& form) const;
   SuiteResult random_suite(const Form& form, int selector, const SuiteLimits& limits);
   void undefined(const Form& form, int selector, const SuiteLimits& limits, PairWork& work);
   void extras(const Form& form, int selector, PairWork& work);
@@ -80,6 +83,7 @@ class PairRunner {
   PhaseClock& clock_;
   std::function<double()> elapsed_;
   std::function<bool()> stop_;
+  BudgetPlan plan_;
   double fixed_seconds_ = 0;   // --budget: the pairs' work besides the random suites, so far
   size_t fixed_pairs_ = 0;
 };

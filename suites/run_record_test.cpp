@@ -168,7 +168,8 @@ TEST(RunRecord, EveryOptionalPartWritesAndReadsBack) {
   r.failure = FailureRecord{"f", "mmasp eval f.json", "why", {2, 3}, 7, 8, 1};
   r.intermittent = IntermittentRecord{"i", "mmasp eval i.json", {3, 4}, 9, 10, 1, 2, 3};
   r.digest = DigestRecord{2048, 1024, "0123456789abcdef", {"0123456789abcdef", "fedcba9876543210"}};
-  r.resident = ResidentRecord{10, 10, 100, 100, 3, 2, 1, 2, 0.25};
+  r.resident = ResidentRecord{10, 10, 100, 100, 3, 2, 1, 2, 0.25, 0.125};
+  r.planned = PlannedShare{5, 0.25, 1.5};
   run.results.push_back(r);
   run.results.push_back(result_record("mma.sp.x", 1, Suite::random, Status::pass, "gpu"));
   run.layouts.push_back({"mma.sp.x", 1, false, {{"A", 4, 3, {"[0,1]"}}}, "probe failed"});
@@ -180,13 +181,15 @@ TEST(RunRecord, EveryOptionalPartWritesAndReadsBack) {
   EXPECT_EQ(to_json(run_record_from_json(written)), written) << written.dump(1);
   const json& result = written["results"][0];
   for (const char* key : {"note", "failing_special_cases", "special_cases", "ub_unordered_like_sp", "out_of_range_selectors",
-                          "closest_to_bound", "model", "failure", "intermittent", "digest", "resident"})
+                          "closest_to_bound", "model", "failure", "intermittent", "digest", "resident", "planned"})
     EXPECT_TRUE(result.contains(key)) << key;
+  EXPECT_EQ(result["resident"]["host_seconds"], 0.125);
+  EXPECT_EQ(result["planned"]["share"], 0.25);
   EXPECT_EQ(result["model"]["deviation"]["spec_status"], "Pass");
   EXPECT_EQ(result["suite"], "special");
   // Left out when empty, or null where the schema says null.
   const json& bare = written["results"][1];
-  for (const char* key : {"note", "failing_special_cases", "special_cases", "model", "failure", "digest", "resident"})
+  for (const char* key : {"note", "failing_special_cases", "special_cases", "model", "failure", "digest", "resident", "planned"})
     EXPECT_FALSE(bare.contains(key)) << key;
   EXPECT_TRUE(written["compile"]["disagreements"][1]["finding"].is_null());
   EXPECT_EQ(written["compile"]["disagreements"][0]["finding"], "F-0001");
