@@ -31,6 +31,10 @@ std::string random_suite_weights_note() {
          "path the host sample is part of the share; time a pair leaves goes to the pairs after it";
 }
 
+uint64_t host_sample_cases(bool integer_form, uint64_t resident_sample, bool budget) {
+  return budget && integer_form ? std::max<uint64_t>(1, resident_sample / 10) : resident_sample;
+}
+
 BudgetPlan::BudgetPlan(std::vector<double> weights)
     : weights_(std::move(weights)), suffix_(weights_.size() + 1, 0.0), weighted_suffix_(weights_.size() + 1, 0) {
   for (size_t i = weights_.size(); i-- > 0;) {

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,12 @@ std::string random_suite_weights_note();
 // What a float pair of a --budget run on a GPU should reach (issue #28's acceptance, for `--budget 60` on an H100);
 // a run whose float pairs got fewer says so, and what budget would do.
 inline constexpr double kFloatCaseTarget = 2e7;
+
+// The random cases of a pair that the host path judges before the GPU-resident path takes over: `resident_sample`,
+// but under --budget an integer pair takes a tenth. The GPU judges an integer case by the same exact result as the
+// host, so its sample only cross-checks that, while a float pair's sample is where the spec tier (the exact reference
+// and its bound) judges hardware data; 10,000 integer cases cost as much time as about 10^7 on the GPU.
+uint64_t host_sample_cases(bool integer_form, uint64_t resident_sample, bool budget);
 
 class BudgetPlan {
  public:

@@ -103,12 +103,8 @@ SuiteLimits PairRunner::random_limits(size_t index, Clock::time_point pair_start
   return limits;
 }
 
-// The cases of a pair that the host path judges before the GPU-resident path takes over. Under --budget an integer
-// pair takes a tenth: the GPU judges its cases by the same exact result as the host, so the sample only cross-checks
-// that, while a float pair's sample is where the spec tier (the exact reference and its bound) judges hardware data.
 uint64_t PairRunner::host_sample(const Form& form) const {
-  if (o_.budget > 0 && form.is_integer()) return std::max<uint64_t>(1, o_.resident_sample / 10);
-  return o_.resident_sample;
+  return host_sample_cases(form.is_integer(), o_.resident_sample, o_.budget > 0);
 }
 
 bool PairRunner::resident_judges(const Form& form) const {

@@ -1,5 +1,7 @@
 #include "run/run_setup.h"
 
+#include "run/budget_plan.h"
+
 #include <filesystem>
 #include <map>
 
@@ -185,7 +187,10 @@ void RunSetup::note_resident_pairs(const NightlyOptions& o, const std::vector<st
   std::snprintf(load, sizeof load, "%.2f", resident_->load_seconds());
   note("GPU-resident path (" + std::string(name(resident_->image())) + " image, loaded in " + load + " s): " +
        std::to_string(taken) + " of the " + std::to_string(executed) + " pairs this GPU runs; their random cases beyond the first " + std::to_string(o.resident_sample) +
-       " of each are drawn, run and judged on the GPU (model or exact integer result); the host path judges those "
+       (o.budget > 0 ? " of each float pair (" + std::to_string(host_sample_cases(true, o.resident_sample, true)) +
+                           " of each integer pair)"
+                         : " of each") +
+       " are drawn, run and judged on the GPU (model or exact integer result); the host path judges those "
        "first cases by the exact reference and the model, and replays every case the GPU finds deviating");
   for (const auto& [why, listed] : on_host) {
     std::string line = std::to_string(listed.size()) + " pairs stay on the host path: " + why + ": ";

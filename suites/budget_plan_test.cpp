@@ -56,6 +56,13 @@ TEST(BudgetPlan, EachPairGetsItsWeightsPartOfWhatIsLeftAndNothingWithoutAWeight)
   EXPECT_THROW(BudgetPlan({1, -1}), std::invalid_argument);
 }
 
+TEST(BudgetPlan, UnderABudgetAnIntegerPairsHostSampleIsATenthAndAFloatPairsIsWhole) {
+  EXPECT_EQ(host_sample_cases(false, 10000, true), 10000u);
+  EXPECT_EQ(host_sample_cases(true, 10000, true), 1000u);
+  EXPECT_EQ(host_sample_cases(true, 10000, false), 10000u);   // --cases runs judge as before
+  EXPECT_EQ(host_sample_cases(true, 5, true), 1u);             // never none: the cross-check stays
+}
+
 const char* binary() { return std::getenv("MMASP_BINARY") ? std::getenv("MMASP_BINARY") : MMASP_BINARY; }
 
 // End to end on the emulator: every random result of a --budget run says its planned share, the shares add up to
