@@ -26,6 +26,7 @@ bool predicts(const MmaCase& test, const ModelParameters& p, const std::vector<u
 }
 
 struct ProbeSet {
+  std::vector<const ModelParameter*> space;   // parameters_of(form): what the search may change
   std::vector<gen::ModelProbe> probes;
   std::vector<std::vector<uint32_t>> observed;
 
@@ -66,12 +67,12 @@ ModelParameters with(ModelParameters p, const ModelParameter& parameter, const s
 ModelParameters search(const ProbeSet& set, ModelParameters current, bool pairs) {
   uint64_t best = set.score(current);
   const uint64_t all = uint64_t(set.probes.size()) << 32;
-  const auto& space = model_parameter_space();
+  const auto& space = set.space;
   for (int round = 0; round < 12 && best < all; ++round) {
     bool improved = false;
-    for (const auto& parameter : space)
-      for (const auto& value : parameter.values) {
-        const ModelParameters candidate = with(current, parameter, value);
+    for (const ModelParameter* parameter : space)
+      for (const auto& value : parameter->values) {
+        const ModelParameters candidate = with(current, *parameter, value);
         const uint64_t score = set.score(candidate);
         if (score > best) { best = score; current = candidate; improved = true; }
       }
@@ -79,9 +80,9 @@ ModelParameters search(const ProbeSet& set, ModelParameters current, bool pairs)
     if (!pairs) break;
     for (size_t x = 0; x < space.size() && !improved; ++x)
       for (size_t y = x + 1; y < space.size() && !improved; ++y)
-        for (const auto& vx : space[x].values)
-          for (const auto& vy : space[y].values) {
-            const ModelParameters candidate = with(with(current, space[x], vx), space[y], vy);
+        for (const auto& vx : space[x]->values)
+          for (const auto& vy : space[y]->values) {
+            const ModelParameters candidate = with(with(current, *space[x], vx), *space[y], vy);
             const uint64_t score = set.score(candidate);
             if (score > best) { best = score; current = candidate; improved = true; }
           }
@@ -154,11 +155,11 @@ ModelParameters find_parameters(const ProbeSet& set, const ModelParameters& star
   // Still short: restarts from the best set with three parameters changed at random (seeded: the same probes give the
   // same answer), each climbed again. Parameter sets far from every starting point need them.
   gen::SplitMixDraw random(0x27c4a7);
-  const auto& space = model_parameter_space();
+  const auto& space = set.space;
   for (int restart = 0; restart < 24 && set.matches(found) < set.probes.size(); ++restart) {
     ModelParameters from = found;
     for (int change = 0; change < 3; ++change) {
-      const ModelParameter& parameter = space[random.bits() % space.size()];
+      const ModelParameter& parameter = *space[random.bits() % space.size()];
       parameter.set(from, parameter.values[random.bits() % parameter.values.size()]);
     }
     const ModelParameters other = search(set, from, restart % 4 == 3);
@@ -221,9 +222,10 @@ Characterization characterize(Backend& backend, const Form& form, int selector, 
   result.selector = selector;
   result.backend = backend.description();
   result.emulated = !backend.is_hardware();
-  if (!model_applies(form)) throw std::invalid_argument("characterize: the model covers float forms without block scale");
+  if (!model_applies(form)) throw std::invalid_argument("characterize: the model covers float forms only");
 
   ProbeSet set;
+  set.space = parameters_of(form);
   set.threads = options.threads;
   set.probes = gen::model_probes(form, selector);
   std::vector<MmaCase> probe_cases;

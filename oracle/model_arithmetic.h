@@ -27,6 +27,7 @@ enum class BlockCombination { chained, fadd };
 enum class Subnormals { kept, flushed };
 enum class SubnormalRounding { as_normal, nearest_even, nearest_after_truncation };
 enum class SumOverflow { to_infinity, saturate };
+enum class ScalePlacement { product, block_sum };
 
 // Model events (issue #17; numeric_model.h lists what each value means).
 enum class ModelEvent : uint8_t {
@@ -139,6 +140,12 @@ struct Parameters {
   SumOverflow overflow = SumOverflow::to_infinity;
   bool signed_zero_results = true;
   bool canonical_nan = true;
+  // Block scale only (kind::mxf8f6f4, mxf4, mxf4nvf4; numeric_model.h): where the scale factors multiply, and how the
+  // product of a row's and a column's scale is rounded (to scale_bits significant bits; 8 holds any ue4m3 x ue4m3
+  // product exactly, and a ue8m0 x ue8m0 product is a power of two).
+  ScalePlacement scale_placement = ScalePlacement::product;
+  int scale_bits = 8;
+  Rounding scale_rounding = Rounding::nearest_even;
   bool operator==(const Parameters&) const = default;
 };
 
@@ -366,6 +373,14 @@ class Block {
 
   // The block's result in `format`.
   MMASP_PORTABLE Value finish(const ResultFormat& format, Rounding rounding) const {
+    const Value v = unrounded();
+    if (v.cls != Value::finite) return v;
+    return round_to(format, v.negative, v.significand, v.exponent, rounding, p_, events_);
+  }
+
+  // The block's result before any rounding: a special, a zero, or the aligned sum itself (kept to 64 bits, the rest as
+  // a sticky bit: aligned sums stay far below 2^64). Block scale's sums of a scale block's products use it whole.
+  MMASP_PORTABLE Value unrounded() const {
     Value v;
     if (nan_ || (positive_inf_ && negative_inf_)) {
       events_.report(ModelEvent::special, nan_ ? 0 : 3);
@@ -414,7 +429,12 @@ class Block {
       narrow = uint64_t(magnitude >> extra) | uint64_t((magnitude & ((Unsigned(1) << extra) - 1)) != 0);
       exponent += extra;
     }
-    return round_to(format, negative, narrow, exponent, rounding, p_, events_);
+    v.cls = Value::finite;
+    v.negative = negative;
+    v.significand = narrow;
+    v.exponent = exponent;
+    v.field = bit_length(narrow) - 1 + exponent;
+    return v;
   }
 
  private:
@@ -546,25 +566,12 @@ MMASP_PORTABLE void sum_block(Block<Events, wide, P>& sum, const P& p, int block
   }
 }
 
-// D[i][j] as the model computes it (see element() below).
-template <bool wide, class P, class Operands, class Events>
-MMASP_PORTABLE uint32_t element_with(const P& p, int stored, const Operands& operands, const Value& c, bool f16_d,
-                                     const Events& events);
-
-// D[i][j] as the model computes it. `operands(s, a, b)` gives the decoded A element of stored product s (in stored
-// order, 0 .. stored-1) and the B element it meets; `c` is the decoded C element; `f16_d`: D is f16, else f32.
-template <class P, class Operands, class Events>
-MMASP_PORTABLE uint32_t element(const P& p, int stored, const Operands& operands, const Value& c, bool f16_d,
-                                const Events& events) {
-  return p.fraction_bits <= kNarrowSumFractionBits ? element_with<false>(p, stored, operands, c, f16_d, events)
-                                                   : element_with<true>(p, stored, operands, c, f16_d, events);
-}
-
-template <bool wide, class P, class Operands, class Events>
-MMASP_PORTABLE uint32_t element_with(const P& p, int stored, const Operands& operands, const Value& c, bool f16_d,
-                                     const Events& events) {
+// D[i][j] from its blocks: `fill(sum, block, accumulator)` hands block `block`'s terms to `sum` in its two passes (the
+// accumulator term first when there is one), as sum_block() does with the products (element_with() below).
+template <bool wide, class P, class Fill, class Events>
+MMASP_PORTABLE uint32_t element_filled(const P& p, int blocks, const Fill& fill, const Value& c, bool f16_d,
+                                       const Events& events) {
   const ResultFormat out = f16_d ? f16_format() : f32_format();
-  const int blocks = (stored + p.block_products - 1) / p.block_products;
   const bool c_first = p.c_placement == CPlacement::first_block;
   Value result;
   if (p.block_combination == BlockCombination::fadd && !f16_d) {
@@ -577,7 +584,7 @@ MMASP_PORTABLE uint32_t element_with(const P& p, int stored, const Operands& ope
     for (int block = 0; block < blocks; ++block) {
       events.stage(block == 0 ? ModelStage::first_block : ModelStage::later_block);
       Block<Events, wide, P> sum(p, events);
-      sum_block(sum, p, block, blocks, stored, operands, nullptr);
+      fill(sum, block, static_cast<const Value*>(nullptr));
       const Value partial = sum.finish(f32_format(), p.block_rounding);
       events.stage(ModelStage::c_addition);
       result = started ? ieee_add(result, partial, p, events) : partial;
@@ -591,7 +598,7 @@ MMASP_PORTABLE uint32_t element_with(const P& p, int stored, const Operands& ope
   for (int block = 0; block < blocks; ++block) {
     events.stage(block == 0 ? ModelStage::first_block : ModelStage::later_block);
     Block<Events, wide, P> sum(p, events);
-    sum_block(sum, p, block, blocks, stored, operands, have_accumulator ? &accumulator : nullptr);
+    fill(sum, block, have_accumulator ? &accumulator : static_cast<const Value*>(nullptr));
     const bool last = block == blocks - 1 && c_first;
     if (last && f16_d && p.narrow_output == NarrowOutput::from_sum) {
       result = sum.finish(f16_format(), p.output_rounding);
@@ -624,6 +631,155 @@ MMASP_PORTABLE uint32_t element_with(const P& p, int stored, const Operands& ope
   return encode_value(out, result, p.canonical_nan);
 }
 
+// D[i][j] as the model computes it (see element() below).
+template <bool wide, class P, class Operands, class Events>
+MMASP_PORTABLE uint32_t element_with(const P& p, int stored, const Operands& operands, const Value& c, bool f16_d,
+                                     const Events& events) {
+  const int blocks = (stored + p.block_products - 1) / p.block_products;
+  const auto fill = [&](Block<Events, wide, P>& sum, int block, const Value* accumulator) {
+    sum_block(sum, p, block, blocks, stored, operands, accumulator);
+  };
+  return element_filled<wide>(p, blocks, fill, c, f16_d, events);
+}
+
+// D[i][j] as the model computes it. `operands(s, a, b)` gives the decoded A element of stored product s (in stored
+// order, 0 .. stored-1) and the B element it meets; `c` is the decoded C element; `f16_d`: D is f16, else f32.
+template <class P, class Operands, class Events>
+MMASP_PORTABLE uint32_t element(const P& p, int stored, const Operands& operands, const Value& c, bool f16_d,
+                                const Events& events) {
+  return p.fraction_bits <= kNarrowSumFractionBits ? element_with<false>(p, stored, operands, c, f16_d, events)
+                                                   : element_with<true>(p, stored, operands, c, f16_d, events);
+}
+
+// --- Block scale (kind::mxf8f6f4, kind::mxf4, kind::mxf4nvf4; PTX ISA 9.7.14.3: D = (A * scale_A) * (B * scale_B) + C,
+// each scale factor covering a block of consecutive K elements of a row of A or a column of B). ---------------------
+
+// A scale factor's value: ue8m0 (2^(E-127); 0xFF NaN; no zero) or ue4m3 (unsigned e4m3 in the low 7 bits, bias 7,
+// subnormals, 0x7F NaN). The caller refuses codes the type does not define (a ue4m3 code with bit 7 set).
+MMASP_PORTABLE Value decode_scale(uint32_t code, bool ue4m3) {
+  Value v;
+  if (!ue4m3) {
+    if (code == 0xFF) {
+      v.cls = Value::nan;
+      return v;
+    }
+    v.cls = Value::finite;
+    v.significand = 1;
+    v.exponent = int(code) - 127;
+    v.field = v.exponent;
+    return v;
+  }
+  if (code == 0x7F) {
+    v.cls = Value::nan;
+    return v;
+  }
+  const uint32_t exponent = (code >> 3) & 0xF, mantissa = code & 7;
+  if (exponent == 0 && mantissa == 0) return v;   // +0
+  v.cls = Value::finite;
+  v.significand = exponent ? (mantissa | 8u) : mantissa;
+  v.exponent = (exponent ? int(exponent) : 1) - 7 - 3;
+  v.field = bit_length(v.significand) - 1 + v.exponent;
+  return v;
+}
+
+// The product of a row's scale and a column's scale, rounded to p.scale_bits significant bits per p.scale_rounding
+// (a carry to one bit more leaves zeros below it: still exact). NaN if either is NaN; +0 if either is zero.
+template <class P>
+MMASP_PORTABLE Value scale_product(const Value& row, const Value& column, const P& p) {
+  Value v;
+  if (row.cls == Value::nan || column.cls == Value::nan) {
+    v.cls = Value::nan;
+    return v;
+  }
+  if (row.cls == Value::zero || column.cls == Value::zero) return v;
+  uint64_t significand = row.significand * column.significand;
+  int exponent = row.exponent + column.exponent;
+  const int excess = bit_length(significand) - p.scale_bits;
+  if (excess > 0) {
+    const uint64_t rest = significand & ((uint64_t(1) << excess) - 1), half = uint64_t(1) << (excess - 1);
+    significand >>= excess;
+    exponent += excess;
+    if (p.scale_rounding == Rounding::nearest_even && (rest > half || (rest == half && (significand & 1)))) ++significand;
+  }
+  v.cls = Value::finite;
+  v.significand = significand;
+  v.exponent = exponent;
+  v.field = bit_length(significand) - 1 + exponent;
+  return v;
+}
+
+// x * scale, exactly (IEEE specials: NaN with a NaN; Inf * 0 is NaN; a zero keeps x's sign). Its exponent field (for
+// exponent-sum alignment) is x's plus the scale's leading-bit exponent.
+MMASP_PORTABLE Value scaled(const Value& x, const Value& scale) {
+  Value v;
+  if (x.cls == Value::nan || scale.cls == Value::nan || (x.cls == Value::infinite && scale.cls == Value::zero)) {
+    v.cls = Value::nan;
+    return v;
+  }
+  v.negative = x.negative;
+  if (x.cls == Value::infinite) {
+    v.cls = Value::infinite;
+    return v;
+  }
+  if (x.cls == Value::zero || scale.cls == Value::zero) return v;   // a zero of x's sign
+  v.cls = Value::finite;
+  v.significand = x.significand * scale.significand;
+  v.exponent = x.exponent + scale.exponent;
+  v.field = x.field + scale.field;
+  return v;
+}
+
+// D[i][j] of a block-scale form. `operands(s, a, b)` gives stored product s's A and B elements, unscaled; `group(s)`
+// its scale block; `scale(g)` the rounded product of the row's and the column's scale of scale block g (scale_product).
+//  - ScalePlacement::product: each product is a * b * scale, exactly, and the block FMA runs over them as over any
+//    products (the B element is scaled first: the specials of a * (b * scale) are those of the triple product).
+//  - ScalePlacement::block_sum: within each block, the unscaled products of one scale block are aligned and summed as a
+//    block of their own (fraction_bits, shifted_out; not rounded), that sum is multiplied by the scale exactly, and
+//    these scaled sums are the block's terms beside the accumulator.
+template <class P, class Operands, class Group, class Scale, class Events>
+MMASP_PORTABLE uint32_t scaled_element(const P& p, int stored, const Operands& operands, const Group& group,
+                                       const Scale& scale, const Value& c, const Events& events) {
+  if (p.scale_placement == ScalePlacement::product) {
+    const auto scaled_operands = [&](int s, Value& a, Value& b) {
+      Value unscaled;
+      operands(s, a, unscaled);
+      b = scaled(unscaled, scale(group(s)));
+    };
+    return element(p, stored, scaled_operands, c, false, events);
+  }
+  constexpr int kMaxGroups = 4;   // .scale_vec::4X
+  const int blocks = (stored + p.block_products - 1) / p.block_products;
+  const auto fill = [&](Block<Events, true, P>& sum, int block, const Value* accumulator) {
+    Value terms[kMaxGroups];
+    bool present[kMaxGroups] = {};
+    for (int g = 0; g < kMaxGroups; ++g) {
+      Block<Events, true, P> inner(p, events);
+      Value a, b;
+      for (int s = 0; s < stored; ++s) {
+        if (block_of(p, s, blocks) != block || group(s) != g) continue;
+        present[g] = true;
+        operands(s, a, b);
+        inner.scan_product(a, b);
+      }
+      if (!present[g]) continue;
+      if (inner.needs_sum())
+        for (int s = 0; s < stored; ++s) {
+          if (block_of(p, s, blocks) != block || group(s) != g) continue;
+          operands(s, a, b);
+          inner.sum_product(a, b);
+        }
+      terms[g] = scaled(inner.unrounded(), scale(g));
+    }
+    if (accumulator) sum.scan(*accumulator);
+    for (int g = 0; g < kMaxGroups; ++g)
+      if (present[g]) sum.scan(terms[g]);
+    if (!sum.needs_sum()) return;
+    if (accumulator) sum.sum(*accumulator);
+    for (int g = 0; g < kMaxGroups; ++g)
+      if (present[g]) sum.sum(terms[g]);
+  };
+  return element_filled<true>(p, blocks, fill, c, false, events);
+}
 
 // --- The narrow arithmetic: the same model, cheaper, where the numbers allow it. ------------------------------------
 // The GPU-resident check spends most of its time here, so the verified sm_90 choices (FixedChoices with chained blocks,

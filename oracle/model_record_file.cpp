@@ -45,22 +45,37 @@ json parameters_json(const ModelParameters& p) {
 }
 
 // Every parameter of the space, by name, with one of its values (or, for whole numbers, a number in range): a record
-// that lacks one would leave that choice to a default nobody measured.
-ModelParameters parameters_from(const json& object, const std::string& source, const std::string& at) {
+// that lacks one would leave that choice to a default nobody measured — unless no value of it can change the form's
+// D (equivalence_on: the block-scale parameters on a form without block scale, which records made before those
+// parameters existed lack).
+ModelParameters parameters_from(const json& object, const Form& form, const std::string& source, const std::string& at) {
   if (!object.is_object()) refuse(source, at, "an object of model parameters is expected");
   ModelParameters p;
   std::string changes;
+  std::vector<const ModelParameter*> missing;
   for (const auto& parameter : model_parameter_space()) {
+    if (!object.contains(std::string(parameter.name))) {
+      missing.push_back(&parameter);
+      continue;
+    }
     const std::string value = text(object, std::string(parameter.name).c_str(), source, at);
     changes += (changes.empty() ? "" : ",") + std::string(parameter.name) + "=" + value;
   }
   for (const auto& [key, value] : object.items())
     if (!find_model_parameter(key)) refuse(source, at + "/" + key, "not a model parameter");
   try {
-    return with_changes(p, changes);
+    p = with_changes(p, changes);
   } catch (const std::invalid_argument& error) {
     refuse(source, at, error.what());
   }
+  for (const ModelParameter* parameter : missing)
+    for (const std::string& value : parameter->values) {
+      ModelParameters other = p;
+      parameter->set(other, value);
+      if (!equivalence_on(form, p, other))
+        refuse(source, at + "/" + std::string(parameter->name), "a string is expected and missing (its values change this form's D)");
+    }
+  return p;
 }
 
 }  // namespace
@@ -144,7 +159,7 @@ ModelRecordFile parse_model_record(const json& document, const std::string& sour
         out.selectors.push_back(s.get<int>());
       }
     }
-    out.parameters = parameters_from(member(f, "parameters", source, at), source, at + "/parameters");
+    out.parameters = parameters_from(member(f, "parameters", source, at), *form, source, at + "/parameters");
     out.probes = count(f, "probes", source, at);
     out.special_cases = count(f, "special_cases", source, at);
     out.random_cases = count(f, "random_cases", source, at);

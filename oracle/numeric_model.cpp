@@ -65,7 +65,8 @@ model::OperandFormat model_operand_format(ElemType type, const ModelParameters& 
   return out;
 }
 
-bool model_applies(const Form& form) { return !form.is_integer() && !form.block_scale; }
+// Every float form: block-scale forms too (their D is f32; scaled_element in model_arithmetic.h).
+bool model_applies(const Form& form) { return !form.is_integer(); }
 
 ModelEventScope::ModelEventScope(ModelEventSink sink, void* context) {
   t_sink = sink;
@@ -76,11 +77,57 @@ ModelEventScope::~ModelEventScope() {
   t_sink_context = nullptr;
 }
 
+namespace {
+
+// model_result() for a block-scale form: the scales of each row of A and each column of B decoded, every product's
+// scale block known, and scaled_element() per element (D is f32).
+std::vector<uint32_t> scaled_model_result(const MmaCase& test, const ModelParameters& p, const std::vector<Value>& b,
+                                          const OperandDecoder& decode_a, const OperandDecoder& decode_c,
+                                          const ThreadEvents& events) {
+  const Form& form = *test.form;
+  const int m = form.shape.m, n = form.shape.n, stored = form.shape.k / 2, chunks = form.shape.k / form.chunk_width;
+  const int groups = scale_blocks(form), width = scale_block_width(form);
+  const bool ue4m3 = *form.stype == ElemType::ue4m3;
+  const auto decode_scale = [&](uint32_t code) {
+    if (code > (ue4m3 ? 0x7Fu : 0xFFu)) throw std::invalid_argument("model: a scale code its type does not define");
+    return model::decode_scale(code, ue4m3);
+  };
+  std::vector<Value> scale_a(test.scale_a.size()), scale_b(test.scale_b.size());
+  for (size_t x = 0; x < scale_a.size(); ++x) scale_a[x] = decode_scale(test.scale_a[x]);
+  for (size_t x = 0; x < scale_b.size(); ++x) scale_b[x] = decode_scale(test.scale_b[x]);
+  std::vector<Value> a_row(static_cast<size_t>(stored)), scales(static_cast<size_t>(groups));
+  std::vector<int> columns(static_cast<size_t>(stored)), group_of(static_cast<size_t>(stored));
+  std::vector<uint32_t> d(static_cast<size_t>(m * n));
+  for (int i = 0; i < m; ++i) {
+    const uint32_t* row_nibbles = test.nibbles.data() + size_t(i * chunks);
+    for (int s = 0; s < stored; ++s) {
+      columns[size_t(s)] = logical_column(form, row_nibbles, s);
+      group_of[size_t(s)] = columns[size_t(s)] / width;
+      a_row[size_t(s)] = decode_a(test.a_compressed[size_t(i * stored + s)]);
+    }
+    for (int j = 0; j < n; ++j) {
+      for (int g = 0; g < groups; ++g)
+        scales[size_t(g)] = model::scale_product(scale_a[size_t(i * groups + g)], scale_b[size_t(g * n + j)], p);
+      const auto operands = [&](int s, Value& a, Value& b_value) {
+        a = a_row[size_t(s)];
+        b_value = b[size_t(columns[size_t(s)] * n + j)];
+      };
+      const auto group = [&](int s) { return group_of[size_t(s)]; };
+      const auto scale = [&](int g) { return scales[size_t(g)]; };
+      d[size_t(i * n + j)] = model::scaled_element(p, stored, operands, group, scale, decode_c(test.c[size_t(i * n + j)]), events);
+    }
+  }
+  return d;
+}
+
+}  // namespace
+
 std::vector<uint32_t> model_result(const MmaCase& test, const ModelParameters& p) {
   check_shape(test);
   const Form& form = *test.form;
-  if (!model_applies(form)) throw std::invalid_argument("model: only float forms without block scale");
-  if (p.block_products < 1 || p.fraction_bits < 0 || p.fraction_bits > 60 || p.block_interleave < 0)
+  if (!model_applies(form)) throw std::invalid_argument("model: only float forms");
+  if (p.block_products < 1 || p.fraction_bits < 0 || p.fraction_bits > 60 || p.block_interleave < 0 || p.scale_bits < 1 ||
+      p.scale_bits > 16)
     throw std::invalid_argument("model: parameters out of range");
   const int m = form.shape.m, n = form.shape.n, k = form.shape.k, stored = k / 2;
   const int chunks = k / form.chunk_width;
@@ -96,6 +143,7 @@ std::vector<uint32_t> model_result(const MmaCase& test, const ModelParameters& p
   std::vector<int> columns(static_cast<size_t>(stored));
   std::vector<uint32_t> d(size_t(m * n));
   const ThreadEvents events;
+  if (form.block_scale) return scaled_model_result(test, p, b, decode_a, decode_c, events);
   for (int i = 0; i < m; ++i) {
     const uint32_t* row_nibbles = test.nibbles.data() + size_t(i * chunks);
     for (int s = 0; s < stored; ++s) {
@@ -169,6 +217,22 @@ Canonical canonical(const Form& form, ModelParameters p) {
     out.reasons["c_placement"] = "blocks combined by separate additions: C after the products is added last by an IEEE "
                                  "addition, with or without fadd-after";
   }
+  // Block scale (model_arithmetic.h, scaled_element): idle without it; a ue8m0 scale product is a power of two, and a
+  // ue4m3 one has at most 8 significant bits, so neither is ever rounded at 8 bits or more.
+  if (!form.block_scale) {
+    p.scale_placement = ScalePlacement::product;
+    p.scale_bits = 8;
+    p.scale_rounding = Rounding::nearest_even;
+    out.reasons["scale_placement"] = out.reasons["scale_bits"] = out.reasons["scale_rounding"] =
+        "the form has no block scale";
+  } else if (*form.stype == ElemType::ue8m0 || p.scale_bits >= 8) {
+    p.scale_bits = 8;
+    p.scale_rounding = Rounding::nearest_even;
+    out.reasons["scale_bits"] = out.reasons["scale_rounding"] =
+        *form.stype == ElemType::ue8m0
+            ? "ue8m0 scales are powers of two: the product of two is exact at any number of bits"
+            : "a ue4m3 x ue4m3 product has at most 8 significant bits: kept whole at 8 or more";
+  }
   out.blocks = (stored + p.block_products - 1) / p.block_products;
   for (int s = 0; s < stored; ++s) out.membership.push_back(model::block_of(p, s, out.blocks));
   p.block_products = 0;
@@ -176,11 +240,14 @@ Canonical canonical(const Form& form, ModelParameters p) {
   out.reasons["block_products"] = out.reasons["block_interleave"] =
       "the same blocks of the form's " + std::to_string(stored) + " stored products";
   // Every term (product, C, a rounded f32 accumulator) is a multiple of 2^finest, and so is every aligned sum of them.
-  const int finest = std::min({finest_exponent(form.a) + finest_exponent(form.b), finest_exponent(form.c), -149});
+  // A block-scale product carries two scale factors too: the finest and the largest of the scale type, twice.
+  const int scale_finest = form.block_scale ? 2 * (*form.stype == ElemType::ue8m0 ? -127 : finest_exponent(*form.stype)) : 0;
+  const int finest_product = finest_exponent(form.a) + finest_exponent(form.b) + scale_finest;
+  const int finest = std::min({finest_product, finest_exponent(form.c), -149});
   if (finest >= -149) {
     p.alignment_floor_guard = -1;
     out.reasons["alignment_floor_guard"] = "no term of the form has a bit below 2^-149 (its finest product is 2^" +
-                                           std::to_string(finest_exponent(form.a) + finest_exponent(form.b)) +
+                                           std::to_string(finest_product) +
                                            "), so no floor at or below 2^-149 cuts anything";
     if (!f16_d) {
       p.subnormal_rounding = SubnormalRounding::as_normal;
@@ -193,7 +260,9 @@ Canonical canonical(const Form& form, ModelParameters p) {
   // any partial sum or rounded block result (terms rounded per shifted_out may grow: a C near the largest f32 rounded
   // to fewer bits reaches 2^128).
   const auto largest = [](ElemType t) { return decode_to_double(t, max_finite_code(t)); };
-  const double bound = largest(form.c) + double(stored) * largest(form.a) * largest(form.b);
+  const double scale_largest = form.block_scale ? largest(*form.stype) : 1.0;
+  const double bound =
+      largest(form.c) + double(stored) * largest(form.a) * largest(form.b) * scale_largest * scale_largest;
   if (!f16_d && p.shifted_out == ShiftedOut::truncate && bound < 0x1p128 - 0x1p103) {
     p.overflow = SumOverflow::to_infinity;
     char text[160];
@@ -284,6 +353,7 @@ const Names<SubnormalRounding> kSubnormalRounding{{{SubnormalRounding::as_normal
                                                    {SubnormalRounding::nearest_after_truncation, "nearest-after-truncation"}}};
 const Names<bool> kFp8Fields{{{false, "own"}, {true, "f16"}}};
 const Names<bool> kZeroSign{{{true, "ieee"}, {false, "positive"}}};
+const Names<ScalePlacement> kScalePlacement{{{ScalePlacement::product, "product"}, {ScalePlacement::block_sum, "block-sum"}}};
 
 int parse_int(std::string_view text) {
   int value = 0;
@@ -335,8 +405,22 @@ const std::vector<ModelParameter>& model_parameter_space() {
       choice("overflow", kOverflow, &ModelParameters::overflow),
       choice("zero_sign", kZeroSign, &ModelParameters::signed_zero_results),
       choice("nan", kNan, &ModelParameters::canonical_nan),
+      choice("scale_placement", kScalePlacement, &ModelParameters::scale_placement),
+      number("scale_bits", numbers(3, 8), &ModelParameters::scale_bits),
+      choice("scale_rounding", kRounding, &ModelParameters::scale_rounding),
   };
   return space;
+}
+
+std::vector<const ModelParameter*> parameters_of(const Form& form) {
+  std::vector<const ModelParameter*> out;
+  for (const auto& parameter : model_parameter_space()) {
+    const bool scale = parameter.name.starts_with("scale_");
+    if (scale && !form.block_scale) continue;
+    if ((parameter.name == "scale_bits" || parameter.name == "scale_rounding") && *form.stype == ElemType::ue8m0) continue;
+    out.push_back(&parameter);
+  }
+  return out;
 }
 
 const ModelParameter* find_model_parameter(std::string_view name) {

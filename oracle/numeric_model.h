@@ -68,6 +68,10 @@ struct ModelParameter {
   std::function<void(ModelParameters&, std::string_view value)> set;
 };
 const std::vector<ModelParameter>& model_parameter_space();
+// The parameters that can change some D of this form whatever the others are: the whole space but the block-scale
+// ones on a form without block scale, and the scale product's rounding on ue8m0 scales (powers of two). What
+// characterize searches over (a parameter left out is equivalent on the form: equivalence_on says why).
+std::vector<const ModelParameter*> parameters_of(const Form& form);
 const ModelParameter* find_model_parameter(std::string_view name);
 // `changes`: "name=value,name=value" (e.g. "fraction_bits=24,block_rounding=nearest-even"), applied in order.
 // Throws std::invalid_argument naming the unknown parameter or value.
