@@ -38,23 +38,42 @@ class Builder {
   Builder(const Form& form, int selector) : form_(form), selector_(selector) {}
 
   // Adds a probe whose row 0, column 0 holds C = c and the given products; every other element is zero. Left out
-  // when the form's types cannot hold a term exactly.
-  void add(const std::string& parameter, const std::string& name, double c, const std::vector<Product>& products) {
+  // when the form's types cannot hold a term exactly. On a block-scale form the products of one scale block share its
+  // scale (row 0's times column 0's): a power of two is chosen per scale block so that its products' values are
+  // representable (C is never scaled, so a probe can set C far above or below the products); `scales`, when given,
+  // are the codes of row 0's and column 0's scale for scale block 0 instead.
+  void add(const std::string& parameter, const std::string& name, double c, const std::vector<Product>& products,
+           std::optional<std::pair<uint32_t, uint32_t>> scales = std::nullopt) {
     MmaCase test = zero_case(form_);
     test.selector = selector_;
     const auto c_code = exact_code(form_.c, c);
     if (!c_code) return;
     test.c[0] = *c_code;
     const int stored = form_.shape.k / 2, n = form_.shape.n;
+    std::vector<int> shift(size_t(std::max(1, scale_blocks(form_))), 0);   // per scale block: products / 2^shift
+    if (form_.block_scale && !scales && !choose_scale_shifts(test, products, shift)) return;
     for (Product p : products) {
       p.position *= spread;
       if (p.position < 0 || p.position >= stored) return;
-      std::optional<std::pair<uint32_t, uint32_t>> codes = p.split ? split(p.value) : codes_of(p.a, p.b);
-      if (!codes) return;
       const int column = logical_column(form_, test.nibbles.data(), p.position);
+      const int t = form_.block_scale ? shift[size_t(column / scale_block_width(form_))] : 0;
+      std::optional<std::pair<uint32_t, uint32_t>> codes =
+          p.split ? split(std::ldexp(p.value, -t)) : codes_of(std::ldexp(p.a, -t), p.b);
+      if (!codes) return;
       if (test.a_compressed[size_t(p.position)] != 0 || test.b[size_t(column * n)] != 0) return;   // position reused
       test.a_compressed[size_t(p.position)] = codes->first;
       test.b[size_t(column * n)] = codes->second;
+    }
+    if (scales) {
+      test.scale_a[0] = scales->first;
+      test.scale_b[0] = scales->second;
+    } else if (form_.block_scale) {
+      const int groups = scale_blocks(form_);
+      for (int g = 0; g < groups; ++g) {
+        const auto codes = power_of_two_scales(shift[size_t(g)]);
+        test.scale_a[size_t(g)] = codes->first;       // row 0
+        test.scale_b[size_t(g * n)] = codes->second;  // column 0
+      }
     }
     probes.push_back({parameter + ": " + name + (spread != 1 ? " (positions x" + std::to_string(spread) + ")" : ""),
                       parameter, std::move(test)});
@@ -98,6 +117,66 @@ class Builder {
         if (ca && cb) return std::pair{*ca, *cb};
       }
     return std::nullopt;
+  }
+
+  // Row 0's and column 0's scale codes whose product is 2^t (split between the two where one scale cannot hold it).
+  std::optional<std::pair<uint32_t, uint32_t>> power_of_two_scales(int t) const {
+    const ElemType type = *form_.stype;
+    const auto code = [&](int e) { return exact_code_unsigned(type, std::ldexp(1.0, e)); };
+    for (int first = 0; std::abs(first) <= std::abs(t) + 1; first = first > 0 ? -first : -first + 1) {
+      const int row = t / 2 + first, column = t - row;
+      const auto a = code(row), b = code(column);
+      if (a && b) return std::pair{*a, *b};
+    }
+    return std::nullopt;
+  }
+  // Per scale block: the first shift (0, then powers of two further and further away) at which the scale can be 2^t
+  // and every product of the block splits into codes at value / 2^t.
+  bool choose_scale_shifts(const MmaCase& test, const std::vector<Product>& products, std::vector<int>& shift) const {
+    const int width = scale_block_width(form_), stored = form_.shape.k / 2;
+    for (int g = 0; g < int(shift.size()); ++g) {
+      // Around the exponent of the block's largest finite product first (it then sits near 1), then 0.
+      int largest = 0;
+      bool any = false;
+      for (const Product& p : products) {
+        const double v = std::fabs(p.split ? p.value : p.a * p.b);
+        const int position = p.position * spread;
+        if (position < 0 || position >= stored || !std::isfinite(v) || v == 0) continue;
+        if (logical_column(form_, test.nibbles.data(), position) / width != g) continue;
+        largest = any ? std::max(largest, std::ilogb(v)) : std::ilogb(v);
+        any = true;
+      }
+      std::vector<int> tries;
+      for (int step = 0; step <= 16; ++step) tries.push_back(largest + (step % 2 ? -1 : 1) * ((step + 1) / 2));
+      tries.push_back(0);
+      bool found = false;
+      for (int t : tries) {
+        if (found) break;
+        if (!power_of_two_scales(t)) continue;
+        bool all = true;
+        for (Product p : products) {
+          const int position = p.position * spread;
+          if (position < 0 || position >= stored) return false;
+          if (logical_column(form_, test.nibbles.data(), position) / width != g) continue;
+          all &= bool(p.split ? split(std::ldexp(p.value, -t)) : codes_of(std::ldexp(p.a, -t), p.b));
+          if (!all) break;
+        }
+        if (all) {
+          shift[size_t(g)] = t;
+          found = true;
+        }
+      }
+      if (!found) return false;
+    }
+    return true;
+  }
+  // The code of `value` in an unsigned scale type (ue8m0, ue4m3) when it is exactly representable.
+  static std::optional<uint32_t> exact_code_unsigned(ElemType type, double value) {
+    const auto code = encode(type, value);
+    if (!code) return std::nullopt;
+    const auto back = decode(type, *code);
+    if (!back || back->cls == FloatClass::nan || back->to_double() != value) return std::nullopt;
+    return code;
   }
 
   const Form& form_;
@@ -269,6 +348,28 @@ std::vector<ModelProbe> model_probes(const Form& form, int selector) {
     b.add("zero_sign", "-" + power(e) + " alone (underflows)", 0, {term(0, -std::ldexp(1.0, e))});
   b.add("zero_sign", "C = -2^-149 + 2^-150 - 2^-150", -std::ldexp(1.0, -149),
         {term(0, std::ldexp(1.0, -150)), term(1, -std::ldexp(1.0, -150))});
+  if (form.block_scale) {
+    // Where the scale factors multiply: beside C = 1, products of 0.75 x 2^-j (one scale block, its scale 2^-j) each
+    // fall below the kept fraction bits where j nears them and are dropped one by one if each is scaled and aligned
+    // alone, while their sum (a scale block's products summed first, then scaled) is kept.
+    const int in_first_scale_block = std::min(last + 1, scale_block_width(form) / 2);
+    for (int count : {2, 4, 8, 16, 32})
+      if (count <= in_first_scale_block)
+        for (int j = 14; j <= 34; ++j) {
+          std::vector<Product> products;
+          for (int position = 0; position < count; ++position) products.push_back(term(position, 0.75 * std::ldexp(1.0, -j)));
+          b.add("scale_placement", "C=1, " + std::to_string(count) + " x 0.75*" + power(-j), 1.0, products);
+          b.add("scale_placement", "C=-1, " + std::to_string(count) + " x 0.75*" + power(-j), -1.0, products);
+        }
+  }
+  if (form.block_scale && *form.stype == ElemType::ue4m3) {
+    // How the product of two ue4m3 scales (1.m x 1.m: up to 8 significant bits) is rounded: one product 1 x 1 scaled
+    // by every pair of significands 1.000 .. 1.111, whose products have 1 to 8 bits, ties and the rest.
+    for (uint32_t row = 0; row < 8; ++row)
+      for (uint32_t column = row; column < 8; ++column)
+        b.add("scale_bits", "1 x 1 scaled by 1." + std::to_string(row) + "/8 x 1." + std::to_string(column) + "/8", 0,
+              {factors(0, 1, 1)}, std::pair{(7u << 3) | row, (7u << 3) | column});
+  }
   return std::move(b.probes);
 }
 

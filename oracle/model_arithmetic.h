@@ -651,6 +651,19 @@ MMASP_PORTABLE uint32_t element(const P& p, int stored, const Operands& operands
                                                    : element_with<true>(p, stored, operands, c, f16_d, events);
 }
 
+// Calls f(s) for every stored product s of `block` (block_of(p, s, blocks) == block), in increasing order: block_of's
+// set enumerated without a division per product (ModelArithmetic.ForBlockEnumeratesBlockOf keeps the two together).
+template <class P, class F>
+MMASP_PORTABLE void for_block(const P& p, int block, int blocks, int stored, const F& f) {
+  if (p.block_interleave) {
+    for (int base = block * p.block_interleave; base < stored; base += p.block_interleave * blocks)
+      for (int q = 0; q < p.block_interleave && base + q < stored; ++q) f(base + q);
+    return;
+  }
+  const int end = (block + 1) * p.block_products < stored ? (block + 1) * p.block_products : stored;
+  for (int s = block * p.block_products; s < end; ++s) f(s);
+}
+
 // --- Block scale (kind::mxf8f6f4, kind::mxf4, kind::mxf4nvf4; PTX ISA 9.7.14.3: D = (A * scale_A) * (B * scale_B) + C,
 // each scale factor covering a block of consecutive K elements of a row of A or a column of B). ---------------------
 
@@ -737,7 +750,7 @@ MMASP_PORTABLE Value scaled(const Value& x, const Value& scale) {
 //    block of their own (fraction_bits, shifted_out; not rounded), that sum is multiplied by the scale exactly, and
 //    these scaled sums are the block's terms beside the accumulator.
 template <class P, class Operands, class Group, class Scale, class Events>
-MMASP_PORTABLE uint32_t scaled_element(const P& p, int stored, const Operands& operands, const Group& group,
+MMASP_PORTABLE uint32_t scaled_element(const P& p, int stored, int groups, const Operands& operands, const Group& group,
                                        const Scale& scale, const Value& c, const Events& events) {
   if (p.scale_placement == ScalePlacement::product) {
     const auto scaled_operands = [&](int s, Value& a, Value& b) {
@@ -752,30 +765,30 @@ MMASP_PORTABLE uint32_t scaled_element(const P& p, int stored, const Operands& o
   const auto fill = [&](Block<Events, true, P>& sum, int block, const Value* accumulator) {
     Value terms[kMaxGroups];
     bool present[kMaxGroups] = {};
-    for (int g = 0; g < kMaxGroups; ++g) {
+    for (int g = 0; g < groups && g < kMaxGroups; ++g) {
       Block<Events, true, P> inner(p, events);
       Value a, b;
-      for (int s = 0; s < stored; ++s) {
-        if (block_of(p, s, blocks) != block || group(s) != g) continue;
+      for_block(p, block, blocks, stored, [&](int s) {
+        if (group(s) != g) return;
         present[g] = true;
         operands(s, a, b);
         inner.scan_product(a, b);
-      }
+      });
       if (!present[g]) continue;
       if (inner.needs_sum())
-        for (int s = 0; s < stored; ++s) {
-          if (block_of(p, s, blocks) != block || group(s) != g) continue;
+        for_block(p, block, blocks, stored, [&](int s) {
+          if (group(s) != g) return;
           operands(s, a, b);
           inner.sum_product(a, b);
-        }
+        });
       terms[g] = scaled(inner.unrounded(), scale(g));
     }
     if (accumulator) sum.scan(*accumulator);
-    for (int g = 0; g < kMaxGroups; ++g)
+    for (int g = 0; g < groups && g < kMaxGroups; ++g)
       if (present[g]) sum.scan(terms[g]);
     if (!sum.needs_sum()) return;
     if (accumulator) sum.sum(*accumulator);
-    for (int g = 0; g < kMaxGroups; ++g)
+    for (int g = 0; g < groups && g < kMaxGroups; ++g)
       if (present[g]) sum.sum(terms[g]);
   };
   return element_filled<true>(p, blocks, fill, c, false, events);
@@ -925,19 +938,6 @@ class Block {
   int top_ = 0, lsb_ = 0, product_base_ = 0;
   long long sum_ = 0;
 };
-
-// Calls f(s) for every stored product s of `block` (block_of(p, s, blocks) == block), in increasing order: block_of's
-// set enumerated without a division per product (ModelArithmetic.ForBlockEnumeratesBlockOf keeps the two together).
-template <class P, class F>
-MMASP_PORTABLE void for_block(const P& p, int block, int blocks, int stored, const F& f) {
-  if (p.block_interleave) {
-    for (int base = block * p.block_interleave; base < stored; base += p.block_interleave * blocks)
-      for (int q = 0; q < p.block_interleave && base + q < stored; ++q) f(base + q);
-    return;
-  }
-  const int end = (block + 1) * p.block_products < stored ? (block + 1) * p.block_products : stored;
-  for (int s = block * p.block_products; s < end; ++s) f(s);
-}
 
 // element() for these choices (and narrow::applies(p)): `products(s, a, b)` gives the packed A element of stored
 // product s and the packed B element it meets; `c` is the decoded C element.

@@ -114,7 +114,7 @@ std::vector<uint32_t> scaled_model_result(const MmaCase& test, const ModelParame
       };
       const auto group = [&](int s) { return group_of[size_t(s)]; };
       const auto scale = [&](int g) { return scales[size_t(g)]; };
-      d[size_t(i * n + j)] = model::scaled_element(p, stored, operands, group, scale, decode_c(test.c[size_t(i * n + j)]), events);
+      d[size_t(i * n + j)] = model::scaled_element(p, stored, groups, operands, group, scale, decode_c(test.c[size_t(i * n + j)]), events);
     }
   }
   return d;

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstring>
 
+#include "generators/model_probes.h"
+#include "judge/case_judgement.h"
 #include "oracle/model_record_file.h"
 #include "oracle/number_format.h"
 #include "oracle/numeric_model.h"
@@ -113,6 +115,44 @@ TEST(BlockScaleModel, TheScaleParametersAreIdleWithoutBlockScaleAndTheRoundingOn
   EXPECT_NE(names(mxf4).find("scale_placement"), std::string::npos);
   EXPECT_EQ(names(mxf4).find("scale_bits"), std::string::npos);
   EXPECT_NE(names(nvf4).find("scale_rounding"), std::string::npos);
+}
+
+// The probes tell every value of the scale parameters apart from every other that is not equivalent on the form
+// (so characterize settles them by probe, not by random cases), from several starting points of the other parameters.
+TEST(BlockScaleModel, TheProbesTellEveryScaleParameterValueApart) {
+  for (const char* opcode : {kMxf4, kNvf4,
+                             "mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.kind::mxf8f6f4.block_scale.scale_vec::1X."
+                             "f32.e4m3.e2m1.f32.ue8m0"}) {
+    const Form& form = *find_form(opcode);
+    const std::vector<gen::ModelProbe> probes = gen::model_probes(form, 0);
+    size_t told = 0;
+    for (const char* others : {"", "fraction_bits=13", "block_products=32,alignment=exponent-sum", "fraction_bits=24,block_rounding=nearest-even",
+                               "shifted_out=nearest-even,block_products=8"})
+      for (const char* scale : {"", "scale_bits=6", "scale_bits=5,scale_rounding=toward-zero", "scale_placement=block-sum"}) {
+        ModelParameters base = with_changes(published_dense_hypothesis(form), others);
+        base = with_changes(base, scale);
+        for (const ModelParameter* parameter : parameters_of(form)) {
+          if (!std::string(parameter->name).starts_with("scale_")) continue;
+          for (const std::string& value : parameter->values) {
+            ModelParameters other = base;
+            parameter->set(other, value);
+            if (other == base || equivalence_on(form, base, other)) continue;
+            bool apart = false;
+            for (const auto& probe : probes) {
+              const auto x = model_prediction(probe.test, base), y = model_prediction(probe.test, other);
+              if (x && y && *x != *y) {
+                apart = true;
+                break;
+              }
+            }
+            EXPECT_TRUE(apart) << opcode << ": no probe tells " << parameter->name << "=" << value << " from "
+                               << base.str();
+            ++told;
+          }
+        }
+      }
+    EXPECT_GT(told, 0u) << opcode;
+  }
 }
 
 // A record made before the scale parameters existed still reads for forms without block scale (where no value of

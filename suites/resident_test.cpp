@@ -169,7 +169,7 @@ TEST(Resident, TheNarrowModelIsTheModelOnEveryInput) {
 }
 
 // A narrow pair needs the verified choices and operands that pack; anything else keeps the general model.
-// narrow::for_block walks a block's products without block_of's divisions; block_of stays the rule.
+// model::for_block walks a block's products without block_of's divisions; block_of stays the rule.
 TEST(ModelArithmetic, ForBlockEnumeratesBlockOf) {
   for (int interleave : {0, 1, 2, 4})
     for (int products : {4, 8, 16})
@@ -180,7 +180,7 @@ TEST(ModelArithmetic, ForBlockEnumeratesBlockOf) {
         const int blocks = (stored + products - 1) / products;
         for (int block = 0; block < blocks; ++block) {
           std::vector<int> walked, expected;
-          model::narrow::for_block(p, block, blocks, stored, [&](int s) { walked.push_back(s); });
+          model::for_block(p, block, blocks, stored, [&](int s) { walked.push_back(s); });
           for (int s = 0; s < stored; ++s)
             if (model::block_of(p, s, blocks) == block) expected.push_back(s);
           ASSERT_EQ(walked, expected) << "interleave " << interleave << ", " << products << " per block, " << stored
