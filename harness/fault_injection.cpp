@@ -244,6 +244,20 @@ std::vector<Fault> build_catalog() {
                        float_with_model, fixed("overflow=saturate")));
   c.push_back(numerics("non-canonical-nan", "NaN results are the default quiet NaN, not the canonical one", true,
                        float_with_model, fixed("nan=default-quiet")));
+  // --- Block scale (issue #31): where the scale factors multiply, and the rounding of a ue4m3 scale product. ---
+  const auto block_scale = [](const Form& f, int) { return model_applies(f) && f.block_scale; };
+  const auto ue4m3_scale = [](const Form& f, int) {
+    return model_applies(f) && f.block_scale && *f.stype == ElemType::ue4m3;
+  };
+  c.push_back(numerics("scale-placement-moved", "the scale factors applied where the true arithmetic does not (after "
+                       "each scale block's sum instead of per product, or the other way round)", true, block_scale,
+                       fixed("scale_placement=other")));
+  // A scale product one or two bits short is off by up to 2^-7 of each product: far outside the spec bound, which the
+  // spec tier sees as well (not in-bound).
+  c.push_back(numerics("scale-product-two-bits-short", "the product of a ue4m3 row and column scale rounded to nearest "
+                       "with two significant bits fewer", false, ue4m3_scale, fixed("scale_bits=minus2")));
+  c.push_back(numerics("scale-product-truncated", "the product of a ue4m3 row and column scale truncated to one bit "
+                       "fewer instead of rounded", false, ue4m3_scale, fixed("scale_bits=minus1,scale_rounding=toward-zero")));
   return c;
 }
 
@@ -254,6 +268,14 @@ ModelParameters faulty_parameters(const Fault& fault, const Form& form, const Mo
   // "half": half the true value (a block split in two whatever its size).
   if (change == "block_products=half")
     change = "block_products=" + std::to_string(std::max(1, std::min(truth.block_products, form.shape.k / 2) / 2));
+  // "other": the scale placement the truth does not use; "minusN": N significant bits fewer than the truth keeps of a
+  // ue4m3 scale product (at most 8 matter: a product has no more).
+  if (change == "scale_placement=other")
+    change = truth.scale_placement == ScalePlacement::product ? "scale_placement=block-sum" : "scale_placement=product";
+  for (const std::string fewer : {"scale_bits=minus2", "scale_bits=minus1"})
+    if (change.starts_with(fewer))
+      change = "scale_bits=" + std::to_string(std::max(1, std::min(truth.scale_bits, 8) - (fewer.back() - '0'))) +
+               change.substr(fewer.size());
   return with_changes(truth, change);
 }
 
