@@ -181,11 +181,19 @@ std::vector<OpenValue> settle_known(const Form& form, const ModelParameters& fou
                                     std::vector<Settlement>& settlements) {
   settlements.clear();
   std::vector<OpenValue> open;
-  for (const auto& parameter : model_parameter_space())
+  for (const auto& parameter : model_parameter_space()) {
+    // A parameter outside parameters_of(form) cannot change this form's D: no probe can rule its values out.
+    const bool idle = std::find(set.space.begin(), set.space.end(), &parameter) == set.space.end();
     for (const auto& value : parameter.values) {
       if (value == parameter.get(found)) continue;
       Settlement s{std::string(parameter.name), value, Settled::left, ""};
       const ModelParameters alternative = with(found, parameter, value);
+      if (idle) {
+        if (const auto reason = equivalence_on(form, found, alternative)) {
+          settlements.push_back({s.parameter, s.value, Settled::equivalent, *reason});
+          continue;
+        }
+      }
       if (const auto miss = set.first_mismatch(alternative)) {
         s.how = Settled::by_probe;
         s.by = set.probes[*miss].name;
@@ -209,6 +217,7 @@ std::vector<OpenValue> settle_known(const Form& form, const ModelParameters& fou
       }
       settlements.push_back(std::move(s));
     }
+  }
   return open;
 }
 

@@ -82,6 +82,22 @@ constexpr const char* kBlackwellCandidate =
     "tf32 block 8; fp8 block 32 keeping 25 fraction bits), never measured on a sparse form";
 constexpr const char* kSm120Candidate =
     "unverified candidate: B200's dense parameters (no published sm_120 model), never measured on sm_120";
+// Block scale (kind::mxf8f6f4, mxf4, mxf4nvf4; issue #31): B200's dense kind::f8f6f4 parameters for the products, and
+// the scales as PTX ISA 9.7.14.3 writes the operation, D = (A * scale_A) * (B * scale_B) + C: each product scaled
+// exactly, the row's and column's scale product kept whole. Where the hardware applies the scale and how it rounds a
+// ue4m3 product is not published for any sm_120 GPU (MMA-Sim, arXiv 2511.10909, models B200's tcgen05 block-scaled
+// arithmetic, not the warp-level mma); characterize settles both (scale_placement, scale_bits, scale_rounding).
+ModelParameters block_scale_sm120() {
+  ModelParameters p = fp8_blackwell();
+  p.scale_placement = ScalePlacement::product;
+  p.scale_bits = 8;
+  p.scale_rounding = Rounding::nearest_even;
+  return p;
+}
+constexpr const char* kSm120BlockScaleCandidate =
+    "unverified candidate: B200's dense kind::f8f6f4 parameters (arXiv 2512.07004: blocks of 32 keeping 25 fraction "
+    "bits) with each product scaled exactly, as PTX ISA 9.7.14.3's D = (A*scale_A)*(B*scale_B)+C reads; no published "
+    "sm_120 model of the block-scaled arithmetic; never measured on hardware";
 
 }  // namespace
 
@@ -112,6 +128,10 @@ const std::vector<ModelRecord>& model_records() {
       {"sm_120", "bf16", 0, std::nullopt, candidate(16, 25), false, kSm120Candidate},
       {"sm_120", "tf32", 0, std::nullopt, candidate(8, 25), false, kSm120Candidate},
       {"sm_120", "fp8", 0, std::nullopt, fp8_blackwell(), false, kSm120Candidate},
+      {"sm_120", "f8f6f4", 0, std::nullopt, fp8_blackwell(), false, kSm120Candidate},
+      {"sm_120", "mxf8f6f4", 0, std::nullopt, block_scale_sm120(), false, kSm120BlockScaleCandidate},
+      {"sm_120", "mxf4", 0, std::nullopt, block_scale_sm120(), false, kSm120BlockScaleCandidate},
+      {"sm_120", "mxf4nvf4", 0, std::nullopt, block_scale_sm120(), false, kSm120BlockScaleCandidate},
   };
   return records;
 }

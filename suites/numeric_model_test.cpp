@@ -302,7 +302,9 @@ TEST(NumericModelTable, VerifiedRecordsAreWhatTheCommittedCharacterisationFound)
     const ModelRecord* record = find_model_record(*form, "sm_90");
     ASSERT_NE(record, nullptr) << form->opcode;
     EXPECT_TRUE(record->verified) << form->opcode;
-    for (const auto& parameter : model_parameter_space()) {
+    // Every parameter that can change this form's D (the block-scale ones, added later, cannot here).
+    for (const ModelParameter* each : parameters_of(*form)) {
+      const ModelParameter& parameter = *each;
       const auto& evidence = pair["evidence"];
       auto it = std::find_if(evidence.begin(), evidence.end(),
                              [&](const nlohmann::json& e) { return e["parameter"] == parameter.name; });
