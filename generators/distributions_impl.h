@@ -290,6 +290,10 @@ void draw_case(Draw& draw, const Form& form, const Options& options, MmaCase& ou
     out.scale_ids.thread_a = int(draw.below(kThreadIdsA));
     out.scale_ids.byte_b = byte_id();
     out.scale_ids.thread_b = int(draw.below(kThreadIdsB));
+    // Undefined: a ue4m3 scale with its unused top bit set (a .b8 holds it; the format has 7 bits). Only when undefined
+    // behaviour is asked for, so the other streams are unchanged.
+    if (options.undefined_behaviour && *form.stype == ElemType::ue4m3 && draw.below(8) == 7)
+      out.scale_a[draw.below(uint32_t(out.scale_a.size()))] |= 0x80u;
   } else {
     out.scale_a.clear();
     out.scale_b.clear();
