@@ -79,19 +79,29 @@ ModelEventScope::~ModelEventScope() {
 
 namespace {
 
-// Whether row i of D is row i-1's: the same A row, metadata, C row (and scale row), so the same inputs to every
-// element — a pure function's result copied instead of computed again (probes hold data in row 0 alone). Never while
-// an event sink listens: it would miss the copied elements' events.
-bool same_inputs_as_previous_row(const MmaCase& test, int i, const ThreadEvents& events) {
-  if (i == 0 || events.on()) return false;
+// Row i's stored products: their logical columns and decoded A elements. False, with D's row i copied from row i-1,
+// when the row's inputs (A row, metadata, C row, scale row) are the previous row's: the same inputs to every element, a
+// pure function's result copied instead of computed again (probes hold data in row 0 alone). Never while an event sink
+// listens: it would miss the copied elements' events.
+bool prepare_row(const MmaCase& test, int i, const OperandDecoder& decode_a, const ThreadEvents& events,
+                 std::vector<int>& columns, std::vector<Value>& a_row, std::vector<uint32_t>& d) {
   const Form& form = *test.form;
   const size_t stored = size_t(form.shape.k / 2), chunks = size_t(form.shape.k / form.chunk_width), n = size_t(form.shape.n);
   const auto same = [&](const std::vector<uint32_t>& v, size_t width) {
     return std::equal(v.begin() + long(size_t(i) * width), v.begin() + long(size_t(i + 1) * width),
                       v.begin() + long(size_t(i - 1) * width));
   };
-  return same(test.a_compressed, stored) && same(test.nibbles, chunks) && same(test.c, n) &&
-         (!form.block_scale || same(test.scale_a, size_t(scale_blocks(form))));
+  if (i > 0 && !events.on() && same(test.a_compressed, stored) && same(test.nibbles, chunks) && same(test.c, n) &&
+      (!form.block_scale || same(test.scale_a, size_t(scale_blocks(form))))) {
+    std::copy(d.begin() + long(size_t(i - 1) * n), d.begin() + long(size_t(i) * n), d.begin() + long(size_t(i) * n));
+    return false;
+  }
+  const uint32_t* row_nibbles = test.nibbles.data() + size_t(i) * chunks;
+  for (size_t s = 0; s < stored; ++s) {
+    columns[s] = logical_column(form, row_nibbles, int(s));
+    a_row[s] = decode_a(test.a_compressed[size_t(i) * stored + s]);
+  }
+  return true;
 }
 
 // model_result() for a block-scale form: the scales of each row of A and each column of B decoded, every product's
@@ -100,7 +110,7 @@ std::vector<uint32_t> scaled_model_result(const MmaCase& test, const ModelParame
                                           const OperandDecoder& decode_a, const OperandDecoder& decode_c,
                                           const ThreadEvents& events) {
   const Form& form = *test.form;
-  const int m = form.shape.m, n = form.shape.n, stored = form.shape.k / 2, chunks = form.shape.k / form.chunk_width;
+  const int m = form.shape.m, n = form.shape.n, stored = form.shape.k / 2;
   const int groups = scale_blocks(form), width = scale_block_width(form);
   const bool ue4m3 = *form.stype == ElemType::ue4m3;
   const auto decode_scale = [&](uint32_t code) {
@@ -114,16 +124,8 @@ std::vector<uint32_t> scaled_model_result(const MmaCase& test, const ModelParame
   std::vector<int> columns(static_cast<size_t>(stored)), group_of(static_cast<size_t>(stored));
   std::vector<uint32_t> d(static_cast<size_t>(m * n));
   for (int i = 0; i < m; ++i) {
-    if (same_inputs_as_previous_row(test, i, events)) {
-      std::copy(d.begin() + long((i - 1) * n), d.begin() + long(i * n), d.begin() + long(i * n));
-      continue;
-    }
-    const uint32_t* row_nibbles = test.nibbles.data() + size_t(i * chunks);
-    for (int s = 0; s < stored; ++s) {
-      columns[size_t(s)] = logical_column(form, row_nibbles, s);
-      group_of[size_t(s)] = columns[size_t(s)] / width;
-      a_row[size_t(s)] = decode_a(test.a_compressed[size_t(i * stored + s)]);
-    }
+    if (!prepare_row(test, i, decode_a, events, columns, a_row, d)) continue;
+    for (int s = 0; s < stored; ++s) group_of[size_t(s)] = columns[size_t(s)] / width;
     for (int j = 0; j < n; ++j) {
       for (int g = 0; g < groups; ++g)
         scales[size_t(g)] = model::scale_product(scale_a[size_t(i * groups + g)], scale_b[size_t(g * n + j)], p);
@@ -149,7 +151,6 @@ std::vector<uint32_t> model_result(const MmaCase& test, const ModelParameters& p
       p.scale_bits > 16)
     throw std::invalid_argument("model: parameters out of range");
   const int m = form.shape.m, n = form.shape.n, k = form.shape.k, stored = k / 2;
-  const int chunks = k / form.chunk_width;
   for (uint32_t nibble : test.nibbles)
     if (validity(form.sparsity, nibble) == MetadataValidity::undefined)
       throw std::invalid_argument("model: metadata holds an undefined index value");
@@ -164,15 +165,7 @@ std::vector<uint32_t> model_result(const MmaCase& test, const ModelParameters& p
   const ThreadEvents events;
   if (form.block_scale) return scaled_model_result(test, p, b, decode_a, decode_c, events);
   for (int i = 0; i < m; ++i) {
-    if (same_inputs_as_previous_row(test, i, events)) {
-      std::copy(d.begin() + long((i - 1) * n), d.begin() + long(i * n), d.begin() + long(i * n));
-      continue;
-    }
-    const uint32_t* row_nibbles = test.nibbles.data() + size_t(i * chunks);
-    for (int s = 0; s < stored; ++s) {
-      columns[size_t(s)] = logical_column(form, row_nibbles, s);
-      a_row[size_t(s)] = decode_a(test.a_compressed[size_t(i * stored + s)]);
-    }
+    if (!prepare_row(test, i, decode_a, events, columns, a_row, d)) continue;
     for (int j = 0; j < n; ++j) {
       const auto operands = [&](int s, Value& a, Value& b_value) {
         a = a_row[size_t(s)];
