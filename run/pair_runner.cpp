@@ -98,8 +98,10 @@ SuiteLimits PairRunner::random_limits(size_t index, Clock::time_point pair_start
   const double left =
       o_.budget - elapsed_() - fixed_seconds_ / double(fixed_pairs_) * double(plan_.weighted_after(index)) - tail;
   limits.min_cases = 64;
-  limits.max_cases = uint64_t(1) << 40;
   limits.seconds = plan_.seconds_for(index, left);
+  // Nothing left for this pair (the pairs before it took longer than estimated): the floor of cases, no more — a suite
+  // without a time limit would run its whole first batch.
+  limits.max_cases = limits.seconds > 0 ? uint64_t(1) << 40 : limits.min_cases;
   return limits;
 }
 
