@@ -5,6 +5,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <map>
 #include <sstream>
 #include <stdexcept>
@@ -217,6 +218,31 @@ Canonical canonical(const Form& form, ModelParameters p) {
     // The fields set only the exponent-sum alignment (decode_operand's `field`); values and flushing are the same.
     p.fp8_fields_as_f16 = false;
     out.reasons["fp8_fields"] = "terms are aligned by their leading bit: the exponent fields fp8_fields chooses are never read";
+  } else if (!form.block_scale && p.subnormal_inputs == Subnormals::flushed) {
+    // A normal element's field is its leading bit's exponent either way; only a subnormal e4m3 element's differs.
+    p.fp8_fields_as_f16 = false;
+    out.reasons["fp8_fields"] = "subnormal A and B elements are read as zero, and a normal element's exponent field is "
+                                "its leading bit's either way";
+  } else if (!form.block_scale && p.c_placement != CPlacement::first_block) {
+    // Only a product with a subnormal e4m3 factor has another alignment reference (own fields: e4m3's smallest normal
+    // exponent; f16's: the factor's leading bit, up to 3 lower). Where such a product sets a block's alignment, its
+    // reference is at most `highest`; with fraction_bits reaching from there to the finest product bit, nothing in that
+    // block is cut under either field (every product, and every earlier block's f32 result, is a multiple of the
+    // finest product bit). Where another term sets it, both fields give that term's reference. C must stay out of the
+    // product blocks: its bits go lower.
+    const auto largest_exponent = [](ElemType t) { return std::ilogb(decode_to_double(t, max_finite_code(t))); };
+    int highest = std::numeric_limits<int>::min();
+    for (const auto& [x, other] : {std::pair{form.a, form.b}, std::pair{form.b, form.a}})
+      if (fp8(x) && float_format(x)->bias != float_format(ElemType::f16)->bias)
+        highest = std::max(highest, 1 - float_format(x)->bias + largest_exponent(other));
+    const int finest_product = finest_exponent(form.a) + finest_exponent(form.b);
+    if (highest != std::numeric_limits<int>::min() && p.fraction_bits >= highest - finest_product) {
+      p.fp8_fields_as_f16 = false;
+      out.reasons["fp8_fields"] = "C joins no block of products, and a block whose alignment a product with a subnormal "
+                                  "e4m3 factor sets (at most 2^" + std::to_string(highest) + ") keeps " +
+                                  std::to_string(p.fraction_bits) + " fraction bits, down to the finest product bit 2^" +
+                                  std::to_string(finest_product) + ": no block cuts a bit under either field";
+    }
   }
   if (!f16_d) {
     p.output_rounding = Rounding::nearest_even;

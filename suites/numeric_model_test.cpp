@@ -277,6 +277,54 @@ TEST(NumericModel, EveryEquivalenceItClaimsHoldsOnRandomAndSpecialCases) {
   std::cout << claims << " equivalences checked on " << cases_checked << " cases\n";
 }
 
+// e4m3 x e4m3 with C outside the product blocks and 20 or more fraction bits: a product with a subnormal factor that
+// sets a block's alignment does so at 2^2 at most, so nothing down to the finest product bit 2^-18 is cut under either
+// exponent field. Checked on many random cases of every profile and on constructed ones where a subnormal factor's
+// product sets the alignment beside the smallest products; with C in the first block (its bits go lower) or fewer
+// fraction bits no such claim is made, and the fields do differ somewhere.
+TEST(NumericModel, E4m3FieldsAreIdleWhereNothingCanBeCut) {
+  const Form& form = *find_form("mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.f32.e4m3.e4m3.f32");
+  const ModelParameters own = *verified_model(form, "sm_90");   // fadd-after, 25 fraction bits, exponent-sum
+  ModelParameters f16 = own;
+  f16.fp8_fields_as_f16 = !own.fp8_fields_as_f16;
+  ASSERT_TRUE(equivalence_on(form, own, f16));
+  std::vector<MmaCase> cases;
+  for (auto& named : gen::special_value_cases(form, 0)) cases.push_back(std::move(named.test));
+  const gen::CaseSeeds seeds(31, form);
+  for (int i = 0; i < 3000; ++i) {
+    gen::Options options;
+    options.profile = gen::Profile(i % int(gen::Profile::count));
+    if (options.profile == gen::Profile::int_extremes) continue;
+    gen::BulkGenerator(seeds.of(uint64_t(i))).next(form, cases.emplace_back(), options);
+  }
+  // Constructed: a subnormal x largest product (7*2^-9 x 448) beside products down to 2^-18, at every position.
+  for (int position = 1; position < 32; ++position) {
+    MmaCase test = zero_case(form);
+    const auto put = [&](int s, double a, double b) {
+      const int column = logical_column(form, test.nibbles.data(), s);
+      test.a_compressed[size_t(s)] = *encode(form.a, a);
+      test.b[size_t(column * form.shape.n)] = *encode(form.b, b);
+    };
+    put(0, 7 * std::ldexp(1.0, -9), 448);
+    put(position, std::ldexp(1.0, -9), std::ldexp(1.0, -9));
+    if (position + 1 < 32) put(position + 1, -3 * std::ldexp(1.0, -9), std::ldexp(1.0, -8));
+    cases.push_back(test);
+  }
+  for (const MmaCase& test : cases) ASSERT_EQ(model_result(test, own), model_result(test, f16));
+  // No claim where it would not hold, and the fields do matter there.
+  for (const char* changes : {"c_placement=first-block", "fraction_bits=14"}) {
+    const ModelParameters p = with_changes(own, changes);
+    ModelParameters q = p;
+    q.fp8_fields_as_f16 = !p.fp8_fields_as_f16;
+    EXPECT_FALSE(equivalence_on(form, p, q)) << changes;
+    if (std::string(changes) == "fraction_bits=14") {
+      size_t differ = 0;
+      for (const MmaCase& test : cases) differ += model_result(test, p) != model_result(test, q);
+      EXPECT_GT(differ, 0u) << "these cases cannot tell the fields apart even where they differ";
+    }
+  }
+}
+
 TEST(NumericModelTable, EverySm90FloatFormHasARecordWithEvidence) {
   for (const Form* form : model_forms()) {
     if (!form->legal_on(*find_target("sm_90a"), form->version_for(*find_target("sm_90a")))) continue;
