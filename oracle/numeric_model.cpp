@@ -334,6 +334,14 @@ Canonical canonical(const Form& form, ModelParameters p) {
   if (f16_d && p.narrow_output == NarrowOutput::from_sum && p.c_placement == CPlacement::first_block && out.blocks == 1) {
     p.block_rounding = Rounding::toward_zero;
     out.reasons["block_rounding"] = "one block with C and an f16 D rounded from its sum: no f32 rounding happens";
+    // Then the only rounding is the f16 one; a result below f16's normal range rounded "to nearest even" is rounded as a
+    // normal one is, when that is to nearest even too.
+    if (p.output_rounding == Rounding::nearest_even && p.subnormal_rounding == SubnormalRounding::nearest_even) {
+      p.subnormal_rounding = SubnormalRounding::as_normal;
+      out.reasons["subnormal_rounding"] = "one block with C and an f16 D rounded from its sum to nearest even: the only "
+                                          "rounding is that one, and a subnormal result rounded to nearest even is "
+                                          "rounded as a normal one is";
+    }
   }
   out.p = p;
   return out;

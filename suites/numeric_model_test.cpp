@@ -325,6 +325,36 @@ TEST(NumericModel, E4m3FieldsAreIdleWhereNothingCanBeCut) {
   }
 }
 
+// An f16 D summed in one block with C and rounded from the sum to nearest even: that is the only rounding, so a
+// subnormal result "rounded to nearest even" is rounded as a normal one. Checked on random cases of every profile and
+// on constructed sums just below f16's normal range; with the f16 rounding toward zero the same cases differ and no
+// claim is made.
+TEST(NumericModel, SubnormalRoundingOfAnF16DIsIdleWhereItsOnlyRoundingIsToNearest) {
+  const Form& form = *find_form("mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.f16.f16.f16.f16");
+  const ModelParameters table = *verified_model(form, "sm_90");   // one block of 16 with C, from the sum, nearest even
+  const ModelParameters nearest = with_changes(table, "subnormal_rounding=nearest-even");
+  ASSERT_TRUE(equivalence_on(form, table, nearest));
+  std::vector<MmaCase> cases;
+  for (auto& named : gen::special_value_cases(form, 0)) cases.push_back(std::move(named.test));
+  const gen::CaseSeeds seeds(37, form);
+  for (int i = 0; i < 3000; ++i) {
+    gen::Options options;
+    options.profile = gen::Profile(i % int(gen::Profile::count));
+    if (options.profile == gen::Profile::int_extremes) continue;
+    gen::BulkGenerator(seeds.of(uint64_t(i))).next(form, cases.emplace_back(), options);
+  }
+  // Constructed: 2^-15 - k*2^-26 (below f16's normal range, off its subnormal grid 2^-24 by quarter steps).
+  for (int k = 1; k < 64; ++k)
+    cases.push_back(case_of(form, 0.0, {{std::ldexp(1.0, -15), 1.0}, {-double(k) * std::ldexp(1.0, -20), std::ldexp(1.0, -6)}}));
+  for (const MmaCase& test : cases) ASSERT_EQ(model_result(test, table), model_result(test, nearest));
+  const ModelParameters toward_zero = with_changes(table, "output_rounding=toward-zero");
+  const ModelParameters toward_zero_nearest = with_changes(toward_zero, "subnormal_rounding=nearest-even");
+  EXPECT_FALSE(equivalence_on(form, toward_zero, toward_zero_nearest));
+  size_t differ = 0;
+  for (const MmaCase& test : cases) differ += model_result(test, toward_zero) != model_result(test, toward_zero_nearest);
+  EXPECT_GT(differ, 0u) << "these cases cannot tell the roundings apart even where they differ";
+}
+
 TEST(NumericModelTable, EverySm90FloatFormHasARecordWithEvidence) {
   for (const Form* form : model_forms()) {
     if (!form->legal_on(*find_target("sm_90a"), form->version_for(*find_target("sm_90a")))) continue;
