@@ -110,6 +110,7 @@ ResidentPairTables resident_pair_tables(const Form& form, int selector, const Mo
     }
   }
   point_at_host_copies(out);
+  t.integer_tagged = resident::integer_tagged_fits(t);   // reads the case tables' shape
   return out;
 }
 

@@ -186,8 +186,17 @@ __device__ __forceinline__ void resident_cases(const Launch& launch) {
       for (uint32_t q = 0; q < d_per_lane; ++q)
         deviates |= element_of(rd, q, d_bits) != judged_narrow(p, a_narrow, b_narrow, c, d_index[q]);
     } else if (judge == Judge::integer) {
-      for (uint32_t q = 0; q < d_per_lane; ++q)
-        deviates |= element_of(rd, q, d_bits) != judged_integer(p, a, b, c, nibbles, d_index[q]);
+      bool tagged = false;
+      if constexpr (kLean) tagged = p.integer_tagged;   // A is not read again in this case (dumped above)
+      if (tagged) {
+        tag_integer_columns(p, a, nibbles, lane, 32);
+        __syncwarp();
+        for (uint32_t q = 0; q < d_per_lane; ++q)
+          deviates |= element_of(rd, q, d_bits) != judged_integer_tagged(p, a, b, c, d_index[q]);
+      } else {
+        for (uint32_t q = 0; q < d_per_lane; ++q)
+          deviates |= element_of(rd, q, d_bits) != judged_integer(p, a, b, c, nibbles, d_index[q]);
+      }
     } else if constexpr (!kLean) {
       decode_operands(p, p.model, a, b, nibbles, lane, 32, a_decoded, b_decoded, columns);
       __syncwarp();

@@ -71,6 +71,17 @@ TEST(Resident, EverySm90PairHasAKernelAndTablesThatPackAndJudgeAsTheHostDoes) {
             ASSERT_EQ(resident::judged_narrow(p, a_narrow.data(), b_narrow.data(), test.c.data(), idx), d_expected[idx])
                 << form.opcode << " case " << index << " element " << idx << " (narrow model)";
         }
+        if (form.is_integer()) {   // the lean kernel's integer path: A tagged in place with its columns' B rows
+          EXPECT_TRUE(p.integer_tagged) << form.opcode << ": every sm_90 integer form's sums fit the tagged judge";
+          std::vector<uint32_t> tagged = test.a_compressed;
+          resident::tag_integer_columns(p, tagged.data(), test.nibbles.data(), 0, 1);
+          const std::vector<uint32_t> once = tagged;
+          resident::tag_integer_columns(p, tagged.data(), test.nibbles.data(), 0, 1);
+          ASSERT_EQ(tagged, once) << form.opcode << ": tagging a tagged A changed it";
+          for (uint32_t idx = 0; idx < uint32_t(d_expected.size()); ++idx)
+            ASSERT_EQ(resident::judged_integer_tagged(p, tagged.data(), test.b.data(), test.c.data(), idx), d_expected[idx])
+                << form.opcode << " case " << index << " element " << idx << " (tagged integer judge)";
+        }
         if (!form.is_integer()) {   // the general kernel's path: operands decoded once per case
           std::vector<uint64_t> a_decoded(test.a_compressed.size()), b_decoded(test.b.size());
           std::vector<uint32_t> columns(test.a_compressed.size());
