@@ -111,6 +111,10 @@ ResidentPairTables resident_pair_tables(const Form& form, int selector, const Mo
   }
   point_at_host_copies(out);
   t.integer_tagged = resident::integer_tagged_fits(t);   // reads the case tables' shape
+  const uint32_t stored = t.cases.k / 2;
+  if (t.judge == resident::Judge::narrow_model && t.narrow_choices == 0 && uint32_t(t.model.block_products) >= stored &&
+      (stored == 4 || stored == 8 || stored == 16))
+    t.narrow_one_block = stored;
   return out;
 }
 

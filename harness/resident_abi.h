@@ -34,6 +34,7 @@ struct PairTables {
   uint32_t holds_metadata = 0;    // bit L: lane L holds metadata
   Judge judge = Judge::float_model;
   uint32_t narrow_choices = 0;    // narrow_model: 0 Sm90Choices, 1 Sm90FaddChoices (below)
+  uint32_t narrow_one_block = 0;  // narrow_model with Sm90Choices and one block of 4, 8 or 16 products: that number
   model::Parameters model;
   model::OperandFormat a_format, b_format, c_format;
   bool f16_d = false;
@@ -357,16 +358,11 @@ MMASP_PORTABLE uint32_t judged_narrow(const PairTables& p, const uint64_t* a_nar
     b_word = b_column[model::narrow::tag(a_word)];
   };
   const model::Value c_value = model::decode_operand(c[idx], p.c_format, p.model.subnormal_inputs);
-  // One block of 4 or 8 products (tf32 k8; f16, bf16 and tf32 k16): the loops unrolled. Not for 16: on the H100 the
-  // unrolled 16-product element made m16n8k32 bf16's judge half as fast (evidence/gpu-runs/2026-11-26-resident-speed).
-  if (p.narrow_choices == 0 && p.model.block_products >= int(stored)) {
-    const Sm90Choices choices = Sm90Choices::from(p.model);
-    switch (stored) {
-      case 4: return model::narrow::one_block_element<4>(choices, products, c_value, p.f16_d);
-      case 8: return model::narrow::one_block_element<8>(choices, products, c_value, p.f16_d);
-      default: break;
-    }
-  }
+  // One block of 4, 8 or 16 products (tf32 k8; f16, bf16 and tf32 k16; f16 and bf16 k32): the loops unrolled, by
+  // groups of 4 for 16 (evidence/gpu-runs/2026-11-26-resident-speed: whole, the 16 made bf16 k32's judge half as fast).
+  if (p.narrow_one_block == 8) return model::narrow::one_block_element<8, 8>(Sm90Choices::from(p.model), products, c_value, p.f16_d);
+  if (p.narrow_one_block == 16) return model::narrow::one_block_element<16, 4>(Sm90Choices::from(p.model), products, c_value, p.f16_d);
+  if (p.narrow_one_block == 4) return model::narrow::one_block_element<4, 4>(Sm90Choices::from(p.model), products, c_value, p.f16_d);
   if (p.narrow_choices == 0) return model::narrow::element(Sm90Choices::from(p.model), int(stored), products, c_value, p.f16_d);
   return model::narrow::element(Sm90FaddChoices::from(p.model), int(stored), products, c_value, p.f16_d);
 }
