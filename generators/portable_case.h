@@ -190,13 +190,52 @@ MMASP_PORTABLE void draw_run(uint64_t seed, const Cursor& at, const RunShape& sh
   }
 }
 
+// draw_run for a width known at compile time (8, 12 or 32 bits): the fields of an output cut by constant shifts in an
+// unrolled loop, and a lane's slots found without the generic loop's bookkeeping. The same draws, in the same order,
+// as draw_run (PortableCase tests compare them); the kernel's drawing runs these.
+template <uint32_t kWidth, class Put>
+MMASP_PORTABLE void draw_run_of_width(uint64_t seed, const Cursor& at, const RunShape& shape, uint32_t count,
+                                      uint32_t lane, uint32_t lanes, const Put& put) {
+  static_assert(kWidth >= 1 && kWidth <= 32, "fields of an output");
+  constexpr uint32_t per_output = 64 / kWidth;
+  constexpr uint64_t mask = (uint64_t(1) << kWidth) - 1;
+  const uint32_t from_word = shape.from_word, slots = shape.slots;
+  for (uint32_t slot = lane; slot < slots; slot += lanes) {
+    if (slot == 0) {
+      if (from_word == 0) continue;
+      const uint64_t r = stream_output(seed, at.word) >> (64 - at.left);
+      for (uint32_t i = 0; i < from_word; ++i) put(i, (r >> (i * kWidth)) & mask);
+      continue;
+    }
+    const uint64_t r = stream_output(seed, at.next + slot - 1);
+    const uint32_t first = from_word + (slot - 1) * per_output;
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+    for (uint32_t f = 0; f < per_output; ++f)
+      if (first + f < count) put(first + f, (r >> (f * kWidth)) & mask);
+  }
+}
+
 // A lane's share of a whole run's codes, into out[0 .. count-1] (draw_run, then code_of_draw); `count` is the run's
-// count (the one its shape was made for).
+// count (the one its shape was made for). Every width the tables use (case_tables.cpp: nibbles 8, noise 32, narrow
+// samplers 8 or 12, wide ones 32 or 64) takes draw_run_of_width or the whole-output loop; the sampler's fields are
+// read into registers once per run (through a reference they would be read again after every store to `out`).
 MMASP_PORTABLE void draw_codes(const CaseTables& t, uint64_t case_seed, uint32_t profile, int run, uint32_t count,
                                uint32_t lane, uint32_t lanes, uint32_t* out) {
   const Cursor at = t.runs[profile][run];
   const uint32_t width = t.run_width[profile][run];
   const RunShape shape = t.run_shapes[profile][run];
+  const uint32_t* const arena = t.arena;
+  if (run == run_nibbles && width == 8) {
+    const uint32_t* const nibbles = arena + t.chunk_nibbles;
+    draw_run_of_width<8>(case_seed, at, shape, count, lane, lanes, [&](uint32_t i, uint64_t r) { out[i] = nibbles[uint32_t(r)] & 0xFFu; });
+    return;
+  }
+  if (run == run_noise && width == 32) {
+    draw_run_of_width<32>(case_seed, at, shape, count, lane, lanes, [&](uint32_t i, uint64_t r) { out[i] = uint32_t(r); });
+    return;
+  }
   if (run == run_nibbles || run == run_noise) {
     draw_run(case_seed, at, shape, count, width, lane, lanes,
              [&](uint32_t i, uint64_t r) { out[i] = code_of_draw(t, profile, run, r); });
@@ -204,11 +243,29 @@ MMASP_PORTABLE void draw_codes(const CaseTables& t, uint64_t case_seed, uint32_t
   }
   const Sampler& sampler = t.samplers[t.sampler[run - run_a][profile]];
   if (sampler.width <= 12) {   // code_of's narrow case, its sampler read once per run instead of once per draw
-    const uint32_t* slots = t.arena + sampler.slots;
-    draw_run(case_seed, at, shape, count, width, lane, lanes, [&](uint32_t i, uint64_t r) { out[i] = slots[uint32_t(r)] & 0xFFu; });
+    const uint32_t* const slots = arena + sampler.slots;
+    const auto put = [&](uint32_t i, uint64_t r) { out[i] = slots[uint32_t(r)] & 0xFFu; };
+    if (width == 8) draw_run_of_width<8>(case_seed, at, shape, count, lane, lanes, put);
+    else if (width == 12) draw_run_of_width<12>(case_seed, at, shape, count, lane, lanes, put);
+    else draw_run(case_seed, at, shape, count, width, lane, lanes, put);
     return;
   }
-  draw_run(case_seed, at, shape, count, width, lane, lanes, [&](uint32_t i, uint64_t r) { out[i] = code_of(sampler, t.arena, r); });
+  if (width == 32) {   // code_of's 32-bit field case, its scalars in registers
+    const uint32_t mantissa_bits = sampler.mantissa_bits, pad_bits = sampler.pad_bits;
+    const uint32_t index_bits = 24 - mantissa_bits, index_mask = (1u << index_bits) - 1;
+    const uint32_t* const slot_class = arena + sampler.slot_class;
+    const uint32_t* const codes = arena + sampler.codes;
+    const Sampler* const classes = &sampler;
+    draw_run_of_width<32>(case_seed, at, shape, count, lane, lanes, [&](uint32_t i, uint64_t r) {
+      const uint32_t field = uint32_t(r);
+      const uint32_t c = slot_class[field >> 24];
+      const uint32_t index = (field >> mantissa_bits) & index_mask;
+      out[i] = codes[classes->class_offset[c] + uint32_t((uint64_t(index) * classes->class_size[c]) >> index_bits)] |
+               ((field << pad_bits) & classes->class_mask[c]) | classes->class_force[c];
+    });
+    return;
+  }
+  draw_run(case_seed, at, shape, count, width, lane, lanes, [&](uint32_t i, uint64_t r) { out[i] = code_of(sampler, arena, r); });
 }
 
 MMASP_PORTABLE uint64_t double_bits(double x) {
