@@ -112,8 +112,13 @@ MMASP_PORTABLE uint32_t case_words(const gen::portable::CaseTables& t) {
 MMASP_PORTABLE uint32_t decoded_words(const gen::portable::CaseTables& t) {
   return 2 * t.a_count + 2 * t.b_count + (t.a_count + 1) / 2 * 2;
 }
-// The same for the narrow model (decode_narrow): per A and B element its packed 64-bit word.
-MMASP_PORTABLE uint32_t narrow_words(const gen::portable::CaseTables& t) { return 2 * t.a_count + 2 * t.b_count; }
+// The narrow model's A words (decode_narrow): a row of A's stored elements, then one unused word, so that the eight rows
+// a warp's lanes read at once start in eight different shared-memory banks (a row of 8, 16 or 32 64-bit words spans a
+// multiple of 16 banks: unpadded, rows i and i+2 met in one bank).
+MMASP_PORTABLE uint32_t narrow_a_slots(const gen::portable::CaseTables& t) { return t.a_count + (t.a_count >> t.stored_log2); }
+MMASP_PORTABLE uint32_t narrow_a_slot(const gen::portable::CaseTables& t, uint32_t e) { return e + (e >> t.stored_log2); }
+// The same for the narrow model (decode_narrow): per A element its packed 64-bit word (rows padded), per B element its.
+MMASP_PORTABLE uint32_t narrow_words(const gen::portable::CaseTables& t) { return 2 * narrow_a_slots(t) + 2 * t.b_count; }
 // Words per warp of shared memory for a pair: the case, then (8-byte aligned) its decoded operands, if any.
 MMASP_PORTABLE uint32_t shared_words(const PairTables& p) {
   const uint32_t words = case_words(p.cases), aligned = words + (words & 1);
@@ -329,8 +334,8 @@ MMASP_PORTABLE bool narrow_pair(const PairTables& p) {
          p.cases.k * p.cases.n <= (1u << model::narrow::kTagBits);   // a B row's offset fits an A word's tag
 }
 
-// Lane `lane`'s share of packing a case's A and B (decode_operand, then narrow::pack): per A element its word, tagged
-// with the offset (column * N) of the B row its logical column meets; per B element its word.
+// Lane `lane`'s share of packing a case's A and B (decode_operand, then narrow::pack): per A element its word (at
+// narrow_a_slot), tagged with the offset (column * N) of the B row its logical column meets; per B element its word.
 MMASP_PORTABLE void decode_narrow(const PairTables& p, const uint32_t* a, const uint32_t* b, const uint32_t* nibbles,
                                   uint32_t lane, uint32_t lanes, uint64_t* a_narrow, uint64_t* b_narrow) {
   const gen::portable::CaseTables& t = p.cases;
@@ -340,7 +345,7 @@ MMASP_PORTABLE void decode_narrow(const PairTables& p, const uint32_t* a, const 
   for (uint32_t e = lane; e < t.a_count; e += lanes) {
     const uint32_t* row_nibbles = nibbles + (e >> t.stored_log2) * chunks;
     const uint32_t column = gen::portable::logical_column(t, [&](uint32_t chunk) { return row_nibbles[chunk]; }, e & (stored - 1));
-    a_narrow[e] = model::narrow::pack(model::decode_operand(a[e], a_format, subnormals), column * n);
+    a_narrow[narrow_a_slot(t, e)] = model::narrow::pack(model::decode_operand(a[e], a_format, subnormals), column * n);
   }
   for (uint32_t e = lane; e < t.b_count; e += lanes)
     b_narrow[e] = model::narrow::pack(model::decode_operand(b[e], b_format, subnormals));
@@ -351,7 +356,7 @@ MMASP_PORTABLE uint32_t judged_narrow(const PairTables& p, const uint64_t* a_nar
                                       const uint32_t* c, uint32_t idx) {
   const gen::portable::CaseTables& t = p.cases;
   const uint32_t n = t.n, i = idx >> t.n_log2, j = idx & (n - 1), stored = t.k / 2;
-  const uint64_t* a_row = a_narrow + i * stored;
+  const uint64_t* a_row = a_narrow + i * (stored + 1);   // narrow_a_slot
   const uint64_t* b_column = b_narrow + j;
   const auto products = [&](int s, uint64_t& a_word, uint64_t& b_word) {
     a_word = a_row[s];

@@ -87,7 +87,7 @@ __device__ __forceinline__ void resident_cases(const Launch& launch) {
   uint64_t* b_decoded = a_decoded + t.a_count;
   uint32_t* columns = reinterpret_cast<uint32_t*>(b_decoded + t.b_count);
   uint64_t* a_narrow = a_decoded;                                        // narrow_model: decode_narrow's layout
-  uint64_t* b_narrow = a_narrow + t.a_count;
+  uint64_t* b_narrow = a_narrow + narrow_a_slots(t);
   // While a case is drawn, the decoded operands' place is free (float forms): room for A's and B's values.
   const bool use_scratch = judge != Judge::integer;
   double* scratch = reinterpret_cast<double*>(a_decoded);

@@ -65,7 +65,7 @@ TEST(Resident, EverySm90PairHasAKernelAndTablesThatPackAndJudgeAsTheHostDoes) {
         if (p.judge == resident::Judge::narrow_model) {   // the kernel's hot path: the narrow model
           if (p.narrow_choices == 0 && form.shape.k / 2 <= 16)   // one block of 4, 8 or 16: the unrolled element
             EXPECT_EQ(p.narrow_one_block, uint32_t(form.shape.k / 2)) << form.opcode;
-          std::vector<uint64_t> a_narrow(test.a_compressed.size());
+          std::vector<uint64_t> a_narrow(resident::narrow_a_slots(p.cases));
           std::vector<uint64_t> b_narrow(test.b.size());
           resident::decode_narrow(p, test.a_compressed.data(), test.b.data(), test.nibbles.data(), 0, 1, a_narrow.data(),
                                   b_narrow.data());
@@ -168,7 +168,7 @@ TEST(Resident, TheNarrowModelIsTheModelOnEveryInput) {
       }
       if (!undefined_behaviour(test).empty()) continue;
       const std::vector<uint32_t> expected = model_result(test, model);
-      std::vector<uint64_t> a_narrow(test.a_compressed.size());
+      std::vector<uint64_t> a_narrow(resident::narrow_a_slots(p.cases));
       std::vector<uint64_t> b_narrow(test.b.size());
       resident::decode_narrow(p, test.a_compressed.data(), test.b.data(), test.nibbles.data(), 0, 1, a_narrow.data(),
                               b_narrow.data());
