@@ -86,6 +86,10 @@ class PairRunner {
   BudgetPlan plan_;
   double fixed_seconds_ = 0;   // --budget: the pairs' work besides the random suites, so far
   size_t fixed_pairs_ = 0;
+  // --budget: how far the random suites so far ran past their planned seconds (a host sample and a first launch that
+  // a short share cannot hold, the last launch's overshoot), and over how many pairs.
+  double overrun_seconds_ = 0;
+  size_t overrun_pairs_ = 0;
 };
 
 }  // namespace mmasp::run
