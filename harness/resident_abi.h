@@ -382,9 +382,45 @@ struct Registers {
 // bit bits * (e % (32 / bits)), as fragments.h packs them. One loop, not unrolled: a finished word enters at r[3] as
 // the others move down, so no register is indexed at run time, and the code stays small (the kernel's loop is limited
 // by fetching its instructions).
+// pack_operand for a container width known at compile time, where a lane's elements fill whole words: each word's
+// elements gathered by an unrolled loop with constant shifts. The same registers (Resident tests compare every pair's
+// packing with fragments.h's).
+template <uint32_t kBits>
+MMASP_PORTABLE Registers pack_whole_words(const uint32_t* index, uint32_t per_lane, const uint32_t* matrix) {
+  constexpr uint32_t per_word = 32 / kBits;
+  Registers x = {};
+  uint32_t pushed = 0;
+#if defined(__CUDA_ARCH__)
+#pragma unroll 1
+#endif
+  for (uint32_t e = 0; e < per_lane; e += per_word) {
+    uint32_t word = 0;
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+    for (uint32_t k = 0; k < per_word; ++k) word |= matrix[index[e + k]] << (k * kBits);
+    x = {{x.r[1], x.r[2], x.r[3], word}};
+    ++pushed;
+  }
+  while (pushed < 4) {
+    x = {{x.r[1], x.r[2], x.r[3], 0u}};
+    ++pushed;
+  }
+  return x;
+}
+
 MMASP_PORTABLE Registers pack_operand(const PairTables& p, int operand, const uint32_t* matrix, uint32_t lane) {
   const uint32_t bits = p.container_bits[operand], per_lane = p.per_lane[operand];
   const uint32_t* index = p.layouts + p.layout[operand] + lane * per_lane;
+  if (per_lane % (32 / bits) == 0) {   // every sm_90 operand: whole words
+    switch (bits) {
+      case 4: return pack_whole_words<4>(index, per_lane, matrix);
+      case 8: return pack_whole_words<8>(index, per_lane, matrix);
+      case 16: return pack_whole_words<16>(index, per_lane, matrix);
+      case 32: return pack_whole_words<32>(index, per_lane, matrix);
+      default: break;
+    }
+  }
   Registers x = {};
   uint32_t word = 0, filled = 0, pushed = 0;
   const auto push = [&]() {

@@ -31,6 +31,8 @@ TEST(Resident, EverySm90PairHasAKernelAndTablesThatPackAndJudgeAsTheHostDoes) {
       ++pairs;
       const ResidentPairTables tables = resident_pair_tables(form, selector, model ? &*model : nullptr);
       const resident::PairTables& p = tables.tables;
+      for (int operand = 0; operand < 4; ++operand)   // pack_operand's whole-word path (pack_whole_words)
+        EXPECT_EQ(p.per_lane[operand] % (32 / p.container_bits[operand]), 0u) << form.opcode << " operand " << operand;
       gen::Options options;
       options.selector = selector;
       const gen::CaseSeeds seeds(0xabc + uint64_t(selector), form);
