@@ -25,4 +25,4 @@ for f in "$f16" "sp::ordered_metadata.sync.aligned.m16n8k64.row.col.f32.e4m3.e4m
   rm -f $OUT/prof$i.ncu-rep
 done
 nvdisasm -g -c $G/resident_base.cubin 2>&1 | gzip > $OUT/resident.sass.gz
-python3 $E/lines.py $OUT/source1.csv.gz $OUT/resident.sass.gz 1048576 > $OUT/lines1.txt 2>&1; head -45 $OUT/lines1.txt
+python3 $PWD/evidence/gpu-runs/2026-11-23d-phases/lines.py $OUT/source1.csv.gz $OUT/resident.sass.gz 1048576 > $OUT/lines1.txt 2>&1; head -45 $OUT/lines1.txt
