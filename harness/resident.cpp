@@ -30,6 +30,7 @@ namespace {
 constexpr Operand kOperands[4] = {Operand::a_compressed, Operand::b, Operand::c, Operand::d};
 constexpr unsigned kThreads = 128;        // the general kernel's __launch_bounds__ (resident_source.cpp)
 constexpr unsigned kLeanThreads = 1024;   // the lean kernel's
+constexpr unsigned kLean768Threads = 768;  // kResidentLean768Kernel's (its __launch_bounds__)
 
 ElemType type_of(const Form& form, int operand) {
   switch (operand) {
@@ -219,7 +220,8 @@ ResidentPath::ResidentPath(CudaDevice& device, ResidentImageChoice choice) : dev
   load_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   kernel_ = device.function(*module_, kResidentKernel);
   lean_kernel_ = device.function(*module_, kResidentLeanKernel);
-  if (!kernel_ || !lean_kernel_) throw std::runtime_error("the resident kernel image lacks its kernels");
+  lean_768_kernel_ = device.function(*module_, kResidentLean768Kernel);
+  if (!kernel_ || !lean_kernel_ || !lean_768_kernel_) throw std::runtime_error("the resident kernel image lacks its kernels");
   multiprocessors_ = device.fingerprint().sm_count;
   shared_optin_ = device.max_shared_per_block();
 }
@@ -275,6 +277,14 @@ ResidentPath::Launched ResidentPath::launch(const Form& form, int selector, cons
   unsigned threads = lean ? kLeanThreads : kThreads;
   launch.phase_barrier = lean ? 1 : 0;
   const auto shared_for = [&](unsigned t) { return size_t(t / 32) * resident_shared_words(host.tables) * 4; };
+  // Where shared memory holds fewer than 32 of the pair's warps, the lean kernel of at most 768 threads and 80
+  // registers (64 make it spill): on the H100, m16n8k32 bf16 (28 warps fit) 6.37e7 -> 6.97e7 verified cases/s with
+  // 24 warps of 80 registers; fp8 k64 and s4 k128 (16 and 20 warps) alike within 2 %; forms that fit 32 warps lost
+  // 5-19 % with 24 (evidence/gpu-runs/2026-11-26-resident-speed/registers.log).
+  if (lean && shared_for(threads) > size_t(shared_optin_)) {
+    kernel = lean_768_kernel_;
+    threads = kLean768Threads;
+  }
   while (threads > kThreads && shared_for(threads) > size_t(shared_optin_)) threads -= kThreads;
   const size_t shared = shared_for(threads);
   const int per_multiprocessor = device_.resident_blocks(kernel, int(threads), shared);

@@ -106,6 +106,7 @@ class ResidentPath {
   std::shared_ptr<CudaModule> module_;
   void* kernel_ = nullptr;        // kResidentKernel: every pair
   void* lean_kernel_ = nullptr;   // kResidentLeanKernel: narrow-model and integer pairs
+  void* lean_768_kernel_ = nullptr;   // kResidentLean768Kernel: the same, 80 registers, at most 768 threads
   int multiprocessors_ = 0;
   int shared_optin_ = 0;   // dynamic shared memory one block may have (bytes)
 };

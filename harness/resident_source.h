@@ -32,6 +32,9 @@ bool has_resident_kernel(const Form& form, std::string* why = nullptr, ResidentI
 int resident_instruction_id(const Form& form, int selector);
 inline constexpr const char* kResidentKernel = "mmasp_resident";           // judges every pair
 inline constexpr const char* kResidentLeanKernel = "mmasp_resident_lean";  // the narrow model and integer pairs only
+// The same lean kernel for blocks of at most 768 threads: 80 registers instead of 64 (resident.cpp takes it where
+// shared memory holds fewer than 32 warps of a pair anyway).
+inline constexpr const char* kResidentLean768Kernel = "mmasp_resident_lean_768";
 // The kernels and every instruction of `image`, for nvcc.
 std::string resident_kernels_source(ResidentImage image = ResidentImage::sm90a_cubin);
 
