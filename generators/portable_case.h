@@ -209,9 +209,7 @@ MMASP_PORTABLE void draw_run_of_width(uint64_t seed, const Cursor& at, const Run
     }
     const uint64_t r = stream_output(seed, at.next + slot - 1);
     const uint32_t first = from_word + (slot - 1) * per_output;
-#if defined(__CUDA_ARCH__)
-#pragma unroll
-#endif
+MMASP_UNROLL
     for (uint32_t f = 0; f < per_output; ++f)
       if (first + f < count) put(first + f, (r >> (f * kWidth)) & mask);
   }

@@ -173,6 +173,12 @@ MMASP_PORTABLE uint32_t judged_integer(const PairTables& p, const uint32_t* a, c
   return uint32_t((unsigned long long)sum);
 }
 
+// The logical column (0..K-1) of stored A element e (row-major) of a case whose chunk nibbles are `nibbles`.
+MMASP_PORTABLE uint32_t a_element_column(const gen::portable::CaseTables& t, const uint32_t* nibbles, uint32_t e) {
+  const uint32_t* row_nibbles = nibbles + (e >> t.stored_log2) * (1u << t.chunks_log2);
+  return gen::portable::logical_column(t, [&](uint32_t chunk) { return row_nibbles[chunk]; }, e & ((t.k / 2) - 1));
+}
+
 // --- The lean kernel's integer judge (issue #28). judged_integer finds each product's logical column from the
 // metadata (a table read, a nibble read and arithmetic) once per product, so once per element of D that reads it; the
 // tagged judge finds it once per A element and case. ---
@@ -193,13 +199,7 @@ MMASP_PORTABLE bool integer_tagged_fits(const PairTables& p) {
 MMASP_PORTABLE void tag_integer_columns(const PairTables& p, uint32_t* a, const uint32_t* nibbles, uint32_t lane,
                                         uint32_t lanes) {
   const gen::portable::CaseTables& t = p.cases;
-  const uint32_t stored = t.k / 2, chunks = 1u << t.chunks_log2;
-  for (uint32_t e = lane; e < t.a_count; e += lanes) {
-    const uint32_t* row_nibbles = nibbles + (e >> t.stored_log2) * chunks;
-    const uint32_t column =
-        gen::portable::logical_column(t, [&](uint32_t chunk) { return row_nibbles[chunk]; }, e & (stored - 1));
-    a[e] = (a[e] & 0xFFFFu) | (column * t.n) << 16;
-  }
+  for (uint32_t e = lane; e < t.a_count; e += lanes) a[e] = (a[e] & 0xFFFFu) | (a_element_column(t, nibbles, e) * t.n) << 16;
 }
 
 // An integer code of `bits` bits, sign-extended or not; bits above `bits` (a tag) are ignored.
@@ -272,12 +272,10 @@ MMASP_PORTABLE void decode_operands(const PairTables& p, const model::Parameters
                                     const uint32_t* b, const uint32_t* nibbles, uint32_t lane, uint32_t lanes,
                                     uint64_t* a_decoded, uint64_t* b_decoded, uint32_t* columns) {
   const gen::portable::CaseTables& t = p.cases;
-  const uint32_t stored = t.k / 2, chunks = 1u << t.chunks_log2;
   const model::OperandFormat a_format = p.a_format, b_format = p.b_format;
   for (uint32_t e = lane; e < t.a_count; e += lanes) {
     a_decoded[e] = pack_value(model::decode_operand(a[e], a_format, parameters.subnormal_inputs));
-    const uint32_t* row_nibbles = nibbles + (e >> t.stored_log2) * chunks;
-    columns[e] = gen::portable::logical_column(t, [&](uint32_t chunk) { return row_nibbles[chunk]; }, e & (stored - 1));
+    columns[e] = a_element_column(t, nibbles, e);
   }
   for (uint32_t e = lane; e < t.b_count; e += lanes)
     b_decoded[e] = pack_value(model::decode_operand(b[e], b_format, parameters.subnormal_inputs));
@@ -339,13 +337,12 @@ MMASP_PORTABLE bool narrow_pair(const PairTables& p) {
 MMASP_PORTABLE void decode_narrow(const PairTables& p, const uint32_t* a, const uint32_t* b, const uint32_t* nibbles,
                                   uint32_t lane, uint32_t lanes, uint64_t* a_narrow, uint64_t* b_narrow) {
   const gen::portable::CaseTables& t = p.cases;
-  const uint32_t stored = t.k / 2, chunks = 1u << t.chunks_log2, n = t.n;
+  const uint32_t n = t.n;
   const model::OperandFormat a_format = p.a_format, b_format = p.b_format;
   const Subnormals subnormals = p.model.subnormal_inputs;
   for (uint32_t e = lane; e < t.a_count; e += lanes) {
-    const uint32_t* row_nibbles = nibbles + (e >> t.stored_log2) * chunks;
-    const uint32_t column = gen::portable::logical_column(t, [&](uint32_t chunk) { return row_nibbles[chunk]; }, e & (stored - 1));
-    a_narrow[narrow_a_slot(t, e)] = model::narrow::pack(model::decode_operand(a[e], a_format, subnormals), column * n);
+    a_narrow[narrow_a_slot(t, e)] =
+        model::narrow::pack(model::decode_operand(a[e], a_format, subnormals), a_element_column(t, nibbles, e) * n);
   }
   for (uint32_t e = lane; e < t.b_count; e += lanes)
     b_narrow[e] = model::narrow::pack(model::decode_operand(b[e], b_format, subnormals));
@@ -356,7 +353,7 @@ MMASP_PORTABLE uint32_t judged_narrow(const PairTables& p, const uint64_t* a_nar
                                       const uint32_t* c, uint32_t idx) {
   const gen::portable::CaseTables& t = p.cases;
   const uint32_t n = t.n, i = idx >> t.n_log2, j = idx & (n - 1), stored = t.k / 2;
-  const uint64_t* a_row = a_narrow + i * (stored + 1);   // narrow_a_slot
+  const uint64_t* a_row = a_narrow + narrow_a_slot(t, i * stored);
   const uint64_t* b_column = b_narrow + j;
   const auto products = [&](int s, uint64_t& a_word, uint64_t& b_word) {
     a_word = a_row[s];
@@ -378,10 +375,6 @@ struct Registers {
   uint32_t r[4];
 };
 
-// A lane's registers for an operand, from its matrix of codes (row-major): element e in register e / (32 / bits) at
-// bit bits * (e % (32 / bits)), as fragments.h packs them. One loop, not unrolled: a finished word enters at r[3] as
-// the others move down, so no register is indexed at run time, and the code stays small (the kernel's loop is limited
-// by fetching its instructions).
 // pack_operand for a container width known at compile time, where a lane's elements fill whole words: each word's
 // elements gathered by an unrolled loop with constant shifts. The same registers (Resident tests compare every pair's
 // packing with fragments.h's).
@@ -390,14 +383,10 @@ MMASP_PORTABLE Registers pack_whole_words(const uint32_t* index, uint32_t per_la
   constexpr uint32_t per_word = 32 / kBits;
   Registers x = {};
   uint32_t pushed = 0;
-#if defined(__CUDA_ARCH__)
-#pragma unroll 1
-#endif
+MMASP_NO_UNROLL
   for (uint32_t e = 0; e < per_lane; e += per_word) {
     uint32_t word = 0;
-#if defined(__CUDA_ARCH__)
-#pragma unroll
-#endif
+MMASP_UNROLL
     for (uint32_t k = 0; k < per_word; ++k) word |= matrix[index[e + k]] << (k * kBits);
     x = {{x.r[1], x.r[2], x.r[3], word}};
     ++pushed;
@@ -409,6 +398,10 @@ MMASP_PORTABLE Registers pack_whole_words(const uint32_t* index, uint32_t per_la
   return x;
 }
 
+// A lane's registers for an operand, from its matrix of codes (row-major): element e in register e / (32 / bits) at
+// bit bits * (e % (32 / bits)), as fragments.h packs them. Where a lane's elements fill whole words (every sm_90
+// operand), pack_whole_words; else one loop, not unrolled. Either way a finished word enters at r[3] as the others move
+// down, so no register is indexed at run time.
 MMASP_PORTABLE Registers pack_operand(const PairTables& p, int operand, const uint32_t* matrix, uint32_t lane) {
   const uint32_t bits = p.container_bits[operand], per_lane = p.per_lane[operand];
   const uint32_t* index = p.layouts + p.layout[operand] + lane * per_lane;
@@ -428,9 +421,7 @@ MMASP_PORTABLE Registers pack_operand(const PairTables& p, int operand, const ui
     word = filled = 0;
     ++pushed;
   };
-#if defined(__CUDA_ARCH__)
-#pragma unroll 1
-#endif
+MMASP_NO_UNROLL
   for (uint32_t e = 0; e < per_lane; ++e) {
     word |= matrix[index[e]] << filled;
     filled += bits;

@@ -14,6 +14,15 @@
 #else
 #define MMASP_PORTABLE inline
 #endif
+// nvcc unrolls the loop that follows, or keeps it a loop; host compilers take no pragma (gcc would warn of an unknown
+// one).
+#if defined(__CUDA_ARCH__)
+#define MMASP_UNROLL _Pragma("unroll")
+#define MMASP_NO_UNROLL _Pragma("unroll 1")
+#else
+#define MMASP_UNROLL
+#define MMASP_NO_UNROLL
+#endif
 
 namespace mmasp {
 
@@ -939,6 +948,35 @@ class Block {
   long long sum_ = 0;
 };
 
+// A block's two passes over its products (and the accumulator, where there is one): `each(f)` calls f(s) for every
+// stored product s of the block. Shared by element() and one_block_element(), which differ only in how they
+// enumerate a block.
+template <class P, class Products, class Each>
+MMASP_PORTABLE void sum_block(Block<P>& sum, bool has_accumulator, const Value& accumulator, const Products& products,
+                              const Each& each) {
+  if (has_accumulator) sum.scan(accumulator);
+  each([&](int s) {
+    uint64_t a, b;
+    products(s, a, b);
+    sum.scan_product(a, b);
+  });
+  if (sum.special_products()) {
+    each([&](int s) {
+      uint64_t a, b;
+      products(s, a, b);
+      sum.scan_special(a, b);
+    });
+  }
+  if (sum.needs_sum()) {
+    if (has_accumulator) sum.sum(accumulator);
+    each([&](int s) {
+      uint64_t a, b;
+      products(s, a, b);
+      sum.sum_product(a, b);
+    });
+  }
+}
+
 // element() for these choices (and narrow::applies(p)): `products(s, a, b)` gives the packed A element of stored
 // product s and the packed B element it meets; `c` is the decoded C element.
 template <class P, class Products>
@@ -953,27 +991,7 @@ MMASP_PORTABLE uint32_t element(const P& p, int stored, const Products& products
   Value accumulator = c, result;
   for (int block = 0; block < blocks; ++block) {
     Block<P> sum(p);
-    if (have_accumulator) sum.scan(accumulator);
-    for_block(p, block, blocks, stored, [&](int s) {
-      uint64_t a, b;
-      products(s, a, b);
-      sum.scan_product(a, b);
-    });
-    if (sum.special_products()) {
-      for_block(p, block, blocks, stored, [&](int s) {
-        uint64_t a, b;
-        products(s, a, b);
-        sum.scan_special(a, b);
-      });
-    }
-    if (sum.needs_sum()) {
-      if (have_accumulator) sum.sum(accumulator);
-      for_block(p, block, blocks, stored, [&](int s) {
-        uint64_t a, b;
-        products(s, a, b);
-        sum.sum_product(a, b);
-      });
-    }
+    sum_block(sum, have_accumulator, accumulator, products, [&](const auto& f) { for_block(p, block, blocks, stored, f); });
     if (block == blocks - 1 && c_first && f16_d) {
       result = sum.finish(f16_format(), p.output_rounding);
     } else {
@@ -999,16 +1017,6 @@ MMASP_PORTABLE uint32_t element(const P& p, int stored, const Products& products
   return encode_value(out, result, p.canonical_nan);
 }
 
-// nvcc unrolls the loop that follows, or keeps it a loop; host compilers take no pragma (gcc would warn of an unknown
-// one).
-#if defined(__CUDA_ARCH__)
-#define MMASP_UNROLL _Pragma("unroll")
-#define MMASP_NO_UNROLL _Pragma("unroll 1")
-#else
-#define MMASP_UNROLL
-#define MMASP_NO_UNROLL
-#endif
-
 // Calls f(s) for s = 0 .. kStored-1 in order: groups of kGroup unrolled, the groups a loop (a 16-product loop unrolled
 // whole made the resident kernel's judge of m16n8k32 bf16 half as fast on the H100).
 template <int kStored, int kGroup, class F>
@@ -1030,27 +1038,7 @@ MMASP_PORTABLE uint32_t one_block_element(const P& p, const Products& products, 
                     P::narrow_output == NarrowOutput::from_sum,
                 "one block with C first");
   Block<P> sum(p);
-  sum.scan(c);
-  for_each_product<kStored, kGroup>([&](int s) {
-    uint64_t a, b;
-    products(s, a, b);
-    sum.scan_product(a, b);
-  });
-  if (sum.special_products()) {
-    for_each_product<kStored, kGroup>([&](int s) {
-      uint64_t a, b;
-      products(s, a, b);
-      sum.scan_special(a, b);
-    });
-  }
-  if (sum.needs_sum()) {
-    sum.sum(c);
-    for_each_product<kStored, kGroup>([&](int s) {
-      uint64_t a, b;
-      products(s, a, b);
-      sum.sum_product(a, b);
-    });
-  }
+  sum_block(sum, true, c, products, [](const auto& f) { for_each_product<kStored, kGroup>(f); });
   const Value result = f16_d ? sum.finish(f16_format(), p.output_rounding) : sum.finish(f32_format(), p.block_rounding);
   return encode_value(f16_d ? f16_format() : f32_format(), result, p.canonical_nan);
 }
