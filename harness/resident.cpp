@@ -116,6 +116,19 @@ ResidentPairTables resident_pair_tables(const Form& form, int selector, const Mo
   if (t.judge == resident::Judge::narrow_model && t.narrow_choices == 0 && uint32_t(t.model.block_products) >= stored &&
       (stored == 4 || stored == 8 || stored == 16))
     t.narrow_one_block = stored;
+  t.narrow_fp8_blocks = t.judge == resident::Judge::narrow_model && t.narrow_choices == 1 && stored == 32 &&
+                        t.model.block_products == 16 && t.model.block_interleave == 2;
+  if (t.judge == resident::Judge::narrow_model) {
+    const model::OperandFormat* formats[2] = {&t.a_format, &t.b_format};
+    const ElemType types[2] = {form.a, form.b};
+    for (int operand = 0; operand < 2; ++operand) {
+      if (info(types[operand]).bits > 8) continue;
+      t.narrow_table[operand] = uint32_t(out.layouts.size());
+      out.layouts.resize(out.layouts.size() + 512);
+      resident::narrow_code_table(*formats[operand], t.model.subnormal_inputs, out.layouts.data() + t.narrow_table[operand]);
+    }
+    point_at_host_copies(out);   // the layouts grew
+  }
   return out;
 }
 

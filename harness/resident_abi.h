@@ -35,6 +35,13 @@ struct PairTables {
   Judge judge = Judge::float_model;
   uint32_t narrow_choices = 0;    // narrow_model: 0 Sm90Choices, 1 Sm90FaddChoices (below)
   uint32_t narrow_one_block = 0;  // narrow_model with Sm90Choices and one block of 4, 8 or 16 products: that number
+  // narrow_model with Sm90FaddChoices and the sm_90 fp8 record's blocks (32 stored products, blocks of 16 interleaved
+  // by 2): the blocks walked by compile-time indices (model::narrow::for_fixed_block).
+  bool narrow_fp8_blocks = false;
+  // narrow_model: per operand A, B, where its codes have at most 8 bits, the offset in `layouts` of 256 packed words
+  // (two words each, low then high: narrow::pack of decode_operand of every code), so that decode_narrow looks a code
+  // up instead of decoding it; kNoTable otherwise.
+  uint32_t narrow_table[2] = {0xFFFFFFFFu, 0xFFFFFFFFu};
   model::Parameters model;
   model::OperandFormat a_format, b_format, c_format;
   bool f16_d = false;
@@ -46,7 +53,7 @@ struct PairTables {
   bool integer_tagged = false;
   const uint32_t* layouts = nullptr;
 };
-inline constexpr uint32_t kNoNibble = 0xFFFFFFFFu;
+inline constexpr uint32_t kNoNibble = 0xFFFFFFFFu, kNoTable = 0xFFFFFFFFu;
 enum OperandIndex { operand_a = 0, operand_b = 1, operand_c = 2, operand_d = 3 };
 
 // A test-only fault the kernel applies to its own results, to prove that the resident check catches what the host
@@ -340,12 +347,37 @@ MMASP_PORTABLE void decode_narrow(const PairTables& p, const uint32_t* a, const 
   const uint32_t n = t.n;
   const model::OperandFormat a_format = p.a_format, b_format = p.b_format;
   const Subnormals subnormals = p.model.subnormal_inputs;
-  for (uint32_t e = lane; e < t.a_count; e += lanes) {
-    a_narrow[narrow_a_slot(t, e)] =
-        model::narrow::pack(model::decode_operand(a[e], a_format, subnormals), a_element_column(t, nibbles, e) * n);
+  // A packed word's tag is its own bits of the high half (narrow::pack), so a looked-up word takes its tag by an OR.
+  const auto looked_up = [](const uint32_t* table, uint32_t code) {
+    const uint32_t at = 2 * (code & 0xFFu);
+    return uint64_t(table[at + 1]) << 32 | table[at];
+  };
+  if (p.narrow_table[operand_a] != kNoTable) {
+    const uint32_t* table = p.layouts + p.narrow_table[operand_a];
+    for (uint32_t e = lane; e < t.a_count; e += lanes)
+      a_narrow[narrow_a_slot(t, e)] = looked_up(table, a[e]) |
+                                      uint64_t(a_element_column(t, nibbles, e) * n) << (32 + model::narrow::kTagShift);
+  } else {
+    for (uint32_t e = lane; e < t.a_count; e += lanes)
+      a_narrow[narrow_a_slot(t, e)] =
+          model::narrow::pack(model::decode_operand(a[e], a_format, subnormals), a_element_column(t, nibbles, e) * n);
   }
-  for (uint32_t e = lane; e < t.b_count; e += lanes)
-    b_narrow[e] = model::narrow::pack(model::decode_operand(b[e], b_format, subnormals));
+  if (p.narrow_table[operand_b] != kNoTable) {
+    const uint32_t* table = p.layouts + p.narrow_table[operand_b];
+    for (uint32_t e = lane; e < t.b_count; e += lanes) b_narrow[e] = looked_up(table, b[e]);
+  } else {
+    for (uint32_t e = lane; e < t.b_count; e += lanes)
+      b_narrow[e] = model::narrow::pack(model::decode_operand(b[e], b_format, subnormals));
+  }
+}
+
+// The 256 packed words decode_narrow looks 8-bit codes up in: narrow::pack(decode_operand(code)), low word then high.
+MMASP_PORTABLE void narrow_code_table(const model::OperandFormat& format, Subnormals subnormals, uint32_t* out) {
+  for (uint32_t code = 0; code < 256; ++code) {
+    const uint64_t word = model::narrow::pack(model::decode_operand(code, format, subnormals));
+    out[2 * code] = uint32_t(word);
+    out[2 * code + 1] = uint32_t(word >> 32);
+  }
 }
 
 // D[idx] by the narrow model from decode_narrow's words and C's code.
@@ -365,6 +397,9 @@ MMASP_PORTABLE uint32_t judged_narrow(const PairTables& p, const uint64_t* a_nar
   if (p.narrow_one_block == 8) return model::narrow::one_block_element<8, 8>(Sm90Choices::from(p.model), products, c_value, p.f16_d);
   if (p.narrow_one_block == 16) return model::narrow::one_block_element<16, 4>(Sm90Choices::from(p.model), products, c_value, p.f16_d);
   if (p.narrow_one_block == 4) return model::narrow::one_block_element<4, 4>(Sm90Choices::from(p.model), products, c_value, p.f16_d);
+  if (p.narrow_fp8_blocks)
+    return model::narrow::element_of_blocks(Sm90FaddChoices::from(p.model), 2, products, c_value, p.f16_d,
+                                            [](int block, const auto& f) { model::narrow::for_fixed_block<32, 16, 2, 4>(block, f); });
   if (p.narrow_choices == 0) return model::narrow::element(Sm90Choices::from(p.model), int(stored), products, c_value, p.f16_d);
   return model::narrow::element(Sm90FaddChoices::from(p.model), int(stored), products, c_value, p.f16_d);
 }
@@ -405,7 +440,7 @@ MMASP_UNROLL
 MMASP_PORTABLE Registers pack_operand(const PairTables& p, int operand, const uint32_t* matrix, uint32_t lane) {
   const uint32_t bits = p.container_bits[operand], per_lane = p.per_lane[operand];
   const uint32_t* index = p.layouts + p.layout[operand] + lane * per_lane;
-  if (per_lane % (32 / bits) == 0) {   // every sm_90 operand: whole words
+  if ((per_lane * bits) % 32 == 0) {   // every sm_90 operand: whole words (bits divides 32; no division by bits)
     switch (bits) {
       case 4: return pack_whole_words<4>(index, per_lane, matrix);
       case 8: return pack_whole_words<8>(index, per_lane, matrix);

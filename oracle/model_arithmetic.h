@@ -977,21 +977,22 @@ MMASP_PORTABLE void sum_block(Block<P>& sum, bool has_accumulator, const Value& 
   }
 }
 
-// element() for these choices (and narrow::applies(p)): `products(s, a, b)` gives the packed A element of stored
-// product s and the packed B element it meets; `c` is the decoded C element.
-template <class P, class Products>
-MMASP_PORTABLE uint32_t element(const P& p, int stored, const Products& products, const Value& c, bool f16_d) {
+// element() for these choices (and narrow::applies(p)) over `blocks` blocks: `each_of_block(block, f)` calls f(s) for
+// every stored product s of `block` in increasing order (for_block's set); `products(s, a, b)` gives the packed A
+// element of stored product s and the packed B element it meets; `c` is the decoded C element.
+template <class P, class Products, class EachOfBlock>
+MMASP_PORTABLE uint32_t element_of_blocks(const P& p, int blocks, const Products& products, const Value& c, bool f16_d,
+                                          const EachOfBlock& each_of_block) {
   static_assert(P::block_combination == BlockCombination::chained && P::narrow_output == NarrowOutput::from_sum &&
                     (P::c_placement == CPlacement::first_block || P::c_placement == CPlacement::fadd_after),
                 "the narrow element covers chained blocks, a narrow output from the sum, C first or added after");
   const ResultFormat out = f16_d ? f16_format() : f32_format();
-  const int blocks = (stored + p.block_products - 1) / p.block_products;
   constexpr bool c_first = P::c_placement == CPlacement::first_block;
   bool have_accumulator = c_first;
   Value accumulator = c, result;
   for (int block = 0; block < blocks; ++block) {
     Block<P> sum(p);
-    sum_block(sum, have_accumulator, accumulator, products, [&](const auto& f) { for_block(p, block, blocks, stored, f); });
+    sum_block(sum, have_accumulator, accumulator, products, [&](const auto& f) { each_of_block(block, f); });
     if (block == blocks - 1 && c_first && f16_d) {
       result = sum.finish(f16_format(), p.output_rounding);
     } else {
@@ -1015,6 +1016,35 @@ MMASP_PORTABLE uint32_t element(const P& p, int stored, const Products& products
     }
   }
   return encode_value(out, result, p.canonical_nan);
+}
+
+// element() with the blocks of the parameters: for_block's enumeration, block sizes known only at run time.
+template <class P, class Products>
+MMASP_PORTABLE uint32_t element(const P& p, int stored, const Products& products, const Value& c, bool f16_d) {
+  const int blocks = (stored + p.block_products - 1) / p.block_products;
+  return element_of_blocks(p, blocks, products, c, f16_d,
+                           [&](int block, const auto& f) { for_block(p, block, blocks, stored, f); });
+}
+
+// for_block for blocks known at compile time: kStored products in blocks of kBlockProducts, interleaved by kInterleave
+// (0: consecutive), each block walked in groups of kGroup unrolled. For kStored = 32, 16 per block, interleave 2 (the
+// sm_90 fp8 record) for_block's loop control was 17 % of the resident kernel's instructions per e4m3 k64 case (ncu,
+// evidence/gpu-runs/2026-11-26b-resident-speed/profile.log). ModelArithmetic.ForBlockEnumeratesBlockOf compares it.
+template <int kStored, int kBlockProducts, int kInterleave, int kGroup, class F>
+MMASP_PORTABLE void for_fixed_block(int block, const F& f) {
+  constexpr int kBlocks = kStored / kBlockProducts;
+  static_assert(kStored % kBlockProducts == 0 && kBlockProducts % kGroup == 0, "whole blocks of whole groups");
+  static_assert(kInterleave == 0 || (kGroup % kInterleave == 0 && kBlockProducts % kInterleave == 0),
+                "groups of whole interleaved runs");
+MMASP_NO_UNROLL
+  for (int base = 0; base < kBlockProducts; base += kGroup) {
+MMASP_UNROLL
+    for (int g = 0; g < kGroup; ++g) {
+      // Product base + g of the block; with interleave I, block b holds runs of I starting at b * I, every I * blocks.
+      if constexpr (kInterleave == 0) f(block * kBlockProducts + base + g);
+      else f(block * kInterleave + base * kBlocks + (g / kInterleave) * kInterleave * kBlocks + g % kInterleave);
+    }
+  }
 }
 
 // Calls f(s) for s = 0 .. kStored-1 in order: groups of kGroup unrolled, the groups a loop (a 16-product loop unrolled

@@ -67,6 +67,14 @@ TEST(Resident, EverySm90PairHasAKernelAndTablesThatPackAndJudgeAsTheHostDoes) {
         if (p.judge == resident::Judge::narrow_model) {   // the kernel's hot path: the narrow model
           if (p.narrow_choices == 0 && form.shape.k / 2 <= 16)   // one block of 4, 8 or 16: the unrolled element
             EXPECT_EQ(p.narrow_one_block, uint32_t(form.shape.k / 2)) << form.opcode;
+          if (form.family == "fp8") {   // two interleaved blocks walked by compile-time indices; codes looked up
+            EXPECT_TRUE(p.narrow_fp8_blocks) << form.opcode;
+            EXPECT_NE(p.narrow_table[resident::operand_a], resident::kNoTable) << form.opcode;
+            EXPECT_NE(p.narrow_table[resident::operand_b], resident::kNoTable) << form.opcode;
+          } else {
+            EXPECT_FALSE(p.narrow_fp8_blocks) << form.opcode;
+            EXPECT_EQ(p.narrow_table[resident::operand_a], resident::kNoTable) << form.opcode << ": 16 or more bits";
+          }
           std::vector<uint64_t> a_narrow(resident::narrow_a_slots(p.cases));
           std::vector<uint64_t> b_narrow(test.b.size());
           resident::decode_narrow(p, test.a_compressed.data(), test.b.data(), test.nibbles.data(), 0, 1, a_narrow.data(),
@@ -202,6 +210,29 @@ TEST(ModelArithmetic, ForBlockEnumeratesBlockOf) {
                                       << " stored, block " << block;
         }
       }
+}
+
+// The compile-time walk (for_fixed_block) visits the same products as for_block, in the same order.
+template <int kStored, int kBlockProducts, int kInterleave, int kGroup>
+void expect_fixed_walk_is_for_block() {
+  model::Parameters p;
+  p.block_interleave = kInterleave;
+  p.block_products = kBlockProducts;
+  constexpr int blocks = kStored / kBlockProducts;
+  for (int block = 0; block < blocks; ++block) {
+    std::vector<int> fixed, walked;
+    model::narrow::for_fixed_block<kStored, kBlockProducts, kInterleave, kGroup>(block, [&](int s) { fixed.push_back(s); });
+    model::for_block(p, block, blocks, kStored, [&](int s) { walked.push_back(s); });
+    EXPECT_EQ(fixed, walked) << kStored << " stored, blocks of " << kBlockProducts << " interleaved by " << kInterleave
+                             << ", groups of " << kGroup << ", block " << block;
+  }
+}
+TEST(ModelArithmetic, FixedBlockWalkIsForBlock) {
+  expect_fixed_walk_is_for_block<32, 16, 2, 4>();   // the sm_90 fp8 record (the kernel's instance)
+  expect_fixed_walk_is_for_block<32, 16, 2, 2>();
+  expect_fixed_walk_is_for_block<32, 8, 4, 4>();
+  expect_fixed_walk_is_for_block<64, 16, 0, 4>();
+  expect_fixed_walk_is_for_block<16, 16, 0, 16>();
 }
 
 TEST(Resident, ParametersOutsideTheNarrowModelKeepTheGeneralOne) {
