@@ -31,6 +31,7 @@ constexpr Operand kOperands[4] = {Operand::a_compressed, Operand::b, Operand::c,
 constexpr unsigned kThreads = 128;        // the general kernel's __launch_bounds__ (resident_source.cpp)
 constexpr unsigned kLeanThreads = 1024;   // the lean kernel's
 constexpr unsigned kLean768Threads = 768;  // kResidentLean768Kernel's (its __launch_bounds__)
+constexpr unsigned kLeanFp8Threads = 512;  // kResidentLeanFp8Kernel's
 
 ElemType type_of(const Form& form, int operand) {
   switch (operand) {
@@ -114,10 +115,11 @@ ResidentPairTables resident_pair_tables(const Form& form, int selector, const Mo
   t.integer_tagged = resident::integer_tagged_fits(t);   // reads the case tables' shape
   const uint32_t stored = t.cases.k / 2;
   if (t.judge == resident::Judge::narrow_model && t.narrow_choices == 0 && uint32_t(t.model.block_products) >= stored &&
-      (stored == 4 || stored == 8 || stored == 16))
+      (stored == 4 || stored == 8 || stored == 16) && model::narrow::products_fit_32(int(stored), t.model.fraction_bits))
     t.narrow_one_block = stored;
   t.narrow_fp8_blocks = t.judge == resident::Judge::narrow_model && t.narrow_choices == 1 && stored == 32 &&
-                        t.model.block_products == 16 && t.model.block_interleave == 2;
+                        t.model.block_products == 16 && t.model.block_interleave == 2 &&
+                        model::narrow::products_fit_32(16, t.model.fraction_bits);
   if (t.judge == resident::Judge::narrow_model) {
     const model::OperandFormat* formats[2] = {&t.a_format, &t.b_format};
     const ElemType types[2] = {form.a, form.b};
@@ -234,7 +236,8 @@ ResidentPath::ResidentPath(CudaDevice& device, ResidentImageChoice choice) : dev
   kernel_ = device.function(*module_, kResidentKernel);
   lean_kernel_ = device.function(*module_, kResidentLeanKernel);
   lean_768_kernel_ = device.function(*module_, kResidentLean768Kernel);
-  if (!kernel_ || !lean_kernel_ || !lean_768_kernel_) throw std::runtime_error("the resident kernel image lacks its kernels");
+  lean_fp8_kernel_ = device.function(*module_, kResidentLeanFp8Kernel);
+  if (!kernel_ || !lean_kernel_ || !lean_768_kernel_ || !lean_fp8_kernel_) throw std::runtime_error("the resident kernel image lacks its kernels");
   multiprocessors_ = device.fingerprint().sm_count;
   shared_optin_ = device.max_shared_per_block();
 }
@@ -297,6 +300,11 @@ ResidentPath::Launched ResidentPath::launch(const Form& form, int selector, cons
   if (lean && shared_for(threads) > size_t(shared_optin_)) {
     kernel = lean_768_kernel_;
     threads = kLean768Threads;
+  }
+  // Narrow fp8 pairs: their own kernel (kResidentLeanFp8Kernel; resident_abi.h's judged_narrow_with says why).
+  if (lean && host.tables.narrow_fp8_blocks) {
+    kernel = lean_fp8_kernel_;
+    threads = kLeanFp8Threads;
   }
   while (threads > kThreads && shared_for(threads) > size_t(shared_optin_)) threads -= kThreads;
   const size_t shared = shared_for(threads);

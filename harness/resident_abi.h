@@ -34,9 +34,11 @@ struct PairTables {
   uint32_t holds_metadata = 0;    // bit L: lane L holds metadata
   Judge judge = Judge::float_model;
   uint32_t narrow_choices = 0;    // narrow_model: 0 Sm90Choices, 1 Sm90FaddChoices (below)
-  uint32_t narrow_one_block = 0;  // narrow_model with Sm90Choices and one block of 4, 8 or 16 products: that number
+  // narrow_model with Sm90Choices and one block of 4, 8 or 16 products whose sum fits 32 bits
+  // (narrow::products_fit_32): that number.
+  uint32_t narrow_one_block = 0;
   // narrow_model with Sm90FaddChoices and the sm_90 fp8 record's blocks (32 stored products, blocks of 16 interleaved
-  // by 2): the blocks walked by compile-time indices (model::narrow::for_fixed_block).
+  // by 2), a block's products summing in 32 bits: the blocks walked by compile-time indices (narrow::for_fixed_block).
   bool narrow_fp8_blocks = false;
   // narrow_model: per operand A, B, where its codes have at most 8 bits, the offset in `layouts` of 256 packed words
   // (two words each, low then high: narrow::pack of decode_operand of every code), so that decode_narrow looks a code
@@ -380,9 +382,14 @@ MMASP_PORTABLE void narrow_code_table(const model::OperandFormat& format, Subnor
   }
 }
 
-// D[idx] by the narrow model from decode_narrow's words and C's code.
-MMASP_PORTABLE uint32_t judged_narrow(const PairTables& p, const uint64_t* a_narrow, const uint64_t* b_narrow,
-                                      const uint32_t* c, uint32_t idx) {
+// D[idx] by the narrow model from decode_narrow's words and C's code. kFp8Blocks: the pair has narrow_fp8_blocks, and
+// its blocks are walked by compile-time indices; only the fp8 kernel is compiled with it (resident_kernel.cuh: in
+// the kernel every pair shares, that code gave ptxas a 1.2 KB stack frame and made the f16, bf16 and integer forms
+// 30 % slower, evidence/gpu-runs/2026-11-26b-resident-speed/step1.log). Without it an fp8 pair takes the general
+// walk: the same result.
+template <bool kFp8Blocks>
+MMASP_PORTABLE uint32_t judged_narrow_with(const PairTables& p, const uint64_t* a_narrow, const uint64_t* b_narrow,
+                                           const uint32_t* c, uint32_t idx) {
   const gen::portable::CaseTables& t = p.cases;
   const uint32_t n = t.n, i = idx >> t.n_log2, j = idx & (n - 1), stored = t.k / 2;
   const uint64_t* a_row = a_narrow + narrow_a_slot(t, i * stored);
@@ -392,16 +399,25 @@ MMASP_PORTABLE uint32_t judged_narrow(const PairTables& p, const uint64_t* a_nar
     b_word = b_column[model::narrow::tag(a_word)];
   };
   const model::Value c_value = model::decode_operand(c[idx], p.c_format, p.model.subnormal_inputs);
+  if constexpr (kFp8Blocks) {
+    return model::narrow::element_of_blocks<true>(
+        Sm90FaddChoices::from(p.model), 2, products, c_value, p.f16_d,
+        [](int block, const auto& f) { model::narrow::for_fixed_block<32, 16, 2, 4>(block, f); });
+  }
   // One block of 4, 8 or 16 products (tf32 k8; f16, bf16 and tf32 k16; f16 and bf16 k32): the loops unrolled, by
   // groups of 4 for 16 (evidence/gpu-runs/2026-11-26-resident-speed: whole, the 16 made bf16 k32's judge half as fast).
   if (p.narrow_one_block == 8) return model::narrow::one_block_element<8, 8>(Sm90Choices::from(p.model), products, c_value, p.f16_d);
   if (p.narrow_one_block == 16) return model::narrow::one_block_element<16, 4>(Sm90Choices::from(p.model), products, c_value, p.f16_d);
   if (p.narrow_one_block == 4) return model::narrow::one_block_element<4, 4>(Sm90Choices::from(p.model), products, c_value, p.f16_d);
-  if (p.narrow_fp8_blocks)
-    return model::narrow::element_of_blocks(Sm90FaddChoices::from(p.model), 2, products, c_value, p.f16_d,
-                                            [](int block, const auto& f) { model::narrow::for_fixed_block<32, 16, 2, 4>(block, f); });
   if (p.narrow_choices == 0) return model::narrow::element(Sm90Choices::from(p.model), int(stored), products, c_value, p.f16_d);
   return model::narrow::element(Sm90FaddChoices::from(p.model), int(stored), products, c_value, p.f16_d);
+}
+
+// judged_narrow_with as the kernels choose it: the compile-time walk for a pair with narrow_fp8_blocks.
+MMASP_PORTABLE uint32_t judged_narrow(const PairTables& p, const uint64_t* a_narrow, const uint64_t* b_narrow,
+                                      const uint32_t* c, uint32_t idx) {
+  return p.narrow_fp8_blocks ? judged_narrow_with<true>(p, a_narrow, b_narrow, c, idx)
+                             : judged_narrow_with<false>(p, a_narrow, b_narrow, c, idx);
 }
 
 // A fragment's four registers, passed and changed by value: a register array whose address is taken, or that is

@@ -148,7 +148,10 @@ std::string resident_kernels_source(ResidentImage image) {
      << "  mmasp::resident::resident_cases<true>(launch);\n}\n\n"
      << "extern \"C\" __global__ void __launch_bounds__(768, 1)\n"
      << "mmasp_resident_lean_768(const __grid_constant__ mmasp::resident::Launch launch) {\n"
-     << "  mmasp::resident::resident_cases<true>(launch);\n}\n";
+     << "  mmasp::resident::resident_cases<true>(launch);\n}\n\n"
+     << "extern \"C\" __global__ void __launch_bounds__(512, 1)\n"
+     << "mmasp_resident_lean_fp8(const __grid_constant__ mmasp::resident::Launch launch) {\n"
+     << "  mmasp::resident::resident_cases<true, true>(launch);\n}\n";
   return cu.str();
 }
 

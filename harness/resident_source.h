@@ -35,6 +35,10 @@ inline constexpr const char* kResidentLeanKernel = "mmasp_resident_lean";  // th
 // The same lean kernel for blocks of at most 768 threads: 80 registers instead of 64 (resident.cpp takes it where
 // shared memory holds fewer than 32 warps of a pair anyway).
 inline constexpr const char* kResidentLean768Kernel = "mmasp_resident_lean_768";
+// The lean kernel for fp8 pairs with the sm_90 record's blocks (PairTables::narrow_fp8_blocks) and nothing else: their
+// blocks walked by compile-time indices, in blocks of at most 512 threads (shared memory holds 16 of their warps on
+// an H100), so up to 128 registers.
+inline constexpr const char* kResidentLeanFp8Kernel = "mmasp_resident_lean_fp8";
 // The kernels and every instruction of `image`, for nvcc.
 std::string resident_kernels_source(ResidentImage image = ResidentImage::sm90a_cubin);
 

@@ -855,6 +855,35 @@ MMASP_PORTABLE uint32_t tag(uint64_t x) { return uint32_t(x >> (32 + kTagShift))
 template <class P>
 MMASP_PORTABLE bool applies(const P& p) { return p.fraction_bits <= kNarrowFractionBits; }
 
+// Whether `products` aligned products always sum exactly in 32 signed bits. Each factor is below 2^(field + 1)
+// (decode_operand: a field is at least its value's binade), so a product is below 2^(field sum + 2), and the block's
+// least significant bit is at least (largest field sum) - fraction_bits: an aligned product is below
+// 2^(fraction_bits + 2). Sixteen of them at 25 fraction bits (every sm_90 record) fit.
+MMASP_PORTABLE bool products_fit_32(int products, int fraction_bits) {
+  return fraction_bits + 2 < 31 && uint64_t(products) * ((uint64_t(1) << (fraction_bits + 2)) - 1) <= 0x7FFFFFFFu;
+}
+
+// x shifted by n, 0 once n reaches 32 (so a negative n, read as a large unsigned one, gives 0): PTX shl and shr
+// clamp their shift amount that way; C++ leaves it undefined, so the host says it.
+MMASP_PORTABLE uint32_t shift_left_or_zero(uint32_t x, uint32_t n) {
+#if defined(__CUDA_ARCH__)
+  uint32_t r;
+  asm("shl.b32 %0, %1, %2;" : "=r"(r) : "r"(x), "r"(n));
+  return r;
+#else
+  return n >= 32 ? 0u : x << n;
+#endif
+}
+MMASP_PORTABLE uint32_t shift_right_or_zero(uint32_t x, uint32_t n) {
+#if defined(__CUDA_ARCH__)
+  uint32_t r;
+  asm("shr.b32 %0, %1, %2;" : "=r"(r) : "r"(x), "r"(n));
+  return r;
+#else
+  return n >= 32 ? 0u : x >> n;
+#endif
+}
+
 // Block for the choices above: the same two passes, products from packed words.
 template <class P>
 class Block {
@@ -909,6 +938,16 @@ class Block {
     const uint32_t aligned = shift >= 0 ? product << (shift & 31) : product >> (-shift < 31 ? -shift : 31);
     sum_ += ((a_high ^ b_high) & kNegative) ? -(long long)aligned : (long long)aligned;
   }
+  // sum_product where products_fit_32(the block's products, fraction_bits): the same aligned product, summed in 32
+  // bits. Shifted left by `shift` or right by `-shift`, whichever is not negative (the other gives 0; at 0 both give
+  // the product), without a branch or a select.
+  MMASP_PORTABLE void sum_product_32(uint64_t a, uint64_t b) {
+    const uint32_t a_high = uint32_t(a >> 32), b_high = uint32_t(b >> 32);
+    const uint32_t product = (a_high & kSignificandMask) * (b_high & kSignificandMask);
+    const uint32_t shift = ((uint32_t(a) + uint32_t(b)) & 0xFFFFu) - uint32_t(product_base_);
+    const uint32_t aligned = shift_left_or_zero(product, shift) | shift_right_or_zero(product, 0u - shift);
+    products_ += ((a_high ^ b_high) & kNegative) ? -int32_t(aligned) : int32_t(aligned);
+  }
 
   MMASP_PORTABLE Value finish(const ResultFormat& format, Rounding rounding) const {
     Value v;
@@ -921,9 +960,10 @@ class Block {
       v.negative = negative_inf_;
       return v;
     }
-    if (!terms_ || sum_ == 0) return v;   // +0: zero results carry no sign under these choices
-    const bool negative = sum_ < 0;
-    return round_to(format, negative, uint64_t(negative ? -sum_ : sum_), lsb_, rounding, p_, NoEvents{});
+    const long long total = sum_ + products_;
+    if (!terms_ || total == 0) return v;   // +0: zero results carry no sign under these choices
+    const bool negative = total < 0;
+    return round_to(format, negative, uint64_t(negative ? -total : total), lsb_, rounding, p_, NoEvents{});
   }
 
  private:
@@ -946,12 +986,13 @@ class Block {
   uint32_t top_products_ = 0, flags_ = 0;
   int top_ = 0, lsb_ = 0, product_base_ = 0;
   long long sum_ = 0;
+  int32_t products_ = 0;   // sum_product_32's sum
 };
 
 // A block's two passes over its products (and the accumulator, where there is one): `each(f)` calls f(s) for every
 // stored product s of the block. Shared by element() and one_block_element(), which differ only in how they
 // enumerate a block.
-template <class P, class Products, class Each>
+template <bool kProducts32 = false, class P, class Products, class Each>
 MMASP_PORTABLE void sum_block(Block<P>& sum, bool has_accumulator, const Value& accumulator, const Products& products,
                               const Each& each) {
   if (has_accumulator) sum.scan(accumulator);
@@ -972,7 +1013,8 @@ MMASP_PORTABLE void sum_block(Block<P>& sum, bool has_accumulator, const Value& 
     each([&](int s) {
       uint64_t a, b;
       products(s, a, b);
-      sum.sum_product(a, b);
+      if constexpr (kProducts32) sum.sum_product_32(a, b);
+      else sum.sum_product(a, b);
     });
   }
 }
@@ -980,7 +1022,9 @@ MMASP_PORTABLE void sum_block(Block<P>& sum, bool has_accumulator, const Value& 
 // element() for these choices (and narrow::applies(p)) over `blocks` blocks: `each_of_block(block, f)` calls f(s) for
 // every stored product s of `block` in increasing order (for_block's set); `products(s, a, b)` gives the packed A
 // element of stored product s and the packed B element it meets; `c` is the decoded C element.
-template <class P, class Products, class EachOfBlock>
+// With kProducts32 the products are summed by sum_product_32: the caller has made sure that products_fit_32(a block's
+// products, fraction_bits).
+template <bool kProducts32, class P, class Products, class EachOfBlock>
 MMASP_PORTABLE uint32_t element_of_blocks(const P& p, int blocks, const Products& products, const Value& c, bool f16_d,
                                           const EachOfBlock& each_of_block) {
   static_assert(P::block_combination == BlockCombination::chained && P::narrow_output == NarrowOutput::from_sum &&
@@ -992,7 +1036,7 @@ MMASP_PORTABLE uint32_t element_of_blocks(const P& p, int blocks, const Products
   Value accumulator = c, result;
   for (int block = 0; block < blocks; ++block) {
     Block<P> sum(p);
-    sum_block(sum, have_accumulator, accumulator, products, [&](const auto& f) { each_of_block(block, f); });
+    sum_block<kProducts32>(sum, have_accumulator, accumulator, products, [&](const auto& f) { each_of_block(block, f); });
     if (block == blocks - 1 && c_first && f16_d) {
       result = sum.finish(f16_format(), p.output_rounding);
     } else {
@@ -1022,7 +1066,7 @@ MMASP_PORTABLE uint32_t element_of_blocks(const P& p, int blocks, const Products
 template <class P, class Products>
 MMASP_PORTABLE uint32_t element(const P& p, int stored, const Products& products, const Value& c, bool f16_d) {
   const int blocks = (stored + p.block_products - 1) / p.block_products;
-  return element_of_blocks(p, blocks, products, c, f16_d,
+  return element_of_blocks<false>(p, blocks, products, c, f16_d,
                            [&](int block, const auto& f) { for_block(p, block, blocks, stored, f); });
 }
 
@@ -1061,14 +1105,15 @@ MMASP_UNROLL
 
 // element() where every stored product is in one block with C (C first, one block of at least kStored products):
 // the same Block, the same passes and roundings, with the product loops unrolled by groups of kGroup (the resident
-// kernel's f16, bf16 and tf32 forms; Resident tests check it against the model on every sm_90 pair).
+// kernel's f16, bf16 and tf32 forms; Resident tests check it against the model on every sm_90 pair). The products
+// are summed in 32 bits: the caller has made sure that products_fit_32(kStored, fraction_bits).
 template <int kStored, int kGroup, class P, class Products>
 MMASP_PORTABLE uint32_t one_block_element(const P& p, const Products& products, const Value& c, bool f16_d) {
   static_assert(P::c_placement == CPlacement::first_block && P::block_combination == BlockCombination::chained &&
                     P::narrow_output == NarrowOutput::from_sum,
                 "one block with C first");
   Block<P> sum(p);
-  sum_block(sum, true, c, products, [](const auto& f) { for_each_product<kStored, kGroup>(f); });
+  sum_block<true>(sum, true, c, products, [](const auto& f) { for_each_product<kStored, kGroup>(f); });
   const Value result = f16_d ? sum.finish(f16_format(), p.output_rounding) : sum.finish(f32_format(), p.block_rounding);
   return encode_value(f16_d ? f16_format() : f32_format(), result, p.canonical_nan);
 }

@@ -182,13 +182,69 @@ TEST(Resident, TheNarrowModelIsTheModelOnEveryInput) {
       std::vector<uint64_t> b_narrow(test.b.size());
       resident::decode_narrow(p, test.a_compressed.data(), test.b.data(), test.nibbles.data(), 0, 1, a_narrow.data(),
                               b_narrow.data());
-      for (uint32_t idx = 0; idx < uint32_t(expected.size()); ++idx, ++elements)
+      for (uint32_t idx = 0; idx < uint32_t(expected.size()); ++idx, ++elements) {
         ASSERT_EQ(resident::judged_narrow(p, a_narrow.data(), b_narrow.data(), test.c.data(), idx), expected[idx])
             << form.opcode << " case " << index << " (kind " << kind << ") element " << idx;
+        // The kernels other than the fp8 one judge an fp8 pair by the general walk.
+        ASSERT_EQ(resident::judged_narrow_with<false>(p, a_narrow.data(), b_narrow.data(), test.c.data(), idx), expected[idx])
+            << form.opcode << " case " << index << " (kind " << kind << ") element " << idx << ", general walk";
+      }
     }
   }
   EXPECT_GE(forms, 20);
   EXPECT_GT(elements, 100000u);
+}
+
+// The unrolled elements sum a block's products in 32 bits (narrow::products_fit_32). The largest sums a block can
+// have: every A and B element the largest significand of one binade, all of one sign, every product at the block's
+// top, with C zero, of the products' own binade, or far below them; each must equal the model.
+TEST(Resident, TheNarrowThirtyTwoBitSumsHoldTheLargestBlocks) {
+  EXPECT_TRUE(model::narrow::products_fit_32(16, 25));
+  EXPECT_FALSE(model::narrow::products_fit_32(17, 25));
+  EXPECT_FALSE(model::narrow::products_fit_32(16, 26));
+  EXPECT_TRUE(model::narrow::products_fit_32(1, 28));
+  EXPECT_FALSE(model::narrow::products_fit_32(1, 29));
+  int forms = 0;
+  for (const Form& form : instruction_space()) {
+    if (!has_resident_kernel(form) || form.is_integer()) continue;
+    const ModelParameters model = *model_for(form);
+    const ResidentPairTables tables = resident_pair_tables(form, form.selectors.front(), &model);
+    const resident::PairTables& p = tables.tables;
+    if (p.narrow_one_block == 0 && !p.narrow_fp8_blocks) continue;
+    ++forms;
+    // The code of +-(2 - ulp) * 2^exponent in `type` (biased exponent field `field`).
+    const auto largest = [](ElemType type, uint32_t field, bool negative) {
+      const FloatFormat& f = *float_format(type);
+      const uint32_t code = (field << f.mantissa_bits | ((1u << f.mantissa_bits) - 1)) << f.low_pad_bits;
+      return code | (negative ? 1u << (f.low_pad_bits + f.mantissa_bits + f.exponent_bits) : 0u);
+    };
+    const FloatFormat& af = *float_format(form.a);
+    const FloatFormat& bf = *float_format(form.b);
+    const FloatFormat& cf = *float_format(form.c);
+    gen::Options options;
+    options.selector = form.selectors.front();
+    const gen::CaseSeeds seeds(0x5eed, form);
+    for (int variant = 0; variant < 8; ++variant) {
+      const bool negative = variant & 1;
+      MmaCase test;
+      gen::BulkGenerator(seeds.of(uint64_t(variant))).next(form, test, options);   // its metadata
+      for (auto& x : test.a_compressed) x = largest(form.a, uint32_t(af.bias), negative);
+      for (auto& x : test.b) x = largest(form.b, uint32_t(bf.bias + (variant & 2 ? 1 : 0)), false);
+      // C: zero, or +-(2 - ulp) times 2^(log2 of the block's product sum), or 2^-10 of it, of the products' sign.
+      const int c_binade = (variant >> 2) == 0 ? 0 : (variant & 2 ? 6 : 5) - ((variant >> 2) == 2 ? 10 : 0);
+      for (auto& x : test.c) x = (variant >> 2) == 0 ? 0u : largest(form.c, uint32_t(cf.bias + c_binade), negative);
+      if (!undefined_behaviour(test).empty()) continue;
+      const std::vector<uint32_t> expected = model_result(test, model);
+      std::vector<uint64_t> a_narrow(resident::narrow_a_slots(p.cases));
+      std::vector<uint64_t> b_narrow(test.b.size());
+      resident::decode_narrow(p, test.a_compressed.data(), test.b.data(), test.nibbles.data(), 0, 1, a_narrow.data(),
+                              b_narrow.data());
+      for (uint32_t idx = 0; idx < uint32_t(expected.size()); ++idx)
+        ASSERT_EQ(resident::judged_narrow(p, a_narrow.data(), b_narrow.data(), test.c.data(), idx), expected[idx])
+            << form.opcode << " variant " << variant << " element " << idx;
+    }
+  }
+  EXPECT_GE(forms, 20);
 }
 
 // A narrow pair needs the verified choices and operands that pack; anything else keeps the general model.
