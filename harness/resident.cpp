@@ -120,14 +120,16 @@ ResidentPairTables resident_pair_tables(const Form& form, int selector, const Mo
   t.narrow_fp8_blocks = t.judge == resident::Judge::narrow_model && t.narrow_choices == 1 && stored == 32 &&
                         t.model.block_products == 16 && t.model.block_interleave == 2 &&
                         model::narrow::products_fit_32(16, t.model.fraction_bits);
-  if (t.judge == resident::Judge::narrow_model) {
+  if (t.judge == resident::Judge::narrow_model) {   // decode_narrow's tables, where the format has one
     const model::OperandFormat* formats[2] = {&t.a_format, &t.b_format};
-    const ElemType types[2] = {form.a, form.b};
     for (int operand = 0; operand < 2; ++operand) {
-      if (info(types[operand]).bits > 8) continue;
-      t.narrow_table[operand] = uint32_t(out.layouts.size());
-      out.layouts.resize(out.layouts.size() + 512);
-      resident::narrow_code_table(*formats[operand], t.model.subnormal_inputs, out.layouts.data() + t.narrow_table[operand]);
+      resident::PairTables::NarrowTable& table = t.narrow_tables[operand];
+      if (!resident::narrow_table_fits(*formats[operand], &table.mantissa_bits, &table.index_bits)) continue;
+      table.offset = uint32_t(out.layouts.size());
+      table.pad_bits = uint32_t(formats[operand]->low_pad_bits);
+      out.layouts.resize(out.layouts.size() + resident::narrow_table_words(table.index_bits));
+      resident::narrow_table(*formats[operand], t.model.subnormal_inputs, table.mantissa_bits, table.index_bits,
+                             out.layouts.data() + table.offset);
     }
     point_at_host_copies(out);   // the layouts grew
   }

@@ -40,10 +40,14 @@ struct PairTables {
   // narrow_model with Sm90FaddChoices and the sm_90 fp8 record's blocks (32 stored products, blocks of 16 interleaved
   // by 2), a block's products summing in 32 bits: the blocks walked by compile-time indices (narrow::for_fixed_block).
   bool narrow_fp8_blocks = false;
-  // narrow_model: per operand A, B, where its codes have at most 8 bits, the offset in `layouts` of 256 packed words
-  // (two words each, low then high: narrow::pack of decode_operand of every code), so that decode_narrow looks a code
-  // up instead of decoding it; kNoTable otherwise.
-  uint32_t narrow_table[2] = {0xFFFFFFFFu, 0xFFFFFFFFu};
+  // narrow_model: per operand A, B, the table decode_narrow looks its codes up in instead of decoding them
+  // (NarrowTable, below); offset kNoTable where there is none.
+  struct NarrowTable {
+    uint32_t offset = 0xFFFFFFFFu;   // in `layouts`
+    uint32_t pad_bits = 0;           // the code's bits below its encoding (tf32)
+    uint32_t mantissa_bits = 0;      // the mantissa bits added to a looked-up word (0: the table holds every code)
+    uint32_t index_bits = 0;         // the bits above them that index the table: sign and exponent, or the whole code
+  } narrow_tables[2];
   model::Parameters model;
   model::OperandFormat a_format, b_format, c_format;
   bool f16_d = false;
@@ -341,8 +345,56 @@ MMASP_PORTABLE bool narrow_pair(const PairTables& p) {
          p.cases.k * p.cases.n <= (1u << model::narrow::kTagBits);   // a B row's offset fits an A word's tag
 }
 
-// Lane `lane`'s share of packing a case's A and B (decode_operand, then narrow::pack): per A element its word (at
-// narrow_a_slot), tagged with the offset (column * N) of the B row its logical column meets; per B element its word.
+// decode_narrow's tables (PairTables::NarrowTable). A code's word is the table's entry for its sign and exponent
+// (index_bits above the mantissa) and for whether its mantissa is zero, with the mantissa ORed into the significand
+// where the entry is finite: for IEEE-style formats whose exponent fields do not depend on the mantissa (every format
+// but fp8 with f16 fields), a code's class, exponent and field are its sign and exponent's and its mantissa's being
+// zero, and its significand is the entry's (the implicit bit, or 0 for a subnormal) plus the mantissa. Formats of at
+// most 8 bits take the whole code as the index (mantissa_bits 0). narrow_table_fits says which; resident_pair_tables
+// builds the tables and Resident.NarrowTablesLookUpEveryCodeAsDecoded checks every code of every pair's formats.
+MMASP_PORTABLE bool narrow_table_fits(const model::OperandFormat& f, uint32_t* mantissa_bits, uint32_t* index_bits) {
+  const int code_bits = f.code_bits();
+  if (code_bits <= 8) {
+    *mantissa_bits = 0;
+    *index_bits = uint32_t(code_bits);
+    return true;
+  }
+  if (f.fp8_fields_as_f16 || f.specials == 1 || 1 + f.exponent_bits > 9) return false;
+  *mantissa_bits = uint32_t(f.mantissa_bits);
+  *index_bits = uint32_t(1 + f.exponent_bits);
+  return true;
+}
+// Words (two per entry) of a table: an entry per index for a zero mantissa, then one per index for any other.
+MMASP_PORTABLE uint32_t narrow_table_words(uint32_t index_bits) { return 4u << index_bits; }
+MMASP_PORTABLE void narrow_table(const model::OperandFormat& f, Subnormals subnormals, uint32_t mantissa_bits,
+                                 uint32_t index_bits, uint32_t* out) {
+  const uint32_t entries = 1u << index_bits;
+  for (uint32_t nonzero = 0; nonzero < 2; ++nonzero)
+    for (uint32_t index = 0; index < entries; ++index) {
+      if (nonzero && mantissa_bits == 0) {   // no mantissa is looked up apart: never read
+        out[2 * (entries + index)] = out[2 * (entries + index) + 1] = 0;
+        continue;
+      }
+      const uint32_t code = ((index << mantissa_bits) | nonzero) << f.low_pad_bits;
+      uint64_t word = model::narrow::pack(model::decode_operand(code, f, subnormals));
+      if (nonzero && (word >> 32) & model::narrow::kFinite) word &= ~(uint64_t(1) << 32);   // the mantissa's 1 comes back
+      out[2 * (nonzero * entries + index)] = uint32_t(word);
+      out[2 * (nonzero * entries + index) + 1] = uint32_t(word >> 32);
+    }
+}
+MMASP_PORTABLE uint64_t narrow_looked_up(const uint32_t* table, uint32_t pad_bits, uint32_t mantissa_bits,
+                                         uint32_t index_bits, uint32_t code) {
+  const uint32_t field = code >> pad_bits;
+  const uint32_t mantissa = field & ((1u << mantissa_bits) - 1);
+  const uint32_t at = 2 * (((mantissa != 0) << index_bits) + ((field >> mantissa_bits) & ((1u << index_bits) - 1)));
+  const uint32_t high = table[at + 1];
+  const uint32_t finite = uint32_t(int32_t(high << 1) >> 31);   // all ones where kFinite (bit 30) is set
+  return uint64_t(high | (mantissa & finite)) << 32 | table[at];
+}
+
+// Lane `lane`'s share of packing a case's A and B (decode_operand, then narrow::pack, or their table): per A element
+// its word (at narrow_a_slot), tagged with the offset (column * N) of the B row its logical column meets; per B
+// element its word.
 MMASP_PORTABLE void decode_narrow(const PairTables& p, const uint32_t* a, const uint32_t* b, const uint32_t* nibbles,
                                   uint32_t lane, uint32_t lanes, uint64_t* a_narrow, uint64_t* b_narrow) {
   const gen::portable::CaseTables& t = p.cases;
@@ -350,35 +402,25 @@ MMASP_PORTABLE void decode_narrow(const PairTables& p, const uint32_t* a, const 
   const model::OperandFormat a_format = p.a_format, b_format = p.b_format;
   const Subnormals subnormals = p.model.subnormal_inputs;
   // A packed word's tag is its own bits of the high half (narrow::pack), so a looked-up word takes its tag by an OR.
-  const auto looked_up = [](const uint32_t* table, uint32_t code) {
-    const uint32_t at = 2 * (code & 0xFFu);
-    return uint64_t(table[at + 1]) << 32 | table[at];
-  };
-  if (p.narrow_table[operand_a] != kNoTable) {
-    const uint32_t* table = p.layouts + p.narrow_table[operand_a];
+  const PairTables::NarrowTable a_table = p.narrow_tables[operand_a], b_table = p.narrow_tables[operand_b];
+  if (a_table.offset != kNoTable) {
+    const uint32_t* table = p.layouts + a_table.offset;
     for (uint32_t e = lane; e < t.a_count; e += lanes)
-      a_narrow[narrow_a_slot(t, e)] = looked_up(table, a[e]) |
-                                      uint64_t(a_element_column(t, nibbles, e) * n) << (32 + model::narrow::kTagShift);
+      a_narrow[narrow_a_slot(t, e)] =
+          narrow_looked_up(table, a_table.pad_bits, a_table.mantissa_bits, a_table.index_bits, a[e]) |
+          uint64_t(a_element_column(t, nibbles, e) * n) << (32 + model::narrow::kTagShift);
   } else {
     for (uint32_t e = lane; e < t.a_count; e += lanes)
       a_narrow[narrow_a_slot(t, e)] =
           model::narrow::pack(model::decode_operand(a[e], a_format, subnormals), a_element_column(t, nibbles, e) * n);
   }
-  if (p.narrow_table[operand_b] != kNoTable) {
-    const uint32_t* table = p.layouts + p.narrow_table[operand_b];
-    for (uint32_t e = lane; e < t.b_count; e += lanes) b_narrow[e] = looked_up(table, b[e]);
+  if (b_table.offset != kNoTable) {
+    const uint32_t* table = p.layouts + b_table.offset;
+    for (uint32_t e = lane; e < t.b_count; e += lanes)
+      b_narrow[e] = narrow_looked_up(table, b_table.pad_bits, b_table.mantissa_bits, b_table.index_bits, b[e]);
   } else {
     for (uint32_t e = lane; e < t.b_count; e += lanes)
       b_narrow[e] = model::narrow::pack(model::decode_operand(b[e], b_format, subnormals));
-  }
-}
-
-// The 256 packed words decode_narrow looks 8-bit codes up in: narrow::pack(decode_operand(code)), low word then high.
-MMASP_PORTABLE void narrow_code_table(const model::OperandFormat& format, Subnormals subnormals, uint32_t* out) {
-  for (uint32_t code = 0; code < 256; ++code) {
-    const uint64_t word = model::narrow::pack(model::decode_operand(code, format, subnormals));
-    out[2 * code] = uint32_t(word);
-    out[2 * code + 1] = uint32_t(word >> 32);
   }
 }
 

@@ -67,14 +67,9 @@ TEST(Resident, EverySm90PairHasAKernelAndTablesThatPackAndJudgeAsTheHostDoes) {
         if (p.judge == resident::Judge::narrow_model) {   // the kernel's hot path: the narrow model
           if (p.narrow_choices == 0 && form.shape.k / 2 <= 16)   // one block of 4, 8 or 16: the unrolled element
             EXPECT_EQ(p.narrow_one_block, uint32_t(form.shape.k / 2)) << form.opcode;
-          if (form.family == "fp8") {   // two interleaved blocks walked by compile-time indices; codes looked up
-            EXPECT_TRUE(p.narrow_fp8_blocks) << form.opcode;
-            EXPECT_NE(p.narrow_table[resident::operand_a], resident::kNoTable) << form.opcode;
-            EXPECT_NE(p.narrow_table[resident::operand_b], resident::kNoTable) << form.opcode;
-          } else {
-            EXPECT_FALSE(p.narrow_fp8_blocks) << form.opcode;
-            EXPECT_EQ(p.narrow_table[resident::operand_a], resident::kNoTable) << form.opcode << ": 16 or more bits";
-          }
+          EXPECT_EQ(p.narrow_fp8_blocks, form.family == "fp8") << form.opcode;   // two blocks walked at compile time
+          EXPECT_NE(p.narrow_tables[resident::operand_a].offset, resident::kNoTable) << form.opcode << ": A looked up";
+          EXPECT_NE(p.narrow_tables[resident::operand_b].offset, resident::kNoTable) << form.opcode << ": B looked up";
           std::vector<uint64_t> a_narrow(resident::narrow_a_slots(p.cases));
           std::vector<uint64_t> b_narrow(test.b.size());
           resident::decode_narrow(p, test.a_compressed.data(), test.b.data(), test.nibbles.data(), 0, 1, a_narrow.data(),
@@ -193,6 +188,49 @@ TEST(Resident, TheNarrowModelIsTheModelOnEveryInput) {
   }
   EXPECT_GE(forms, 20);
   EXPECT_GT(elements, 100000u);
+}
+
+// decode_narrow's tables give every code of every narrow pair's A and B formats the word decode_operand and
+// narrow::pack give it (the f16, bf16 and tf32 tables by sign, exponent and a zero mantissa; fp8's by the whole code).
+TEST(Resident, NarrowTablesLookUpEveryCodeAsDecoded) {
+  int tables = 0;
+  for (const Form& form : instruction_space()) {
+    if (!has_resident_kernel(form) || form.is_integer()) continue;
+    const ModelParameters model = *model_for(form);
+    const ResidentPairTables built = resident_pair_tables(form, form.selectors.front(), &model);
+    const resident::PairTables& p = built.tables;
+    const model::OperandFormat* formats[2] = {&p.a_format, &p.b_format};
+    for (int operand = 0; operand < 2; ++operand) {
+      const resident::PairTables::NarrowTable& table = p.narrow_tables[operand];
+      ASSERT_NE(table.offset, resident::kNoTable) << form.opcode << " operand " << operand;
+      ++tables;
+      const model::OperandFormat& f = *formats[operand];
+      for (uint32_t field = 0; field < (1u << f.code_bits()); ++field) {
+        const uint32_t code = field << f.low_pad_bits;
+        ASSERT_EQ(resident::narrow_looked_up(p.layouts + table.offset, table.pad_bits, table.mantissa_bits,
+                                             table.index_bits, code),
+                  model::narrow::pack(model::decode_operand(code, f, p.model.subnormal_inputs)))
+            << form.opcode << " operand " << operand << " code 0x" << std::hex << code;
+      }
+    }
+  }
+  EXPECT_GE(tables, 40);
+  // A format whose subnormals are flushed: the same table scheme, its subnormals zeros.
+  model::OperandFormat f16{5, 10, 15, 0, 0, false};
+  uint32_t mantissa_bits = 0, index_bits = 0;
+  ASSERT_TRUE(resident::narrow_table_fits(f16, &mantissa_bits, &index_bits));
+  std::vector<uint32_t> flushed(resident::narrow_table_words(index_bits));
+  resident::narrow_table(f16, Subnormals::flushed, mantissa_bits, index_bits, flushed.data());
+  for (uint32_t code = 0; code < 0x10000u; ++code)
+    ASSERT_EQ(resident::narrow_looked_up(flushed.data(), 0, mantissa_bits, index_bits, code),
+              model::narrow::pack(model::decode_operand(code, f16, Subnormals::flushed)))
+        << "flushed f16 code 0x" << std::hex << code;
+  // fp8 with f16 fields: its field depends on the mantissa, so it is looked up whole (8 bits), never split.
+  model::OperandFormat e4m3{4, 3, 7, 0, 1, true};
+  ASSERT_TRUE(resident::narrow_table_fits(e4m3, &mantissa_bits, &index_bits));
+  EXPECT_EQ(mantissa_bits, 0u);
+  model::OperandFormat wide_fp8_fields{5, 10, 15, 0, 0, true};
+  EXPECT_FALSE(resident::narrow_table_fits(wide_fp8_fields, &mantissa_bits, &index_bits));
 }
 
 // The unrolled elements sum a block's products in 32 bits (narrow::products_fit_32). The largest sums a block can
