@@ -35,10 +35,8 @@ uint32_t flatten(const ElementSampler& sampler, PortableCaseTables& out, std::ma
     s.slot_class = append(out.arena, std::vector<uint32_t>(sampler.slot_class.begin(), sampler.slot_class.end()));
     s.codes = append(out.arena, sampler.all_codes);
     for (int c = 0; c < 16; ++c) {
-      s.class_offset[c] = sampler.class_offset[size_t(c)];
-      s.class_size[c] = sampler.class_size[size_t(c)];
-      s.class_mask[c] = sampler.class_mask[size_t(c)];
-      s.class_force[c] = sampler.class_force[size_t(c)];
+      s.classes[c] = {sampler.class_offset[size_t(c)], sampler.class_size[size_t(c)], sampler.class_mask[size_t(c)],
+                      sampler.class_force[size_t(c)]};
     }
   }
   out.samplers.push_back(s);

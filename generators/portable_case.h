@@ -89,7 +89,11 @@ struct Sampler {
   uint32_t pad_bits = 0;
   uint32_t slot_class = 0;     // wide: 256 class numbers
   uint32_t codes = 0;          // wide: every class's list, one after the other
-  uint32_t class_offset[16] = {}, class_size[16] = {}, class_mask[16] = {}, class_force[16] = {};
+  // Per value class: its list's offset in `codes` and size, and its mask and forced bits. One 16-byte record per
+  // class, so that a GPU reads a drawn class's four numbers with one load.
+  struct alignas(16) Class {
+    uint32_t offset = 0, size = 0, mask = 0, force = 0;
+  } classes[16] = {};
 };
 
 MMASP_PORTABLE uint32_t code_of(const Sampler& s, const uint32_t* arena, uint64_t r) {
@@ -108,9 +112,8 @@ MMASP_PORTABLE uint32_t code_of(const Sampler& s, const uint32_t* arena, uint64_
     index = uint32_t(r >> 24);
     extra = uint32_t(r);
   }
-  const uint32_t c = arena[s.slot_class + slot];
-  return arena[s.codes + s.class_offset[c] + uint32_t((uint64_t(index) * s.class_size[c]) >> index_bits)] |
-         (extra & s.class_mask[c]) | s.class_force[c];
+  const Sampler::Class k = s.classes[arena[s.slot_class + slot]];
+  return arena[s.codes + k.offset + uint32_t((uint64_t(index) * k.size) >> index_bits)] | (extra & k.mask) | k.force;
 }
 
 // How an operand's code becomes a double for the cancellation profile (C = -(the products' sum)).
@@ -191,8 +194,9 @@ MMASP_PORTABLE void draw_run(uint64_t seed, const Cursor& at, const RunShape& sh
 }
 
 // draw_run for a width known at compile time (8, 12 or 32 bits): the fields of an output cut by constant shifts in an
-// unrolled loop, and a lane's slots found without the generic loop's bookkeeping. The same draws, in the same order,
-// as draw_run (PortableCase tests compare them); the kernel's drawing runs these.
+// unrolled loop, a lane's slots found without the generic loop's bookkeeping, and two outputs per round, so that their
+// SplitMix chains (rows of dependent 64-bit multiplies) overlap. The same draws as draw_run, each put once (PortableCase
+// tests compare them element by element); the kernel's drawing runs these.
 template <uint32_t kWidth, class Put>
 MMASP_PORTABLE void draw_run_of_width(uint64_t seed, const Cursor& at, const RunShape& shape, uint32_t count,
                                       uint32_t lane, uint32_t lanes, const Put& put) {
@@ -200,18 +204,24 @@ MMASP_PORTABLE void draw_run_of_width(uint64_t seed, const Cursor& at, const Run
   constexpr uint32_t per_output = 64 / kWidth;
   constexpr uint64_t mask = (uint64_t(1) << kWidth) - 1;
   const uint32_t from_word = shape.from_word, slots = shape.slots;
-  for (uint32_t slot = lane; slot < slots; slot += lanes) {
-    if (slot == 0) {
-      if (from_word == 0) continue;
-      const uint64_t r = stream_output(seed, at.word) >> (64 - at.left);
-      for (uint32_t i = 0; i < from_word; ++i) put(i, (r >> (i * kWidth)) & mask);
-      continue;
-    }
-    const uint64_t r = stream_output(seed, at.next + slot - 1);
+  // Slot q >= 1: output at.next + q - 1, holding draws from_word + (q - 1) * per_output on.
+  const auto put_output = [&](uint32_t slot, uint64_t r) {
     const uint32_t first = from_word + (slot - 1) * per_output;
 MMASP_UNROLL
     for (uint32_t f = 0; f < per_output; ++f)
       if (first + f < count) put(first + f, (r >> (f * kWidth)) & mask);
+  };
+  // Slot 0, the rest of the current word, is lane 0's (the generic loop deals slot q to lane q % lanes).
+  if (lane == 0 && from_word != 0) {
+    const uint64_t r = stream_output(seed, at.word) >> (64 - at.left);
+    for (uint32_t i = 0; i < from_word; ++i) put(i, (r >> (i * kWidth)) & mask);
+  }
+  for (uint32_t slot = lane == 0 ? lanes : lane; slot < slots; slot += 2 * lanes) {
+    const uint32_t next = slot + lanes;
+    const uint64_t r = stream_output(seed, at.next + slot - 1);
+    const uint64_t r_next = stream_output(seed, at.next + next - 1);   // a pure function: harmless past the run's end
+    put_output(slot, r);
+    if (next < slots) put_output(next, r_next);
   }
 }
 
@@ -253,13 +263,12 @@ MMASP_PORTABLE void draw_codes(const CaseTables& t, uint64_t case_seed, uint32_t
     const uint32_t index_bits = 24 - mantissa_bits, index_mask = (1u << index_bits) - 1;
     const uint32_t* const slot_class = arena + sampler.slot_class;
     const uint32_t* const codes = arena + sampler.codes;
-    const Sampler* const classes = &sampler;
+    const Sampler::Class* const classes = sampler.classes;
     draw_run_of_width<32>(case_seed, at, shape, count, lane, lanes, [&](uint32_t i, uint64_t r) {
       const uint32_t field = uint32_t(r);
-      const uint32_t c = slot_class[field >> 24];
+      const Sampler::Class k = classes[slot_class[field >> 24]];
       const uint32_t index = (field >> mantissa_bits) & index_mask;
-      out[i] = codes[classes->class_offset[c] + uint32_t((uint64_t(index) * classes->class_size[c]) >> index_bits)] |
-               ((field << pad_bits) & classes->class_mask[c]) | classes->class_force[c];
+      out[i] = codes[k.offset + uint32_t((uint64_t(index) * k.size) >> index_bits)] | ((field << pad_bits) & k.mask) | k.force;
     });
     return;
   }
