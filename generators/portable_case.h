@@ -194,9 +194,10 @@ MMASP_PORTABLE void draw_run(uint64_t seed, const Cursor& at, const RunShape& sh
 }
 
 // draw_run for a width known at compile time (8, 12 or 32 bits): the fields of an output cut by constant shifts in an
-// unrolled loop, a lane's slots found without the generic loop's bookkeeping, and two outputs per round, so that their
-// SplitMix chains (rows of dependent 64-bit multiplies) overlap. The same draws as draw_run, each put once (PortableCase
-// tests compare them element by element); the kernel's drawing runs these.
+// unrolled loop, a lane's slots found without the generic loop's bookkeeping. The same draws as draw_run, each put
+// once (PortableCase tests compare them element by element); the kernel's drawing runs these. Two outputs per round,
+// so that their SplitMix chains overlap, made m16n8k16 f16->f16 and bf16 7-14 % slower on the H100 while drawing alone
+// was no faster (evidence/gpu-runs/2026-11-26b-resident-speed/step5.log): one per round.
 template <uint32_t kWidth, class Put>
 MMASP_PORTABLE void draw_run_of_width(uint64_t seed, const Cursor& at, const RunShape& shape, uint32_t count,
                                       uint32_t lane, uint32_t lanes, const Put& put) {
@@ -216,13 +217,7 @@ MMASP_UNROLL
     const uint64_t r = stream_output(seed, at.word) >> (64 - at.left);
     for (uint32_t i = 0; i < from_word; ++i) put(i, (r >> (i * kWidth)) & mask);
   }
-  for (uint32_t slot = lane == 0 ? lanes : lane; slot < slots; slot += 2 * lanes) {
-    const uint32_t next = slot + lanes;
-    const uint64_t r = stream_output(seed, at.next + slot - 1);
-    const uint64_t r_next = stream_output(seed, at.next + next - 1);   // a pure function: harmless past the run's end
-    put_output(slot, r);
-    if (next < slots) put_output(next, r_next);
-  }
+  for (uint32_t slot = lane == 0 ? lanes : lane; slot < slots; slot += lanes) put_output(slot, stream_output(seed, at.next + slot - 1));
 }
 
 // A lane's share of a whole run's codes, into out[0 .. count-1] (draw_run, then code_of_draw); `count` is the run's
