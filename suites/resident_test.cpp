@@ -21,6 +21,17 @@ namespace {
 
 std::optional<ModelParameters> model_for(const Form& form) { return verified_model(form, "sm_90"); }
 
+// A case's A and B as decode_narrow packs them for judged_narrow (one lane doing every element).
+struct NarrowWords {
+  std::vector<uint64_t> a, b;
+};
+NarrowWords narrow_words(const resident::PairTables& p, const MmaCase& test) {
+  NarrowWords words{std::vector<uint64_t>(resident::narrow_a_slots(p.cases)), std::vector<uint64_t>(test.b.size())};
+  resident::decode_narrow(p, test.a_compressed.data(), test.b.data(), test.nibbles.data(), 0, 1, words.a.data(),
+                          words.b.data());
+  return words;
+}
+
 TEST(Resident, EverySm90PairHasAKernelAndTablesThatPackAndJudgeAsTheHostDoes) {
   int pairs = 0;
   for (const Form& form : instruction_space()) {
@@ -70,12 +81,9 @@ TEST(Resident, EverySm90PairHasAKernelAndTablesThatPackAndJudgeAsTheHostDoes) {
           EXPECT_EQ(p.narrow_fp8_blocks, form.family == "fp8") << form.opcode;   // two blocks walked at compile time
           EXPECT_NE(p.narrow_tables[resident::operand_a].offset, resident::kNoTable) << form.opcode << ": A looked up";
           EXPECT_NE(p.narrow_tables[resident::operand_b].offset, resident::kNoTable) << form.opcode << ": B looked up";
-          std::vector<uint64_t> a_narrow(resident::narrow_a_slots(p.cases));
-          std::vector<uint64_t> b_narrow(test.b.size());
-          resident::decode_narrow(p, test.a_compressed.data(), test.b.data(), test.nibbles.data(), 0, 1, a_narrow.data(),
-                                  b_narrow.data());
+          const NarrowWords words = narrow_words(p, test);
           for (uint32_t idx = 0; idx < uint32_t(d_expected.size()); ++idx)
-            ASSERT_EQ(resident::judged_narrow(p, a_narrow.data(), b_narrow.data(), test.c.data(), idx), d_expected[idx])
+            ASSERT_EQ(resident::judged_narrow(p, words.a.data(), words.b.data(), test.c.data(), idx), d_expected[idx])
                 << form.opcode << " case " << index << " element " << idx << " (narrow model)";
         }
         if (form.is_integer()) {   // the lean kernel's integer path: A tagged in place with its columns' B rows
@@ -173,15 +181,12 @@ TEST(Resident, TheNarrowModelIsTheModelOnEveryInput) {
       }
       if (!undefined_behaviour(test).empty()) continue;
       const std::vector<uint32_t> expected = model_result(test, model);
-      std::vector<uint64_t> a_narrow(resident::narrow_a_slots(p.cases));
-      std::vector<uint64_t> b_narrow(test.b.size());
-      resident::decode_narrow(p, test.a_compressed.data(), test.b.data(), test.nibbles.data(), 0, 1, a_narrow.data(),
-                              b_narrow.data());
+      const NarrowWords words = narrow_words(p, test);
       for (uint32_t idx = 0; idx < uint32_t(expected.size()); ++idx, ++elements) {
-        ASSERT_EQ(resident::judged_narrow(p, a_narrow.data(), b_narrow.data(), test.c.data(), idx), expected[idx])
+        ASSERT_EQ(resident::judged_narrow(p, words.a.data(), words.b.data(), test.c.data(), idx), expected[idx])
             << form.opcode << " case " << index << " (kind " << kind << ") element " << idx;
         // The kernels other than the fp8 one judge an fp8 pair by the general walk.
-        ASSERT_EQ(resident::judged_narrow_with<false>(p, a_narrow.data(), b_narrow.data(), test.c.data(), idx), expected[idx])
+        ASSERT_EQ(resident::judged_narrow_with<false>(p, words.a.data(), words.b.data(), test.c.data(), idx), expected[idx])
             << form.opcode << " case " << index << " (kind " << kind << ") element " << idx << ", general walk";
       }
     }
@@ -273,12 +278,9 @@ TEST(Resident, TheNarrowThirtyTwoBitSumsHoldTheLargestBlocks) {
       for (auto& x : test.c) x = (variant >> 2) == 0 ? 0u : largest(form.c, uint32_t(cf.bias + c_binade), negative);
       if (!undefined_behaviour(test).empty()) continue;
       const std::vector<uint32_t> expected = model_result(test, model);
-      std::vector<uint64_t> a_narrow(resident::narrow_a_slots(p.cases));
-      std::vector<uint64_t> b_narrow(test.b.size());
-      resident::decode_narrow(p, test.a_compressed.data(), test.b.data(), test.nibbles.data(), 0, 1, a_narrow.data(),
-                              b_narrow.data());
+      const NarrowWords words = narrow_words(p, test);
       for (uint32_t idx = 0; idx < uint32_t(expected.size()); ++idx)
-        ASSERT_EQ(resident::judged_narrow(p, a_narrow.data(), b_narrow.data(), test.c.data(), idx), expected[idx])
+        ASSERT_EQ(resident::judged_narrow(p, words.a.data(), words.b.data(), test.c.data(), idx), expected[idx])
             << form.opcode << " variant " << variant << " element " << idx;
     }
   }
