@@ -29,9 +29,9 @@ namespace {
 
 constexpr Operand kOperands[4] = {Operand::a_compressed, Operand::b, Operand::c, Operand::d};
 constexpr unsigned kThreads = 128;        // the general kernel's __launch_bounds__ (resident_source.cpp)
-constexpr unsigned kLeanThreads = 1024;   // the lean kernel's
-constexpr unsigned kLean768Threads = 768;  // kResidentLean768Kernel's (its __launch_bounds__)
-constexpr unsigned kLeanFp8Threads = 512;  // kResidentLeanFp8Kernel's
+constexpr unsigned kLeanThreads = kResidentLeanThreads;   // resident_source.h: each lean kernel's __launch_bounds__
+constexpr unsigned kLean768Threads = kResidentLean768Threads;
+constexpr unsigned kLeanFp8Threads = kResidentLeanFp8Threads;
 
 ElemType type_of(const Form& form, int operand) {
   switch (operand) {

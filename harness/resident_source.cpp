@@ -143,13 +143,13 @@ std::string resident_kernels_source(ResidentImage image) {
      << "extern \"C\" __global__ void __launch_bounds__(128, 4)\n"
      << "mmasp_resident(const __grid_constant__ mmasp::resident::Launch launch) {\n"
      << "  mmasp::resident::resident_cases<false>(launch);\n}\n\n"
-     << "extern \"C\" __global__ void __launch_bounds__(1024, 1)\n"
+     << "extern \"C\" __global__ void __launch_bounds__(" << kResidentLeanThreads << ", 1)\n"
      << "mmasp_resident_lean(const __grid_constant__ mmasp::resident::Launch launch) {\n"
      << "  mmasp::resident::resident_cases<true>(launch);\n}\n\n"
-     << "extern \"C\" __global__ void __launch_bounds__(768, 1)\n"
+     << "extern \"C\" __global__ void __launch_bounds__(" << kResidentLean768Threads << ", 1)\n"
      << "mmasp_resident_lean_768(const __grid_constant__ mmasp::resident::Launch launch) {\n"
      << "  mmasp::resident::resident_cases<true>(launch);\n}\n\n"
-     << "extern \"C\" __global__ void __launch_bounds__(512, 1)\n"
+     << "extern \"C\" __global__ void __launch_bounds__(" << kResidentLeanFp8Threads << ", 1)\n"
      << "mmasp_resident_lean_fp8(const __grid_constant__ mmasp::resident::Launch launch) {\n"
      << "  mmasp::resident::resident_cases<true, true>(launch);\n}\n";
   return cu.str();

@@ -39,6 +39,9 @@ inline constexpr const char* kResidentLean768Kernel = "mmasp_resident_lean_768";
 // blocks walked by compile-time indices, in blocks of at most 512 threads (shared memory holds 16 of their warps on
 // an H100), so up to 128 registers.
 inline constexpr const char* kResidentLeanFp8Kernel = "mmasp_resident_lean_fp8";
+// The lean kernels' largest blocks: their __launch_bounds__ (resident_kernels_source writes them) and what
+// resident.cpp launches.
+inline constexpr unsigned kResidentLeanThreads = 1024, kResidentLean768Threads = 768, kResidentLeanFp8Threads = 512;
 // The kernels and every instruction of `image`, for nvcc.
 std::string resident_kernels_source(ResidentImage image = ResidentImage::sm90a_cubin);
 
