@@ -10,7 +10,9 @@
 // --host-cases N (0: skip the host path; default 32768), --rare-fault N --fault-seconds S: a D bit flipped in 1 of N
 // cases on m16n8k16 f16->f32 ordered, checked for S seconds: how many struck cases the resident check finds.
 // --image cubin|ptx|auto: the resident kernel's image (the PTX one is what every GPU but sm_90 runs; on sm_90 it shows
-// what the driver's JIT of the portable kernel costs beside the cubin).
+// what the driver's JIT of the portable kernel costs beside the cubin). --phase-barrier float|on|off: where the
+// lean kernels' warps wait for their scheduler's others after every case (float: float pairs only, what mmasp run
+// does).
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -34,6 +36,7 @@ int main(int argc, char** argv) {
   double seconds = 0.5, fault_seconds = 60;
   uint64_t host_cases = 32768, rare_fault = 0;
   ResidentImageChoice image = ResidentImageChoice::automatic;
+  ResidentPath::PhaseBarrier phase_barrier = ResidentPath::PhaseBarrier::float_pairs;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string option = argv[i];
     if (option == "--form") filter = argv[i + 1];
@@ -44,6 +47,10 @@ int main(int argc, char** argv) {
     else if (option == "--image" && std::string(argv[i + 1]) == "cubin") image = ResidentImageChoice::cubin;
     else if (option == "--image" && std::string(argv[i + 1]) == "ptx") image = ResidentImageChoice::ptx;
     else if (option == "--image" && std::string(argv[i + 1]) == "auto") image = ResidentImageChoice::automatic;
+    else if (option == "--phase-barrier" && std::string(argv[i + 1]) == "on") phase_barrier = ResidentPath::PhaseBarrier::on;
+    else if (option == "--phase-barrier" && std::string(argv[i + 1]) == "off") phase_barrier = ResidentPath::PhaseBarrier::off;
+    else if (option == "--phase-barrier" && std::string(argv[i + 1]) == "float")
+      phase_barrier = ResidentPath::PhaseBarrier::float_pairs;
     else {
       std::fprintf(stderr, "unknown option %s\n", option.c_str());
       return 2;
@@ -56,10 +63,14 @@ int main(int argc, char** argv) {
   }
   auto device = std::make_shared<CudaDevice>(0);
   ResidentPath path(*device, image);
+  path.set_phase_barrier(phase_barrier);
   const DeviceFingerprint f = device->fingerprint();
-  std::printf("device: %s (sm_%d, %d SMs), driver %s; selector 0 of each form; image %s (loaded in %.2f s)\n",
+  std::printf("device: %s (sm_%d, %d SMs), driver %s; selector 0 of each form; image %s (loaded in %.2f s); phase barrier %s\n",
               f.name.c_str(), f.sm, f.sm_count, f.driver_version.c_str(), std::string(name(path.image())).c_str(),
-              path.load_seconds());
+              path.load_seconds(),
+              phase_barrier == ResidentPath::PhaseBarrier::on    ? "on"
+              : phase_barrier == ResidentPath::PhaseBarrier::off ? "off"
+                                                                 : "float pairs");
   GpuBackend backend(device, CompilePath::driver_jit, nullptr);
   const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
   std::printf("%-72s %12s %12s %12s %12s %12s %9s %11s %8s\n", "form", "verified/s", "drawn/s", "drawn+run/s",

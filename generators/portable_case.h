@@ -193,6 +193,9 @@ MMASP_PORTABLE void draw_run(uint64_t seed, const Cursor& at, const RunShape& sh
   }
 }
 
+// x rotated right by n bits, 0 <= n < 64.
+MMASP_PORTABLE uint64_t rotate_right_64(uint64_t x, uint32_t n) { return n == 0 ? x : (x >> n) | (x << (64 - n)); }
+
 // draw_run for a width known at compile time (8, 12 or 32 bits): the fields of an output cut by constant shifts in an
 // unrolled loop, a lane's slots found without the generic loop's bookkeeping. The same draws as draw_run, each put
 // once (PortableCase tests compare them element by element); the kernel's drawing runs these. Two outputs per round,
@@ -205,12 +208,27 @@ MMASP_PORTABLE void draw_run_of_width(uint64_t seed, const Cursor& at, const Run
   constexpr uint32_t per_output = 64 / kWidth;
   constexpr uint64_t mask = (uint64_t(1) << kWidth) - 1;
   const uint32_t from_word = shape.from_word, slots = shape.slots;
+  // Consecutive lanes take consecutive outputs, so at each step of the field loop their draws lie per_output words
+  // apart; where that is a power of two (8-bit fields: 8, 32-bit: 2), per_output lanes met in one shared-memory bank
+  // at every step (ncu counted about 5 bank conflicts per store request while s4 k128 drew, evidence/gpu-runs/
+  // 2026-11-26c-resident-speed/profile2.log). Where the fields fill the output (kWidth divides 64), an output's walk
+  // therefore starts at field rotation = ((slot - 1) / (32 / per_output)) % per_output: the word rotated right by that
+  // many fields, field f of the loop is draw first + (f + rotation) % per_output, and the lanes that share a bank
+  // write different words at each step. Every draw is still put once, with the same bits.
+  constexpr bool kRotated = per_output > 1 && per_output * kWidth == 64 && per_output <= 32;
   // Slot q >= 1: output at.next + q - 1, holding draws from_word + (q - 1) * per_output on.
   const auto put_output = [&](uint32_t slot, uint64_t r) {
     const uint32_t first = from_word + (slot - 1) * per_output;
+    uint32_t rotation = 0;
+    if constexpr (kRotated) {
+      rotation = ((slot - 1) / (32 / per_output)) & (per_output - 1);
+      r = rotate_right_64(r, rotation * kWidth);
+    }
 MMASP_UNROLL
-    for (uint32_t f = 0; f < per_output; ++f)
-      if (first + f < count) put(first + f, (r >> (f * kWidth)) & mask);
+    for (uint32_t f = 0; f < per_output; ++f) {
+      const uint32_t field = kRotated ? (f + rotation) & (per_output - 1) : f;
+      if (first + field < count) put(first + field, (r >> (f * kWidth)) & mask);
+    }
   };
   // Slot 0, the rest of the current word, is lane 0's (the generic loop deals slot q to lane q % lanes).
   if (lane == 0 && from_word != 0) {

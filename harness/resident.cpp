@@ -78,17 +78,18 @@ ResidentPairTables resident_pair_tables(const Form& form, int selector, const Mo
       throw std::invalid_argument(form.opcode + ": more than four registers per operand");
     t.layout[operand] = uint32_t(out.layouts.size());
     const int cols = cols_of(form, which);
+    out.layouts.resize(out.layouts.size() + size_t(kWarpLanes) * t.per_lane[operand]);
     for (int lane = 0; lane < kWarpLanes; ++lane)
       for (int e = 0; e < elements_per_lane(form, which); ++e) {
         const MatrixCoord at = coord_of(form, which, lane, e);
-        out.layouts.push_back(uint32_t(at.row * cols + at.col));
+        out.layouts[t.layout[operand] + resident::layout_cell(uint32_t(e), uint32_t(lane))] = uint32_t(at.row * cols + at.col);
       }
   }
   t.metadata = uint32_t(out.layouts.size());
   out.layouts.resize(out.layouts.size() + 32 * 8, resident::kNoNibble);
   const int chunks = form.shape.k / form.chunk_width;
   for (const MetadataCell& cell : metadata_cells(form, selector)) {
-    out.layouts[t.metadata + uint32_t(cell.lane * 8 + cell.nibble)] = uint32_t(cell.row * chunks + cell.chunk);
+    out.layouts[t.metadata + resident::layout_cell(uint32_t(cell.nibble), uint32_t(cell.lane))] = uint32_t(cell.row * chunks + cell.chunk);
     t.holds_metadata |= 1u << cell.lane;
   }
   if (form.is_integer()) {
@@ -289,11 +290,16 @@ ResidentPath::Launched ResidentPath::launch(const Form& form, int selector, cons
                     (launch.fault.kind == resident::Fault::none || launch.fault.kind == resident::Fault::output);
   void* kernel = lean ? lean_kernel_ : kernel_;
   // The lean kernel: blocks as large as fit (up to 1,024 threads, in steps of 4 warps, one per scheduler), whose
-  // warps keep together by scheduler (Launch::phase_barrier). Measured on the H100 for m16n8k16 f16->f32 when it
-  // came: 8.4e7 verified cases/s against 4.9e7 with the same kernel in blocks of 4 warps and 7.4e7 in blocks of 32
-  // without the barrier (evidence/gpu-runs/2026-11-23d-phases/shapes.log; 1.08e8 with what followed, final.log).
+  // warps keep together by scheduler (Launch::phase_barrier) where they judge a float form. Measured on the H100 for
+  // m16n8k16 f16->f32 when it came: 8.4e7 verified cases/s against 4.9e7 with the same kernel in blocks of 4 warps
+  // and 7.4e7 in blocks of 32 without the barrier (evidence/gpu-runs/2026-11-23d-phases/shapes.log). Integer forms,
+  // whose judge is short, lose by it: 1.42e8 with it against 1.75e8 without for m16n8k32 u8, 3.84e7 against 5.75e7
+  // for m16n8k128 s4, while f16 k16 keeps 1.42e8 against 1.14e8 and e4m3 k64 3.13e7 against 2.69e7
+  // (evidence/gpu-runs/2026-11-26c-resident-speed/step1.log).
   unsigned threads = lean ? kLeanThreads : kThreads;
-  launch.phase_barrier = lean ? 1 : 0;
+  const bool barrier = phase_barrier_ == PhaseBarrier::on ||
+                       (phase_barrier_ == PhaseBarrier::float_pairs && host.tables.judge != resident::Judge::integer);
+  launch.phase_barrier = lean && barrier ? 1 : 0;
   const auto shared_for = [&](unsigned t) { return size_t(t / 32) * resident_shared_words(host.tables) * 4; };
   // Where shared memory holds fewer than 32 of the pair's warps, the lean kernel of at most 768 threads and 80
   // registers (64 make it spill): on the H100, m16n8k32 bf16 (28 warps fit) 6.37e7 -> 6.97e7 verified cases/s with

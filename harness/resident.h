@@ -93,6 +93,11 @@ class ResidentPath {
   ResidentResult stage(const Form& form, int selector, const ModelParameters* model, resident::Mode mode, uint64_t count);
   // The bare instruction: `per_warp` instructions in every warp of a full grid. Returns seconds; `total` the count.
   double issue(const Form& form, int selector, const ModelParameters* model, uint64_t per_warp, uint64_t* total);
+  // Whether the lean kernels' warps keep together by scheduler (resident::Launch::phase_barrier): by default for
+  // float pairs only (resident.cpp says why); the benchmark's --phase-barrier on|off measures the kernels with it
+  // everywhere or nowhere. The cases and their judgement are the same either way.
+  enum class PhaseBarrier { float_pairs, on, off };
+  void set_phase_barrier(PhaseBarrier choice) { phase_barrier_ = choice; }
   // The cases [first, first + count) as drawn on the GPU, and the hardware's D.
   std::vector<ResidentDump> dump(const Form& form, int selector, const ModelParameters* model, uint64_t stream_seed,
                                  uint64_t first, uint32_t count);
@@ -110,6 +115,7 @@ class ResidentPath {
   void* lean_fp8_kernel_ = nullptr;   // kResidentLeanFp8Kernel: narrow fp8 pairs with the sm_90 blocks only
   int multiprocessors_ = 0;
   int shared_optin_ = 0;   // dynamic shared memory one block may have (bytes)
+  PhaseBarrier phase_barrier_ = PhaseBarrier::float_pairs;
 };
 
 }  // namespace mmasp

@@ -24,12 +24,14 @@ struct PairTables {
   int32_t selector = 0;
   uint32_t instruction = 0;       // the form x selector's id in the kernel's switch (resident_instruction_id)
   // Per operand (A compressed, B, C, D): bits per element in a register (its container), elements per lane, and per
-  // lane and element the row-major matrix index it holds (layout.h's coord_of, evaluated on the host).
+  // lane and element the row-major matrix index it holds (layout.h's coord_of, evaluated on the host), at
+  // layout[operand] + layout_cell(element, lane).
   uint32_t container_bits[4] = {};
   uint32_t per_lane[4] = {};
   uint32_t layout[4] = {};
-  // Metadata: per lane, 8 nibble positions of its e register, each the index (row * chunks + chunk) of the nibble it
-  // holds for this selector, or kNoNibble; a lane that holds none gets the case's metadata noise.
+  // Metadata: per lane, 8 nibble positions of its e register (at metadata + layout_cell(position, lane)), each the
+  // index (row * chunks + chunk) of the nibble it holds for this selector, or kNoNibble; a lane that holds none gets
+  // the case's metadata noise.
   uint32_t metadata = 0;
   uint32_t holds_metadata = 0;    // bit L: lane L holds metadata
   Judge judge = Judge::float_model;
@@ -60,6 +62,12 @@ struct PairTables {
   const uint32_t* layouts = nullptr;
 };
 inline constexpr uint32_t kNoNibble = 0xFFFFFFFFu, kNoTable = 0xFFFFFFFFu;
+
+// Where a lane's element `element` lies in a per-lane table (an operand's layout, the metadata's nibble positions):
+// element-major, so that a warp's 32 lanes read one element's cells from 32 consecutive words, one coalesced load.
+// Lane-major (each lane's cells together) put the lanes 16 to 64 bytes apart: 66-80 % of the lean kernel's global
+// sectors came unused (ncu, evidence/gpu-runs/2026-11-26c-resident-speed/profile2.log).
+MMASP_PORTABLE constexpr uint32_t layout_cell(uint32_t element, uint32_t lane) { return element * 32 + lane; }
 enum OperandIndex { operand_a = 0, operand_b = 1, operand_c = 2, operand_d = 3 };
 
 // A test-only fault the kernel applies to its own results, to prove that the resident check catches what the host
@@ -156,10 +164,12 @@ MMASP_PORTABLE uint32_t dump_words(const PairTables& p) {
 
 // The e register of `lane`: its metadata nibbles for the pair's selector, or the case's noise where it holds none.
 MMASP_PORTABLE uint32_t metadata_register(const PairTables& p, const uint32_t* nibbles, uint32_t lane, uint32_t noise) {
-  const uint32_t* cells = p.layouts + p.metadata + lane * 8;
+  const uint32_t* cells = p.layouts + p.metadata + lane;
   uint32_t e = (p.holds_metadata >> lane) & 1 ? 0u : noise;
-  for (uint32_t q = 0; q < 8; ++q)
-    if (cells[q] != kNoNibble) e |= nibbles[cells[q]] << (4 * q);
+  for (uint32_t q = 0; q < 8; ++q) {
+    const uint32_t cell = cells[layout_cell(q, 0)];
+    if (cell != kNoNibble) e |= nibbles[cell] << (4 * q);
+  }
   return e;
 }
 
@@ -469,7 +479,8 @@ struct Registers {
 };
 
 // pack_operand for a container width known at compile time, where a lane's elements fill whole words: each word's
-// elements gathered by an unrolled loop with constant shifts. The same registers (Resident tests compare every pair's
+// elements gathered by an unrolled loop with constant shifts. `index` is the lane's first cell of the operand's
+// layout (layout_cell). The same registers (Resident tests compare every pair's
 // packing with fragments.h's).
 template <uint32_t kBits>
 MMASP_PORTABLE Registers pack_whole_words(const uint32_t* index, uint32_t per_lane, const uint32_t* matrix) {
@@ -480,7 +491,7 @@ MMASP_NO_UNROLL
   for (uint32_t e = 0; e < per_lane; e += per_word) {
     uint32_t word = 0;
 MMASP_UNROLL
-    for (uint32_t k = 0; k < per_word; ++k) word |= matrix[index[e + k]] << (k * kBits);
+    for (uint32_t k = 0; k < per_word; ++k) word |= matrix[index[layout_cell(e + k, 0)]] << (k * kBits);
     x = {{x.r[1], x.r[2], x.r[3], word}};
     ++pushed;
   }
@@ -497,7 +508,7 @@ MMASP_UNROLL
 // down, so no register is indexed at run time.
 MMASP_PORTABLE Registers pack_operand(const PairTables& p, int operand, const uint32_t* matrix, uint32_t lane) {
   const uint32_t bits = p.container_bits[operand], per_lane = p.per_lane[operand];
-  const uint32_t* index = p.layouts + p.layout[operand] + lane * per_lane;
+  const uint32_t* index = p.layouts + p.layout[operand] + lane;
   if ((per_lane * bits) % 32 == 0) {   // every sm_90 operand: whole words (bits divides 32; no division by bits)
     switch (bits) {
       case 4: return pack_whole_words<4>(index, per_lane, matrix);
@@ -516,7 +527,7 @@ MMASP_PORTABLE Registers pack_operand(const PairTables& p, int operand, const ui
   };
 MMASP_NO_UNROLL
   for (uint32_t e = 0; e < per_lane; ++e) {
-    word |= matrix[index[e]] << filled;
+    word |= matrix[index[layout_cell(e, 0)]] << filled;
     filled += bits;
     if (filled == 32) push();
   }

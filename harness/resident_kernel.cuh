@@ -95,7 +95,9 @@ __device__ __forceinline__ void resident_cases(const Launch& launch) {
   double* scratch = reinterpret_cast<double*>(a_decoded);
   const uint64_t warp_index = uint64_t(blockIdx.x) * warps + warp, all_warps = uint64_t(gridDim.x) * warps;
   const uint32_t d_bits = p.container_bits[operand_d], d_per_lane = p.per_lane[operand_d];
-  const uint32_t* d_index = p.layouts + p.layout[operand_d] + lane * d_per_lane;
+  // D's layout, read as d_cell(q): this lane's element q of D (layout_cell).
+  const uint32_t* d_cells = p.layouts + p.layout[operand_d] + lane;
+  const auto d_cell = [&](uint32_t q) { return d_cells[layout_cell(q, 0)]; };
   const uint32_t d_registers = (d_per_lane * d_bits + 31) / 32;
   const uint32_t instruction = p.instruction;
   // Registers are only ever indexed by unrolled loops or selects (resident_abi.h): an index known only at run time
@@ -163,14 +165,14 @@ __device__ __forceinline__ void resident_cases(const Launch& launch) {
       if (fault_kind == Fault::output &&
           (fault.one_in <= 1 || gen::portable::splitmix(index ^ fault.salt) % fault.one_in == 0)) {
         for (uint32_t q = 0; q < d_per_lane; ++q) {
-          if (d_index[q] != fault.element % t.c_count) continue;
+          if (d_cell(q) != fault.element % t.c_count) continue;
           rd = with_element(rd, q, d_bits, fault.set ? fault.set_value : element_of(rd, q, d_bits) ^ fault.xor_mask);
         }
       }
       if constexpr (!kLean) {   // resident.cpp sends a numerics fault to the general kernel
         if (fault_kind == Fault::numerics)
           for (uint32_t q = 0; q < d_per_lane; ++q)
-            rd = with_element(rd, q, d_bits, judged(p, fault.changed, a, b, c, nibbles, d_index[q]));
+            rd = with_element(rd, q, d_bits, judged(p, fault.changed, a, b, c, nibbles, d_cell(q)));
       }
       count_fault_change(clean);
     }
@@ -186,7 +188,7 @@ __device__ __forceinline__ void resident_cases(const Launch& launch) {
       decode_narrow(p, a, b, nibbles, lane, 32, a_narrow, b_narrow);
       __syncwarp();
       for (uint32_t q = 0; q < d_per_lane; ++q)
-        deviates |= element_of(rd, q, d_bits) != judged_narrow_with<kFp8Blocks>(p, a_narrow, b_narrow, c, d_index[q]);
+        deviates |= element_of(rd, q, d_bits) != judged_narrow_with<kFp8Blocks>(p, a_narrow, b_narrow, c, d_cell(q));
     } else if constexpr (kFp8Blocks) {
       deviates = true;   // never: resident.cpp sends only narrow fp8 pairs to this kernel; if it did not, say so
     } else if (judge == Judge::integer) {
@@ -196,16 +198,16 @@ __device__ __forceinline__ void resident_cases(const Launch& launch) {
         tag_integer_columns(p, a, nibbles, lane, 32);
         __syncwarp();
         for (uint32_t q = 0; q < d_per_lane; ++q)
-          deviates |= element_of(rd, q, d_bits) != judged_integer_tagged(p, a, b, c, d_index[q]);
+          deviates |= element_of(rd, q, d_bits) != judged_integer_tagged(p, a, b, c, d_cell(q));
       } else {
         for (uint32_t q = 0; q < d_per_lane; ++q)
-          deviates |= element_of(rd, q, d_bits) != judged_integer(p, a, b, c, nibbles, d_index[q]);
+          deviates |= element_of(rd, q, d_bits) != judged_integer(p, a, b, c, nibbles, d_cell(q));
       }
     } else if constexpr (!kLean) {
       decode_operands(p, p.model, a, b, nibbles, lane, 32, a_decoded, b_decoded, columns);
       __syncwarp();
       for (uint32_t q = 0; q < d_per_lane; ++q)
-        deviates |= element_of(rd, q, d_bits) != judged_decoded(p, p.model, a_decoded, b_decoded, columns, c, d_index[q]);
+        deviates |= element_of(rd, q, d_bits) != judged_decoded(p, p.model, a_decoded, b_decoded, columns, c, d_cell(q));
     } else {
       deviates = true;   // never: resident.cpp sends float_model pairs to the general kernel; if it did not, say so
     }

@@ -111,7 +111,7 @@ TEST(Resident, EverySm90PairHasAKernelAndTablesThatPackAndJudgeAsTheHostDoes) {
         std::vector<int> seen(d_expected.size());
         for (uint32_t lane = 0; lane < 32; ++lane)
           for (uint32_t q = 0; q < p.per_lane[resident::operand_d]; ++q)
-            ++seen[p.layouts[p.layout[resident::operand_d] + lane * p.per_lane[resident::operand_d] + q]];
+            ++seen[p.layouts[p.layout[resident::operand_d] + resident::layout_cell(q, lane)]];
         for (int count : seen) ASSERT_EQ(count, 1) << form.opcode << ": D layout";
       }
     }
