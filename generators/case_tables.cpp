@@ -28,7 +28,12 @@ uint32_t flatten(const ElementSampler& sampler, PortableCaseTables& out, std::ma
   portable::Sampler s;
   s.width = width_of(sampler);
   if (sampler.narrow()) {
-    s.slots = append(out.arena, std::vector<uint32_t>(sampler.slots.begin(), sampler.slots.end()));
+    // The slots' codes (their low bytes) as bytes, four to a word (Sampler::slots): a 12-bit sampler's table is then
+    // 4 KB, not 16.
+    static_assert(std::endian::native == std::endian::little, "portable::slot_codes reads the words as bytes");
+    std::vector<uint32_t> packed((sampler.slots.size() + 3) / 4);
+    for (size_t i = 0; i < sampler.slots.size(); ++i) packed[i / 4] |= uint32_t(sampler.slots[i] & 0xFFu) << (8 * (i % 4));
+    s.slots = append(out.arena, packed);
   } else {
     s.mantissa_bits = uint32_t(sampler.type->mantissa_bits);
     s.pad_bits = uint32_t(sampler.type->pad_bits);

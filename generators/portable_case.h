@@ -84,7 +84,10 @@ MMASP_PORTABLE uint64_t draw_in_run(uint64_t seed, const Cursor& at, uint32_t in
 // One ElementSampler (distributions_impl.h), flattened. Offsets are into the tables' word arena.
 struct Sampler {
   uint32_t width = 0;          // bits per draw: a narrow slot field (8 or 12), a 32-bit field, or 64 (a whole output)
-  uint32_t slots = 0;          // narrow: 2^width slots, the code in the low byte
+  // narrow: 2^width slots, each its code as a byte, four to an arena word (slot_codes). A 12-bit sampler's table in
+  // 32-bit words was 16 KB, and a GPU whose shared memory leaves its L1 cache about 23 KB (fp8 k64) missed it there
+  // (ncu, evidence/gpu-runs/2026-11-26c-resident-speed/profile2).
+  uint32_t slots = 0;
   uint32_t mantissa_bits = 0;  // 32-bit fields: the type's mantissa and pad bits (code_of_field)
   uint32_t pad_bits = 0;
   uint32_t slot_class = 0;     // wide: 256 class numbers
@@ -96,8 +99,13 @@ struct Sampler {
   } classes[16] = {};
 };
 
+// A narrow sampler's slot codes, a byte each (the arena's words read as bytes, little-endian on the host as on a GPU).
+MMASP_PORTABLE const uint8_t* slot_codes(const Sampler& s, const uint32_t* arena) {
+  return reinterpret_cast<const uint8_t*>(arena + s.slots);
+}
+
 MMASP_PORTABLE uint32_t code_of(const Sampler& s, const uint32_t* arena, uint64_t r) {
-  if (s.width <= 12) return arena[s.slots + uint32_t(r)] & 0xFFu;
+  if (s.width <= 12) return slot_codes(s, arena)[uint32_t(r)];
   uint32_t slot, index, extra;
   int index_bits;
   if (s.width == 32) {   // code_of_field
@@ -214,8 +222,9 @@ MMASP_PORTABLE void draw_run_of_width(uint64_t seed, const Cursor& at, const Run
   // 2026-11-26c-resident-speed/profile2.log). Where the fields fill the output (kWidth divides 64), an output's walk
   // therefore starts at field rotation = ((slot - 1) / (32 / per_output)) % per_output: the word rotated right by that
   // many fields, field f of the loop is draw first + (f + rotation) % per_output, and the lanes that share a bank
-  // write different words at each step. Every draw is still put once, with the same bits.
-  constexpr bool kRotated = per_output > 1 && per_output * kWidth == 64 && per_output <= 32;
+  // write different words at each step. Every draw is still put once, with the same bits. Not for 32-bit fields:
+  // their 2-way conflicts cost less than the rotation (the f16 forms drew 4 % slower with it, final-a.log).
+  constexpr bool kRotated = per_output >= 4 && per_output * kWidth == 64 && per_output <= 32;
   // Slot q >= 1: output at.next + q - 1, holding draws from_word + (q - 1) * per_output on.
   const auto put_output = [&](uint32_t slot, uint64_t r) {
     const uint32_t first = from_word + (slot - 1) * per_output;
@@ -264,8 +273,8 @@ MMASP_PORTABLE void draw_codes(const CaseTables& t, uint64_t case_seed, uint32_t
   }
   const Sampler& sampler = t.samplers[t.sampler[run - run_a][profile]];
   if (sampler.width <= 12) {   // code_of's narrow case, its sampler read once per run instead of once per draw
-    const uint32_t* const slots = arena + sampler.slots;
-    const auto put = [&](uint32_t i, uint64_t r) { out[i] = slots[uint32_t(r)] & 0xFFu; };
+    const uint8_t* const slots = slot_codes(sampler, arena);
+    const auto put = [&](uint32_t i, uint64_t r) { out[i] = slots[uint32_t(r)]; };
     if (width == 8) draw_run_of_width<8>(case_seed, at, shape, count, lane, lanes, put);
     else if (width == 12) draw_run_of_width<12>(case_seed, at, shape, count, lane, lanes, put);
     else draw_run(case_seed, at, shape, count, width, lane, lanes, put);
