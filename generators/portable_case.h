@@ -223,7 +223,8 @@ MMASP_PORTABLE void draw_run_of_width(uint64_t seed, const Cursor& at, const Run
   // therefore starts at field rotation = ((slot - 1) / (32 / per_output)) % per_output: the word rotated right by that
   // many fields, field f of the loop is draw first + (f + rotation) % per_output, and the lanes that share a bank
   // write different words at each step. Every draw is still put once, with the same bits. Not for 32-bit fields:
-  // their 2-way conflicts cost less than the rotation (the f16 forms drew 4 % slower with it, final-a.log).
+  // their 2-way conflicts cost less than the rotation (with it the f16, bf16 and tf32 forms drew 1-5 % slower and
+  // verified 1-3 % fewer cases, final-a.log and final-b.log).
   constexpr bool kRotated = per_output >= 4 && per_output * kWidth == 64 && per_output <= 32;
   // Slot q >= 1: output at.next + q - 1, holding draws from_word + (q - 1) * per_output on.
   const auto put_output = [&](uint32_t slot, uint64_t r) {
