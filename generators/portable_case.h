@@ -219,7 +219,7 @@ MMASP_PORTABLE void draw_run_of_width(uint64_t seed, const Cursor& at, const Run
   // Consecutive lanes take consecutive outputs, so at each step of the field loop their draws lie per_output words
   // apart; where that is a power of two (8-bit fields: 8, 32-bit: 2), per_output lanes met in one shared-memory bank
   // at every step (ncu counted about 5 bank conflicts per store request while s4 k128 drew, evidence/gpu-runs/
-  // 2026-11-26c-resident-speed/profile2.log). Where the fields fill the output (kWidth divides 64), an output's walk
+  // 2026-11-26c-resident-speed/profile2/details6.txt). Where the fields fill the output (kWidth divides 64), an output's walk
   // therefore starts at field rotation = ((slot - 1) / (32 / per_output)) % per_output: the word rotated right by that
   // many fields, field f of the loop is draw first + (f + rotation) % per_output, and the lanes that share a bank
   // write different words at each step. Every draw is still put once, with the same bits. Not for 32-bit fields:

@@ -66,7 +66,7 @@ inline constexpr uint32_t kNoNibble = 0xFFFFFFFFu, kNoTable = 0xFFFFFFFFu;
 // Where a lane's element `element` lies in a per-lane table (an operand's layout, the metadata's nibble positions):
 // element-major, so that a warp's 32 lanes read one element's cells from 32 consecutive words, one coalesced load.
 // Lane-major (each lane's cells together) put the lanes 16 to 64 bytes apart: 66-80 % of the lean kernel's global
-// sectors came unused (ncu, evidence/gpu-runs/2026-11-26c-resident-speed/profile2.log).
+// sectors came unused (ncu, evidence/gpu-runs/2026-11-26c-resident-speed/profile2/details*.txt).
 MMASP_PORTABLE constexpr uint32_t layout_cell(uint32_t element, uint32_t lane) { return element * 32 + lane; }
 enum OperandIndex { operand_a = 0, operand_b = 1, operand_c = 2, operand_d = 3 };
 
