@@ -113,7 +113,7 @@ ResidentPairTables resident_pair_tables(const Form& form, int selector, const Mo
     }
   }
   point_at_host_copies(out);
-  t.integer_tagged = resident::integer_tagged_fits(t);   // reads the case tables' shape
+  t.integer_dense = resident::integer_dense_fits(t);   // reads the case tables (their shape and metadata columns)
   const uint32_t stored = t.cases.k / 2;
   if (t.judge == resident::Judge::narrow_model && t.narrow_choices == 0 && uint32_t(t.model.block_products) >= stored &&
       (stored == 4 || stored == 8 || stored == 16) && model::narrow::products_fit_32(int(stored), t.model.fraction_bits))

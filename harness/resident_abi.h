@@ -56,9 +56,9 @@ struct PairTables {
   // Integer forms: element bits and signedness of A and B (C and D are s32), and .satfinite.
   uint32_t a_bits = 0, b_bits = 0;
   bool a_signed = false, b_signed = false, satfinite = false;
-  // Integer forms the lean kernel judges from tagged A words (integer_tagged_fits): A's logical columns found once per
-  // case rather than once per product, the products summed exactly in 32 bits.
-  bool integer_tagged = false;
+  // Integer forms the lean kernel judges from dense bytes (integer_dense_fits): A spread by its metadata and B
+  // transposed once per case, each element of D a run of dp4a.
+  bool integer_dense = false;
   const uint32_t* layouts = nullptr;
 };
 inline constexpr uint32_t kNoNibble = 0xFFFFFFFFu, kNoTable = 0xFFFFFFFFu;
@@ -133,6 +133,15 @@ MMASP_PORTABLE uint32_t case_words(const gen::portable::CaseTables& t) {
 MMASP_PORTABLE uint32_t decoded_words(const gen::portable::CaseTables& t) {
   return 2 * t.a_count + 2 * t.b_count + (t.a_count + 1) / 2 * 2;
 }
+// The dense integer judge's bytes (spread_integer_dense, below). Bytes per row of dense A and of B transposed: K and
+// 16 more, so that rows stay 16-byte aligned for 128-bit loads and successive rows start four banks apart (the eight B
+// rows a warp's lanes write or read at once fall in different banks for K = 32, 64 and 128).
+MMASP_PORTABLE uint32_t dense_row_words(const gen::portable::CaseTables& t) { return (t.k + 16) / 4; }
+// Where the dense rows start in a warp's shared memory (after the case, 16-byte aligned), and their words: M rows of
+// A, then N rows of B transposed.
+MMASP_PORTABLE uint32_t dense_at(const gen::portable::CaseTables& t) { return (case_words(t) + 3) & ~3u; }
+MMASP_PORTABLE uint32_t dense_words(const gen::portable::CaseTables& t) { return (t.m + t.n) * dense_row_words(t); }
+
 // The narrow model's A words (decode_narrow): a row of A's stored elements, then one unused word, so that the eight rows
 // a warp's lanes read at once start in eight different shared-memory banks (a row of 8, 16 or 32 64-bit words spans a
 // multiple of 16 banks: unpadded, rows i and i+2 met in one bank).
@@ -140,13 +149,14 @@ MMASP_PORTABLE uint32_t narrow_a_slots(const gen::portable::CaseTables& t) { ret
 MMASP_PORTABLE uint32_t narrow_a_slot(const gen::portable::CaseTables& t, uint32_t e) { return e + (e >> t.stored_log2); }
 // The same for the narrow model (decode_narrow): per A element its packed 64-bit word (rows padded), per B element its.
 MMASP_PORTABLE uint32_t narrow_words(const gen::portable::CaseTables& t) { return 2 * narrow_a_slots(t) + 2 * t.b_count; }
-// Words per warp of shared memory for a pair: the case, then (8-byte aligned) its decoded operands, if any.
+// Words per warp of shared memory for a pair: the case, then (8-byte aligned) its decoded operands, or (16-byte
+// aligned, a multiple of 4 words in all, so that every warp's rows stay aligned) its dense bytes, if any.
 MMASP_PORTABLE uint32_t shared_words(const PairTables& p) {
   const uint32_t words = case_words(p.cases), aligned = words + (words & 1);
   switch (p.judge) {
     case Judge::float_model: return aligned + decoded_words(p.cases);
     case Judge::narrow_model: return aligned + narrow_words(p.cases);
-    case Judge::integer: break;
+    case Judge::integer: return p.integer_dense ? dense_at(p.cases) + dense_words(p.cases) : words;
   }
   return words;
 }
@@ -202,52 +212,129 @@ MMASP_PORTABLE uint32_t a_element_column(const gen::portable::CaseTables& t, con
   return gen::portable::logical_column(t, [&](uint32_t chunk) { return row_nibbles[chunk]; }, e & ((t.k / 2) - 1));
 }
 
-// --- The lean kernel's integer judge (issue #28). judged_integer finds each product's logical column from the
-// metadata (a table read, a nibble read and arithmetic) once per product, so once per element of D that reads it; the
-// tagged judge finds it once per A element and case. ---
+// --- The lean kernel's integer judge (issue #28): four-byte dot products. judged_integer finds each product's logical
+// column from the metadata (a table read, a nibble read and arithmetic) once per product, so once per element of D that
+// reads it, and multiplies one pair of codes at a time. The dense judge spreads a case once into bytes: A dense (each
+// stored element at its logical column, zero elsewhere) and B transposed, each row K bytes plus 16 of padding; an
+// element of D is then K/4 dp4a instructions over 128-bit loads, a zero in A adding nothing to the exact sum. ---
 
-// Whether a pair's integer judge can use tagged A words: codes of at most 16 bits (the low half of a word), every B
-// row offset (column * N) in the high half, and every products' sum exact in 32 bits (stored * |a| * |b| < 2^31).
-MMASP_PORTABLE bool integer_tagged_fits(const PairTables& p) {
+// Whether a pair's integer judge can use the dense bytes: codes of at most 8 bits (a byte, sign-extended where signed),
+// K a multiple of 16 (whole 128-bit loads), a chunk of 4 or 8 logical columns (one or two words of dense A), every
+// products' sum exact in 32 bits (stored * |a| * |b| < 2^31), and every metadata nibble the generator draws naming
+// distinct columns within its chunk (so that no stored element overwrites another in dense A; legal metadata does, and
+// the tables are checked rather than trusted).
+MMASP_PORTABLE bool integer_dense_fits(const PairTables& p) {
   const gen::portable::CaseTables& t = p.cases;
-  if (p.judge != Judge::integer || p.a_bits > 16 || p.b_bits > 16 || t.k * t.n > (1u << 16)) return false;
+  if (p.judge != Judge::integer || p.a_bits > 8 || p.b_bits > 8 || t.k % 16 != 0) return false;
+  if ((t.chunk_width != 4 && t.chunk_width != 8) || t.stored_per_chunk > 4 || t.arena == nullptr) return false;
   const uint64_t largest_product = (uint64_t(1) << (p.a_signed ? p.a_bits - 1 : p.a_bits)) *
                                    (uint64_t(1) << (p.b_signed ? p.b_bits - 1 : p.b_bits));
-  return uint64_t(t.k / 2) * largest_product < (uint64_t(1) << 31);
+  if (uint64_t(t.k / 2) * largest_product >= (uint64_t(1) << 31)) return false;
+  for (uint32_t slot = 0; slot < 256; ++slot) {
+    const uint32_t nibble = t.arena[t.chunk_nibbles + slot] & 0xFFu;
+    uint32_t seen = 0;
+    for (uint32_t s = 0; s < t.stored_per_chunk; ++s) {
+      const uint32_t column = t.arena[t.chunk_columns + nibble * 4 + s];
+      if (column >= t.chunk_width || (seen >> column) & 1) return false;
+      seen |= 1u << column;
+    }
+  }
+  return true;
 }
 
-// Lane `lane`'s share of tagging a case's A in place: element e keeps its code in the low half and gets the offset
-// (column * N) of the B row its logical column meets in the high half. Tagging a tagged word again changes nothing, so
-// the benchmark's judge mode (one case judged again and again) judges the same case.
-MMASP_PORTABLE void tag_integer_columns(const PairTables& p, uint32_t* a, const uint32_t* nibbles, uint32_t lane,
-                                        uint32_t lanes) {
-  const gen::portable::CaseTables& t = p.cases;
-  for (uint32_t e = lane; e < t.a_count; e += lanes) a[e] = (a[e] & 0xFFFFu) | (a_element_column(t, nibbles, e) * t.n) << 16;
-}
-
-// An integer code of `bits` bits, sign-extended or not; bits above `bits` (a tag) are ignored.
-MMASP_PORTABLE int32_t integer_field(uint32_t word, uint32_t bits, bool is_signed) {
+// An integer code of `bits` bits as a byte: sign-extended where signed (a 4-bit -8 is 0xF8), as is where not.
+MMASP_PORTABLE uint32_t integer_byte(uint32_t code, uint32_t bits, bool is_signed) {
   const uint32_t shift = 32 - bits;
-  return is_signed ? int32_t(word << shift) >> shift : int32_t((word << shift) >> shift);
+  return (is_signed ? uint32_t(int32_t(code << shift) >> shift) : (code << shift) >> shift) & 0xFFu;
 }
 
-// judged_integer from tagged A words: the same exact result. Row i starts its products at stored element i (mod the
-// row's length): an exact sum does not depend on the order, and the warp's eight rows then read eight different
-// shared-memory banks instead of one.
-MMASP_PORTABLE uint32_t judged_integer_tagged(const PairTables& p, const uint32_t* a_tagged, const uint32_t* b,
-                                              const uint32_t* c, uint32_t idx) {
+// Lane `lane`'s share of writing a case's dense bytes (dense_words words at `dense`, 16-byte aligned) from its codes:
+// dense A a chunk at a time (the chunk's stored elements placed by its nibble, whole words written, so nothing needs
+// clearing first), B transposed a word at a time (four rows of one column; each lane starts at a different one of
+// the four, so that a warp's loads of B fall in 32 banks rather than 8). Reads only A, B and the nibbles, so running
+// it again writes the same bytes (the benchmark's judge mode judges one case again and again).
+MMASP_PORTABLE void spread_integer_dense(const PairTables& p, const uint32_t* a, const uint32_t* b,
+                                         const uint32_t* nibbles, uint32_t lane, uint32_t lanes, uint32_t* dense) {
   const gen::portable::CaseTables& t = p.cases;
-  const uint32_t i = idx >> t.n_log2, j = idx & (t.n - 1), stored = t.k / 2;
-  const uint32_t* a_row = a_tagged + i * stored;
+  const uint32_t row_words = dense_row_words(t), chunk_log2 = t.chunks_log2, per_chunk = t.stored_per_chunk;
   const uint32_t a_bits = p.a_bits, b_bits = p.b_bits;
   const bool a_signed = p.a_signed, b_signed = p.b_signed;
-  int32_t products = 0;   // exact: integer_tagged_fits
-  for (uint32_t s = 0; s < stored; ++s) {
-    const uint32_t word = a_row[(s + i) & (stored - 1)];
-    products += integer_field(word, a_bits, a_signed) * integer_field(b[(word >> 16) + j], b_bits, b_signed);
+  const uint32_t* columns = t.arena + t.chunk_columns;
+  for (uint32_t chunk = lane; chunk < t.nibble_count; chunk += lanes) {   // chunk = row * chunks + chunk in row
+    const uint32_t row = chunk >> chunk_log2, within = chunk & ((1u << chunk_log2) - 1);
+    const uint32_t* nibble_columns = columns + nibbles[chunk] * 4;
+    const uint32_t* stored = a + chunk * per_chunk;
+    uint64_t bytes = 0;
+    for (uint32_t s = 0; s < per_chunk; ++s)
+      bytes |= uint64_t(integer_byte(stored[s], a_bits, a_signed)) << (8 * nibble_columns[s]);
+    uint32_t* out = dense + row * row_words + within * (t.chunk_width / 4);
+    out[0] = uint32_t(bytes);
+    if (t.chunk_width == 8) out[1] = uint32_t(bytes >> 32);
   }
-  if (!p.satfinite) return c[idx] + uint32_t(products);   // wrapped to 32 bits, as the 64-bit sum wrapped is
-  const long long sum = (long long)int32_t(c[idx]) + products;
+  const uint32_t n = t.n, words_per_column = t.k / 4;
+  uint32_t* b_transposed = dense + t.m * row_words;
+  for (uint32_t x = lane; x < n * words_per_column; x += lanes) {   // x = word * N + column
+    const uint32_t column = x & (n - 1), word = x >> t.n_log2;
+    const uint32_t* rows = b + 4 * word * n + column;
+    uint32_t packed = 0;
+    for (uint32_t step = 0; step < 4; ++step) {
+      const uint32_t r = (step + word) & 3;
+      packed |= integer_byte(rows[r * n], b_bits, b_signed) << (8 * r);
+    }
+    b_transposed[column * row_words + word] = packed;
+  }
+}
+
+// c + the dot product of four bytes of a and of b, signed or unsigned as the types say (PTX dp4a), wrapped to 32 bits.
+template <bool kASigned, bool kBSigned>
+MMASP_PORTABLE uint32_t dot4(uint32_t a, uint32_t b, uint32_t c) {
+#if defined(__CUDA_ARCH__)
+  uint32_t d;
+  if constexpr (kASigned && kBSigned) asm("dp4a.s32.s32 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c));
+  if constexpr (kASigned && !kBSigned) asm("dp4a.s32.u32 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c));
+  if constexpr (!kASigned && kBSigned) asm("dp4a.u32.s32 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c));
+  if constexpr (!kASigned && !kBSigned) asm("dp4a.u32.u32 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c));
+  return d;
+#else
+  for (uint32_t x = 0; x < 32; x += 8) {
+    const int32_t av = kASigned ? int32_t(int8_t(uint8_t(a >> x))) : int32_t((a >> x) & 0xFFu);
+    const int32_t bv = kBSigned ? int32_t(int8_t(uint8_t(b >> x))) : int32_t((b >> x) & 0xFFu);
+    c += uint32_t(av * bv);
+  }
+  return c;
+#endif
+}
+
+// The products' sum of a row of dense A and a row of B transposed, `words` words (a multiple of 4), 16 bytes a load.
+template <bool kASigned, bool kBSigned>
+MMASP_PORTABLE uint32_t dense_products(const uint32_t* a_row, const uint32_t* b_row, uint32_t words) {
+  uint32_t sum = 0;
+MMASP_NO_UNROLL
+  for (uint32_t w = 0; w < words; w += 4) {
+#if defined(__CUDA_ARCH__)
+    const uint4 x = *reinterpret_cast<const uint4*>(a_row + w), y = *reinterpret_cast<const uint4*>(b_row + w);
+    sum = dot4<kASigned, kBSigned>(x.w, y.w, dot4<kASigned, kBSigned>(x.z, y.z, dot4<kASigned, kBSigned>(
+                                                   x.y, y.y, dot4<kASigned, kBSigned>(x.x, y.x, sum))));
+#else
+    for (uint32_t v = 0; v < 4; ++v) sum = dot4<kASigned, kBSigned>(a_row[w + v], b_row[w + v], sum);
+#endif
+  }
+  return sum;
+}
+
+// judged_integer from the dense bytes: the same exact result (integer_dense_fits).
+MMASP_PORTABLE uint32_t judged_integer_dense(const PairTables& p, const uint32_t* dense, const uint32_t* c,
+                                             uint32_t idx) {
+  const gen::portable::CaseTables& t = p.cases;
+  const uint32_t i = idx >> t.n_log2, j = idx & (t.n - 1), row_words = dense_row_words(t), words = t.k / 4;
+  const uint32_t* a_row = dense + i * row_words;
+  const uint32_t* b_row = dense + (t.m + j) * row_words;
+  const uint32_t products = p.a_signed ? (p.b_signed ? dense_products<true, true>(a_row, b_row, words)
+                                                     : dense_products<true, false>(a_row, b_row, words))
+                                       : (p.b_signed ? dense_products<false, true>(a_row, b_row, words)
+                                                     : dense_products<false, false>(a_row, b_row, words));
+  if (!p.satfinite) return c[idx] + products;   // wrapped to 32 bits, as the 64-bit sum wrapped is
+  const long long sum = (long long)int32_t(c[idx]) + int32_t(products);   // the products' sum is exact in 32 bits
   return uint32_t(sum > 2147483647LL ? 2147483647LL : sum < -2147483648LL ? -2147483648LL : sum);
 }
 

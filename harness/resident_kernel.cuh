@@ -74,7 +74,7 @@ __device__ __forceinline__ void swap_first_two(Registers& registers) {
 template <bool kLean, bool kFp8Blocks = false>
 __device__ __forceinline__ void resident_cases(const Launch& launch) {
   static_assert(kLean || !kFp8Blocks, "the fp8 kernel is a lean one");
-  extern __shared__ uint32_t shared[];
+  extern __shared__ __align__(16) uint32_t shared[];   // 16: the dense integer judge's 128-bit loads
   const PairTables& p = *launch.pair;
   const gen::portable::CaseTables& t = p.cases;
   const uint32_t lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
@@ -192,13 +192,14 @@ __device__ __forceinline__ void resident_cases(const Launch& launch) {
     } else if constexpr (kFp8Blocks) {
       deviates = true;   // never: resident.cpp sends only narrow fp8 pairs to this kernel; if it did not, say so
     } else if (judge == Judge::integer) {
-      bool tagged = false;
-      if constexpr (kLean) tagged = p.integer_tagged;   // A is not read again in this case (dumped above)
-      if (tagged) {
-        tag_integer_columns(p, a, nibbles, lane, 32);
+      bool dense = false;
+      if constexpr (kLean) dense = p.integer_dense;
+      if (dense) {
+        uint32_t* rows = a + dense_at(t);
+        spread_integer_dense(p, a, b, nibbles, lane, 32, rows);
         __syncwarp();
         for (uint32_t q = 0; q < d_per_lane; ++q)
-          deviates |= element_of(rd, q, d_bits) != judged_integer_tagged(p, a, b, c, d_cell(q));
+          deviates |= element_of(rd, q, d_bits) != judged_integer_dense(p, rows, c, d_cell(q));
       } else {
         for (uint32_t q = 0; q < d_per_lane; ++q)
           deviates |= element_of(rd, q, d_bits) != judged_integer(p, a, b, c, nibbles, d_cell(q));

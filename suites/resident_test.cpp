@@ -86,16 +86,20 @@ TEST(Resident, EverySm90PairHasAKernelAndTablesThatPackAndJudgeAsTheHostDoes) {
             ASSERT_EQ(resident::judged_narrow(p, words.a.data(), words.b.data(), test.c.data(), idx), d_expected[idx])
                 << form.opcode << " case " << index << " element " << idx << " (narrow model)";
         }
-        if (form.is_integer()) {   // the lean kernel's integer path: A tagged in place with its columns' B rows
-          EXPECT_TRUE(p.integer_tagged) << form.opcode << ": every sm_90 integer form's sums fit the tagged judge";
-          std::vector<uint32_t> tagged = test.a_compressed;
-          resident::tag_integer_columns(p, tagged.data(), test.nibbles.data(), 0, 1);
-          const std::vector<uint32_t> once = tagged;
-          resident::tag_integer_columns(p, tagged.data(), test.nibbles.data(), 0, 1);
-          ASSERT_EQ(tagged, once) << form.opcode << ": tagging a tagged A changed it";
+        if (form.is_integer()) {   // the lean kernel's integer path: dense bytes and dp4a
+          EXPECT_TRUE(p.integer_dense) << form.opcode << ": every sm_90 integer form fits the dense judge";
+          // A warp's 32 lanes write what one lane alone writes, and writing again changes nothing (judge mode).
+          std::vector<uint32_t> alone(resident::dense_words(p.cases), 0xA5A5A5A5u), warp(alone.size(), 0x5A5A5A5Au);
+          resident::spread_integer_dense(p, test.a_compressed.data(), test.b.data(), test.nibbles.data(), 0, 1, alone.data());
+          for (uint32_t lane = 0; lane < 32; ++lane)
+            resident::spread_integer_dense(p, test.a_compressed.data(), test.b.data(), test.nibbles.data(), lane, 32,
+                                           warp.data());
+          const uint32_t row_words = resident::dense_row_words(p.cases);
+          for (uint32_t w = 0; w < alone.size(); ++w)   // padding words (past K/4 in a row) are never read
+            if (w % row_words < p.cases.k / 4) ASSERT_EQ(warp[w], alone[w]) << form.opcode << " dense word " << w;
           for (uint32_t idx = 0; idx < uint32_t(d_expected.size()); ++idx)
-            ASSERT_EQ(resident::judged_integer_tagged(p, tagged.data(), test.b.data(), test.c.data(), idx), d_expected[idx])
-                << form.opcode << " case " << index << " element " << idx << " (tagged integer judge)";
+            ASSERT_EQ(resident::judged_integer_dense(p, alone.data(), test.c.data(), idx), d_expected[idx])
+                << form.opcode << " case " << index << " element " << idx << " (dense integer judge)";
         }
         if (!form.is_integer()) {   // the general kernel's path: operands decoded once per case
           std::vector<uint64_t> a_decoded(test.a_compressed.size()), b_decoded(test.b.size());
@@ -193,6 +197,74 @@ TEST(Resident, TheNarrowModelIsTheModelOnEveryInput) {
   }
   EXPECT_GE(forms, 20);
   EXPECT_GT(elements, 100000u);
+}
+
+// The dense integer judge (spread_integer_dense, judged_integer_dense: dp4a over bytes) gives the exact reference's D
+// on drawn cases, on codes drawn uniformly from all bit patterns, and on the largest products (every A and B element
+// at its type's extreme, C at the edges of .satfinite's clamp), for every integer form.
+TEST(Resident, TheDenseIntegerJudgeIsTheReferenceOnEveryInput) {
+  int forms = 0;
+  uint64_t elements = 0;
+  for (const Form& form : instruction_space()) {
+    if (!has_resident_kernel(form) || !form.is_integer()) continue;
+    const ResidentPairTables tables = resident_pair_tables(form, form.selectors.front(), nullptr);
+    const resident::PairTables& p = tables.tables;
+    ASSERT_TRUE(p.integer_dense) << form.opcode;
+    ++forms;
+    const uint32_t a_mask = (1u << info(form.a).bits) - 1, b_mask = (1u << info(form.b).bits) - 1;
+    // A type's extremes as codes: its most negative (signed) or largest (unsigned) value, and its largest.
+    const auto extreme = [](uint32_t bits, bool is_signed, bool low) {
+      if (!is_signed) return (1u << bits) - 1;
+      return low ? 1u << (bits - 1) : (1u << (bits - 1)) - 1;
+    };
+    gen::Options options;
+    options.selector = form.selectors.front();
+    const gen::CaseSeeds seeds(0xd0d0, form);
+    gen::SplitMixDraw bits(0xbeefULL + uint64_t(forms));
+    for (uint64_t index = 0; index < 200; ++index) {
+      MmaCase test;
+      gen::BulkGenerator(seeds.of(index)).next(form, test, options);   // metadata, and every fourth case as drawn
+      const int kind = int(index % 4);
+      if (kind == 1) {
+        for (auto& x : test.a_compressed) x = uint32_t(bits.bits()) & a_mask;
+        for (auto& x : test.b) x = uint32_t(bits.bits()) & b_mask;
+        for (auto& x : test.c) x = uint32_t(bits.bits());
+      }
+      if (kind >= 2) {   // every product at its largest, of one sign (kind 2) or the other (kind 3)
+        for (auto& x : test.a_compressed) x = extreme(p.a_bits, p.a_signed, true);
+        for (auto& x : test.b) x = extreme(p.b_bits, p.b_signed, kind == 2);
+        const uint32_t edges[] = {0x7FFFFFFFu, 0x80000000u, 0u, 0x7FFF0000u, 0x80010000u};
+        for (size_t e = 0; e < test.c.size(); ++e) test.c[e] = edges[e % 5];
+      }
+      if (!undefined_behaviour(test).empty()) continue;
+      const auto want = reference(test).d;
+      std::vector<uint32_t> dense(resident::dense_words(p.cases));
+      resident::spread_integer_dense(p, test.a_compressed.data(), test.b.data(), test.nibbles.data(), 0, 1, dense.data());
+      for (uint32_t idx = 0; idx < uint32_t(want.size()); ++idx, ++elements)
+        ASSERT_EQ(resident::judged_integer_dense(p, dense.data(), test.c.data(), idx), want[idx].rounded_code)
+            << form.opcode << " case " << index << " (kind " << kind << ") element " << idx;
+    }
+  }
+  EXPECT_GE(forms, 16);
+  EXPECT_GT(elements, 100000u);
+}
+
+// A stored element that metadata placed on another's column would overwrite it in dense A: tables whose drawable
+// nibbles name a column twice keep the general integer judge.
+TEST(Resident, TheDenseIntegerJudgeRefusesMetadataThatRepeatsAColumn) {
+  const Form& form = *find_form("mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.s32.s4.s4.s32");
+  ResidentPairTables tables = resident_pair_tables(form, 0, nullptr);
+  ASSERT_TRUE(tables.tables.integer_dense);
+  std::vector<uint32_t> arena = tables.cases.arena;
+  resident::PairTables p = tables.tables;
+  const uint32_t nibble = arena[p.cases.chunk_nibbles + 17] & 0xFFu;   // one nibble the generator draws
+  arena[p.cases.chunk_columns + nibble * 4 + 1] = arena[p.cases.chunk_columns + nibble * 4];
+  p.cases.arena = arena.data();
+  EXPECT_FALSE(resident::integer_dense_fits(p));
+  p.cases.arena = tables.cases.arena.data();
+  EXPECT_TRUE(resident::integer_dense_fits(p));
+  p.a_bits = 16;   // a code wider than a byte
+  EXPECT_FALSE(resident::integer_dense_fits(p));
 }
 
 // decode_narrow's tables give every code of every narrow pair's A and B formats the word decode_operand and
