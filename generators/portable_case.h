@@ -252,33 +252,30 @@ MMASP_UNROLL
 // count (the one its shape was made for). Every width the tables use (case_tables.cpp: nibbles 8, noise 32, narrow
 // samplers 8 or 12, wide ones 32 or 64) takes draw_run_of_width or the whole-output loop; the sampler's fields are
 // read into registers once per run (through a reference they would be read again after every store to `out`).
-// `Code` is the element type of `out`: uint32_t, or uint8_t where every code of the run fits a byte (the resident
-// kernel's integer cases, PairTables::integer_bytes); a code is stored as Code(code).
-template <class Code>
 MMASP_PORTABLE void draw_codes(const CaseTables& t, uint64_t case_seed, uint32_t profile, int run, uint32_t count,
-                               uint32_t lane, uint32_t lanes, Code* out) {
+                               uint32_t lane, uint32_t lanes, uint32_t* out) {
   const Cursor at = t.runs[profile][run];
   const uint32_t width = t.run_width[profile][run];
   const RunShape shape = t.run_shapes[profile][run];
   const uint32_t* const arena = t.arena;
   if (run == run_nibbles && width == 8) {
     const uint32_t* const nibbles = arena + t.chunk_nibbles;
-    draw_run_of_width<8>(case_seed, at, shape, count, lane, lanes, [&](uint32_t i, uint64_t r) { out[i] = Code(nibbles[uint32_t(r)] & 0xFFu); });
+    draw_run_of_width<8>(case_seed, at, shape, count, lane, lanes, [&](uint32_t i, uint64_t r) { out[i] = nibbles[uint32_t(r)] & 0xFFu; });
     return;
   }
   if (run == run_noise && width == 32) {
-    draw_run_of_width<32>(case_seed, at, shape, count, lane, lanes, [&](uint32_t i, uint64_t r) { out[i] = Code(uint32_t(r)); });
+    draw_run_of_width<32>(case_seed, at, shape, count, lane, lanes, [&](uint32_t i, uint64_t r) { out[i] = uint32_t(r); });
     return;
   }
   if (run == run_nibbles || run == run_noise) {
     draw_run(case_seed, at, shape, count, width, lane, lanes,
-             [&](uint32_t i, uint64_t r) { out[i] = Code(code_of_draw(t, profile, run, r)); });
+             [&](uint32_t i, uint64_t r) { out[i] = code_of_draw(t, profile, run, r); });
     return;
   }
   const Sampler& sampler = t.samplers[t.sampler[run - run_a][profile]];
   if (sampler.width <= 12) {   // code_of's narrow case, its sampler read once per run instead of once per draw
     const uint8_t* const slots = slot_codes(sampler, arena);
-    const auto put = [&](uint32_t i, uint64_t r) { out[i] = Code(slots[uint32_t(r)]); };
+    const auto put = [&](uint32_t i, uint64_t r) { out[i] = slots[uint32_t(r)]; };
     if (width == 8) draw_run_of_width<8>(case_seed, at, shape, count, lane, lanes, put);
     else if (width == 12) draw_run_of_width<12>(case_seed, at, shape, count, lane, lanes, put);
     else draw_run(case_seed, at, shape, count, width, lane, lanes, put);
@@ -294,11 +291,11 @@ MMASP_PORTABLE void draw_codes(const CaseTables& t, uint64_t case_seed, uint32_t
       const uint32_t field = uint32_t(r);
       const Sampler::Class k = classes[slot_class[field >> 24]];
       const uint32_t index = (field >> mantissa_bits) & index_mask;
-      out[i] = Code(codes[k.offset + uint32_t((uint64_t(index) * k.size) >> index_bits)] | ((field << pad_bits) & k.mask) | k.force);
+      out[i] = codes[k.offset + uint32_t((uint64_t(index) * k.size) >> index_bits)] | ((field << pad_bits) & k.mask) | k.force;
     });
     return;
   }
-  draw_run(case_seed, at, shape, count, width, lane, lanes, [&](uint32_t i, uint64_t r) { out[i] = Code(code_of(sampler, arena, r)); });
+  draw_run(case_seed, at, shape, count, width, lane, lanes, [&](uint32_t i, uint64_t r) { out[i] = code_of(sampler, arena, r); });
 }
 
 MMASP_PORTABLE uint64_t double_bits(double x) {

@@ -32,7 +32,6 @@ constexpr unsigned kThreads = 128;        // the general kernel's __launch_bound
 constexpr unsigned kLeanThreads = kResidentLeanThreads;   // resident_source.h: each lean kernel's __launch_bounds__
 constexpr unsigned kLean768Threads = kResidentLean768Threads;
 constexpr unsigned kLeanFp8Threads = kResidentLeanFp8Threads;
-constexpr unsigned kLeanIntegerThreads = kResidentLeanIntegerThreads;
 
 ElemType type_of(const Form& form, int operand) {
   switch (operand) {
@@ -241,9 +240,7 @@ ResidentPath::ResidentPath(CudaDevice& device, ResidentImageChoice choice) : dev
   lean_kernel_ = device.function(*module_, kResidentLeanKernel);
   lean_768_kernel_ = device.function(*module_, kResidentLean768Kernel);
   lean_fp8_kernel_ = device.function(*module_, kResidentLeanFp8Kernel);
-  lean_integer_kernel_ = device.function(*module_, kResidentLeanIntegerKernel);
-  if (!kernel_ || !lean_kernel_ || !lean_768_kernel_ || !lean_fp8_kernel_ || !lean_integer_kernel_)
-    throw std::runtime_error("the resident kernel image lacks its kernels");
+  if (!kernel_ || !lean_kernel_ || !lean_768_kernel_ || !lean_fp8_kernel_) throw std::runtime_error("the resident kernel image lacks its kernels");
   multiprocessors_ = device.fingerprint().sm_count;
   shared_optin_ = device.max_shared_per_block();
 }
@@ -303,11 +300,7 @@ ResidentPath::Launched ResidentPath::launch(const Form& form, int selector, cons
   const bool barrier = phase_barrier_ == PhaseBarrier::on ||
                        (phase_barrier_ == PhaseBarrier::float_pairs && host.tables.judge != resident::Judge::integer);
   launch.phase_barrier = lean && barrier ? 1 : 0;
-  // Integer pairs the dense judge takes: their own kernel, codes in bytes (kResidentLeanIntegerKernel).
-  const bool integer_bytes = lean && host.tables.judge == resident::Judge::integer && host.tables.integer_dense;
-  const auto shared_for = [&](unsigned t) {
-    return size_t(t / 32) * (integer_bytes ? resident::integer_bytes_words(host.tables.cases) : resident_shared_words(host.tables)) * 4;
-  };
+  const auto shared_for = [&](unsigned t) { return size_t(t / 32) * resident_shared_words(host.tables) * 4; };
   // Where shared memory holds fewer than 32 of the pair's warps, the lean kernel of at most 768 threads and 80
   // registers (64 make it spill): on the H100, m16n8k32 bf16 (28 warps fit) 6.37e7 -> 6.97e7 verified cases/s with
   // 24 warps of 80 registers; fp8 k64 and s4 k128 (16 and 20 warps) alike within 2 %; forms that fit 32 warps lost
@@ -320,10 +313,6 @@ ResidentPath::Launched ResidentPath::launch(const Form& form, int selector, cons
   if (lean && host.tables.narrow_fp8_blocks) {
     kernel = lean_fp8_kernel_;
     threads = kLeanFp8Threads;
-  }
-  if (integer_bytes) {
-    kernel = lean_integer_kernel_;
-    threads = kLeanIntegerThreads;
   }
   while (threads > kThreads && shared_for(threads) > size_t(shared_optin_)) threads -= kThreads;
   const size_t shared = shared_for(threads);

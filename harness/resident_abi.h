@@ -137,22 +137,10 @@ MMASP_PORTABLE uint32_t decoded_words(const gen::portable::CaseTables& t) {
 // 16 more, so that rows stay 16-byte aligned for 128-bit loads and successive rows start four banks apart (the eight B
 // rows a warp's lanes write or read at once fall in different banks for K = 32, 64 and 128).
 MMASP_PORTABLE uint32_t dense_row_words(const gen::portable::CaseTables& t) { return (t.k + 16) / 4; }
-// The dense rows' words: M rows of A, then N rows of B transposed.
+// Where the dense rows start in a warp's shared memory (after the case, 16-byte aligned), and their words: M rows of
+// A, then N rows of B transposed.
+MMASP_PORTABLE uint32_t dense_at(const gen::portable::CaseTables& t) { return (case_words(t) + 3) & ~3u; }
 MMASP_PORTABLE uint32_t dense_words(const gen::portable::CaseTables& t) { return (t.m + t.n) * dense_row_words(t); }
-// The lean integer kernel's shared memory per warp (kResidentLeanIntegerKernel, integer_dense_fits pairs), in words:
-// the codes of A, of B and the nibbles as bytes (every one fits: integer_dense_fits), then C's words (16-byte
-// aligned), then the dense rows (16-byte aligned); a multiple of 4 words in all, so every warp's rows stay aligned.
-// Codes in bytes are what lets shared memory hold 32 warps of the k128 4-bit forms (13.8 KB a warp with 32-bit codes:
-// 16 warps).
-MMASP_PORTABLE uint32_t integer_bytes_c_at(const gen::portable::CaseTables& t) {
-  return ((t.a_count + t.b_count + t.nibble_count + 15) & ~15u) / 4;
-}
-MMASP_PORTABLE uint32_t integer_bytes_dense_at(const gen::portable::CaseTables& t) {
-  return (integer_bytes_c_at(t) + t.c_count + 3) & ~3u;
-}
-MMASP_PORTABLE uint32_t integer_bytes_words(const gen::portable::CaseTables& t) {
-  return integer_bytes_dense_at(t) + dense_words(t);
-}
 
 // The narrow model's A words (decode_narrow): a row of A's stored elements, then one unused word, so that the eight rows
 // a warp's lanes read at once start in eight different shared-memory banks (a row of 8, 16 or 32 64-bit words spans a
@@ -161,14 +149,14 @@ MMASP_PORTABLE uint32_t narrow_a_slots(const gen::portable::CaseTables& t) { ret
 MMASP_PORTABLE uint32_t narrow_a_slot(const gen::portable::CaseTables& t, uint32_t e) { return e + (e >> t.stored_log2); }
 // The same for the narrow model (decode_narrow): per A element its packed 64-bit word (rows padded), per B element its.
 MMASP_PORTABLE uint32_t narrow_words(const gen::portable::CaseTables& t) { return 2 * narrow_a_slots(t) + 2 * t.b_count; }
-// Words per warp of shared memory for a pair in every kernel but the lean integer one (integer_bytes_words): the case,
-// then (8-byte aligned) its decoded operands, if any.
+// Words per warp of shared memory for a pair: the case, then (8-byte aligned) its decoded operands, or (16-byte
+// aligned, a multiple of 4 words in all, so that every warp's rows stay aligned) its dense bytes, if any.
 MMASP_PORTABLE uint32_t shared_words(const PairTables& p) {
   const uint32_t words = case_words(p.cases), aligned = words + (words & 1);
   switch (p.judge) {
     case Judge::float_model: return aligned + decoded_words(p.cases);
     case Judge::narrow_model: return aligned + narrow_words(p.cases);
-    case Judge::integer: break;
+    case Judge::integer: return p.integer_dense ? dense_at(p.cases) + dense_words(p.cases) : words;
   }
   return words;
 }
@@ -185,13 +173,12 @@ MMASP_PORTABLE uint32_t dump_words(const PairTables& p) {
 #endif
 
 // The e register of `lane`: its metadata nibbles for the pair's selector, or the case's noise where it holds none.
-template <class Code>
-MMASP_PORTABLE uint32_t metadata_register(const PairTables& p, const Code* nibbles, uint32_t lane, uint32_t noise) {
+MMASP_PORTABLE uint32_t metadata_register(const PairTables& p, const uint32_t* nibbles, uint32_t lane, uint32_t noise) {
   const uint32_t* cells = p.layouts + p.metadata + lane;
   uint32_t e = (p.holds_metadata >> lane) & 1 ? 0u : noise;
   for (uint32_t q = 0; q < 8; ++q) {
     const uint32_t cell = cells[layout_cell(q, 0)];
-    if (cell != kNoNibble) e |= uint32_t(nibbles[cell]) << (4 * q);
+    if (cell != kNoNibble) e |= nibbles[cell] << (4 * q);
   }
   return e;
 }
@@ -266,9 +253,8 @@ MMASP_PORTABLE uint32_t integer_byte(uint32_t code, uint32_t bits, bool is_signe
 // clearing first), B transposed a word at a time (four rows of one column; each lane starts at a different one of
 // the four, so that a warp's loads of B fall in 32 banks rather than 8). Reads only A, B and the nibbles, so running
 // it again writes the same bytes (the benchmark's judge mode judges one case again and again).
-template <class Code>
-MMASP_PORTABLE void spread_integer_dense(const PairTables& p, const Code* a, const Code* b, const Code* nibbles,
-                                         uint32_t lane, uint32_t lanes, uint32_t* dense) {
+MMASP_PORTABLE void spread_integer_dense(const PairTables& p, const uint32_t* a, const uint32_t* b,
+                                         const uint32_t* nibbles, uint32_t lane, uint32_t lanes, uint32_t* dense) {
   const gen::portable::CaseTables& t = p.cases;
   const uint32_t row_words = dense_row_words(t), chunk_log2 = t.chunks_log2, per_chunk = t.stored_per_chunk;
   const uint32_t a_bits = p.a_bits, b_bits = p.b_bits;
@@ -277,7 +263,7 @@ MMASP_PORTABLE void spread_integer_dense(const PairTables& p, const Code* a, con
   for (uint32_t chunk = lane; chunk < t.nibble_count; chunk += lanes) {   // chunk = row * chunks + chunk in row
     const uint32_t row = chunk >> chunk_log2, within = chunk & ((1u << chunk_log2) - 1);
     const uint32_t* nibble_columns = columns + nibbles[chunk] * 4;
-    const Code* stored = a + chunk * per_chunk;
+    const uint32_t* stored = a + chunk * per_chunk;
     uint64_t bytes = 0;
     for (uint32_t s = 0; s < per_chunk; ++s)
       bytes |= uint64_t(integer_byte(stored[s], a_bits, a_signed)) << (8 * nibble_columns[s]);
@@ -289,7 +275,7 @@ MMASP_PORTABLE void spread_integer_dense(const PairTables& p, const Code* a, con
   uint32_t* b_transposed = dense + t.m * row_words;
   for (uint32_t x = lane; x < n * words_per_column; x += lanes) {   // x = word * N + column
     const uint32_t column = x & (n - 1), word = x >> t.n_log2;
-    const Code* rows = b + 4 * word * n + column;
+    const uint32_t* rows = b + 4 * word * n + column;
     uint32_t packed = 0;
     for (uint32_t step = 0; step < 4; ++step) {
       const uint32_t r = (step + word) & 3;
@@ -583,8 +569,8 @@ struct Registers {
 // elements gathered by an unrolled loop with constant shifts. `index` is the lane's first cell of the operand's
 // layout (layout_cell). The same registers (Resident tests compare every pair's
 // packing with fragments.h's).
-template <uint32_t kBits, class Code>
-MMASP_PORTABLE Registers pack_whole_words(const uint32_t* index, uint32_t per_lane, const Code* matrix) {
+template <uint32_t kBits>
+MMASP_PORTABLE Registers pack_whole_words(const uint32_t* index, uint32_t per_lane, const uint32_t* matrix) {
   constexpr uint32_t per_word = 32 / kBits;
   Registers x = {};
   uint32_t pushed = 0;
@@ -592,7 +578,7 @@ MMASP_NO_UNROLL
   for (uint32_t e = 0; e < per_lane; e += per_word) {
     uint32_t word = 0;
 MMASP_UNROLL
-    for (uint32_t k = 0; k < per_word; ++k) word |= uint32_t(matrix[index[layout_cell(e + k, 0)]]) << (k * kBits);
+    for (uint32_t k = 0; k < per_word; ++k) word |= matrix[index[layout_cell(e + k, 0)]] << (k * kBits);
     x = {{x.r[1], x.r[2], x.r[3], word}};
     ++pushed;
   }
@@ -607,8 +593,7 @@ MMASP_UNROLL
 // bit bits * (e % (32 / bits)), as fragments.h packs them. Where a lane's elements fill whole words (every sm_90
 // operand), pack_whole_words; else one loop, not unrolled. Either way a finished word enters at r[3] as the others move
 // down, so no register is indexed at run time.
-template <class Code>
-MMASP_PORTABLE Registers pack_operand(const PairTables& p, int operand, const Code* matrix, uint32_t lane) {
+MMASP_PORTABLE Registers pack_operand(const PairTables& p, int operand, const uint32_t* matrix, uint32_t lane) {
   const uint32_t bits = p.container_bits[operand], per_lane = p.per_lane[operand];
   const uint32_t* index = p.layouts + p.layout[operand] + lane;
   if ((per_lane * bits) % 32 == 0) {   // every sm_90 operand: whole words (bits divides 32; no division by bits)
@@ -629,7 +614,7 @@ MMASP_PORTABLE Registers pack_operand(const PairTables& p, int operand, const Co
   };
 MMASP_NO_UNROLL
   for (uint32_t e = 0; e < per_lane; ++e) {
-    word |= uint32_t(matrix[index[layout_cell(e, 0)]]) << filled;
+    word |= matrix[index[layout_cell(e, 0)]] << filled;
     filled += bits;
     if (filled == 32) push();
   }

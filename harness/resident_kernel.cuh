@@ -10,7 +10,6 @@
 #pragma once
 
 #include <cstdint>
-#include <type_traits>
 
 #include "harness/resident_abi.h"
 
@@ -26,12 +25,10 @@ __device__ __noinline__ uint32_t form_issue(uint32_t id, Registers a, Registers 
 // Draws case `index` into a warp's shared memory (every lane its share of each run, stream output by stream output,
 // then the cancellation profile's C); returns this lane's metadata noise. With `use_values`, `values` is room for
 // a_count + b_count doubles the warp may use while it draws (the decoded operands' place). Never a null pointer: nvcc
-// has hoisted a load through one that only a condition guarded. `Code`: A's, B's and the nibbles' element type
-// (uint8_t in the lean integer kernel); C's codes are words.
-template <class Code>
+// has hoisted a load through one that only a condition guarded.
 __device__ __forceinline__ uint32_t draw_shared_case(const Launch& launch, const gen::portable::CaseTables& t,
-                                                     uint64_t index, uint32_t lane, Code* a, Code* b, uint32_t* c,
-                                                     Code* nibbles, bool use_values, double* values) {
+                                                     uint64_t index, uint32_t lane, uint32_t* a, uint32_t* b,
+                                                     uint32_t* c, uint32_t* nibbles, bool use_values, double* values) {
   namespace portable = gen::portable;
   const uint32_t stored = t.k / 2, chunks = 1u << t.chunks_log2;
   const uint64_t seed = portable::splitmix(launch.stream_base + index * portable::kGamma);
@@ -74,46 +71,28 @@ __device__ __forceinline__ void swap_first_two(Registers& registers) {
 }
 
 // kFp8Blocks (lean only): the kernel for pairs with narrow_fp8_blocks, which judges nothing else (resident.cpp).
-// kIntegerBytes (lean only): the kernel for integer pairs with integer_dense_fits, which judges nothing else: their
-// codes in bytes (integer_bytes_words' layout), each element of D by dp4a over the dense rows.
-template <bool kLean, bool kFp8Blocks = false, bool kIntegerBytes = false>
+template <bool kLean, bool kFp8Blocks = false>
 __device__ __forceinline__ void resident_cases(const Launch& launch) {
-  static_assert(kLean || (!kFp8Blocks && !kIntegerBytes), "the fp8 and integer kernels are lean ones");
-  static_assert(!(kFp8Blocks && kIntegerBytes), "one kind of pair per kernel");
+  static_assert(kLean || !kFp8Blocks, "the fp8 kernel is a lean one");
   extern __shared__ __align__(16) uint32_t shared[];   // 16: the dense integer judge's 128-bit loads
   const PairTables& p = *launch.pair;
   const gen::portable::CaseTables& t = p.cases;
   const uint32_t lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
   const uint32_t words = case_words(t), decoded_at = words + (words & 1);
   const Judge judge = p.judge;
-  // Per warp: the case (A, B, C, nibbles), then (8-byte aligned) its A and B decoded once for the model; in the
-  // integer kernel A's, B's and the nibbles' bytes, C's words, then the dense rows.
-  using Code = std::conditional_t<kIntegerBytes, uint8_t, uint32_t>;
-  uint32_t* const base = shared + warp * (kIntegerBytes ? integer_bytes_words(t) : shared_words(p));
-  Code* a;
-  Code* b;
-  Code* nibbles;
-  uint32_t* c;
-  if constexpr (kIntegerBytes) {
-    a = reinterpret_cast<uint8_t*>(base);
-    b = a + t.a_count;
-    nibbles = b + t.b_count;
-    c = base + integer_bytes_c_at(t);
-  } else {
-    a = base;
-    b = a + t.a_count;
-    c = b + t.b_count;
-    nibbles = c + t.c_count;
-  }
-  uint32_t* const dense = base + integer_bytes_dense_at(t);            // kIntegerBytes: the dense rows
-  uint64_t* a_decoded = reinterpret_cast<uint64_t*>(base + decoded_at);   // float_model: decode_operands' layout
+  // Per warp: the case (A, B, C, nibbles), then (8-byte aligned) its A and B decoded once for the model.
+  uint32_t* a = shared + warp * shared_words(p);
+  uint32_t* b = a + t.a_count;
+  uint32_t* c = b + t.b_count;
+  uint32_t* nibbles = c + t.c_count;
+  uint64_t* a_decoded = reinterpret_cast<uint64_t*>(a + decoded_at);   // float_model: decode_operands' layout
   uint64_t* b_decoded = a_decoded + t.a_count;
   uint32_t* columns = reinterpret_cast<uint32_t*>(b_decoded + t.b_count);
   uint64_t* a_narrow = a_decoded;                                        // narrow_model: decode_narrow's layout
   uint64_t* b_narrow = a_narrow + narrow_a_slots(t);
   // While a case is drawn, the decoded operands' place is free (float forms): room for A's and B's values.
-  const bool use_scratch = !kIntegerBytes && judge != Judge::integer;
-  double* scratch = kIntegerBytes ? reinterpret_cast<double*>(dense) : reinterpret_cast<double*>(a_decoded);
+  const bool use_scratch = judge != Judge::integer;
+  double* scratch = reinterpret_cast<double*>(a_decoded);
   const uint64_t warp_index = uint64_t(blockIdx.x) * warps + warp, all_warps = uint64_t(gridDim.x) * warps;
   const uint32_t d_bits = p.container_bits[operand_d], d_per_lane = p.per_lane[operand_d];
   // D's layout, read as d_cell(q): this lane's element q of D (layout_cell).
@@ -199,38 +178,32 @@ __device__ __forceinline__ void resident_cases(const Launch& launch) {
     }
     if (launch.mode == Mode::dump) {
       uint32_t* out = launch.dump + w * dump_words(p);
-      if constexpr (kIntegerBytes) {   // as words, in the order the other kernels keep them: A, B, C, the nibbles
-        for (uint32_t x = lane; x < t.a_count; x += 32) out[x] = a[x];
-        for (uint32_t x = lane; x < t.b_count; x += 32) out[t.a_count + x] = b[x];
-        for (uint32_t x = lane; x < t.c_count; x += 32) out[t.a_count + t.b_count + x] = c[x];
-        for (uint32_t x = lane; x < t.nibble_count; x += 32) out[t.a_count + t.b_count + t.c_count + x] = nibbles[x];
-      } else {
-        for (uint32_t x = lane; x < words; x += 32) out[x] = a[x];   // A, B, C and the nibbles lie one after the other
-      }
+      for (uint32_t x = lane; x < words; x += 32) out[x] = a[x];   // A, B, C and the nibbles lie one after the other
       out[words + lane] = noise;
       for (uint32_t r = 0; r < 4; ++r)
         if (r < d_registers) out[words + 32 + lane * d_registers + r] = rd.r[r];
     }
     bool deviates = false;
-    if constexpr (kIntegerBytes) {
-      if (judge == Judge::integer && p.integer_dense) {
-        spread_integer_dense(p, a, b, nibbles, lane, 32, dense);
-        __syncwarp();
-        for (uint32_t q = 0; q < d_per_lane; ++q)
-          deviates |= element_of(rd, q, d_bits) != judged_integer_dense(p, dense, c, d_cell(q));
-      } else {
-        deviates = true;   // never: resident.cpp sends only integer_dense pairs to this kernel; if it did not, say so
-      }
-    } else if (judge == Judge::narrow_model) {
+    if (judge == Judge::narrow_model) {
       decode_narrow(p, a, b, nibbles, lane, 32, a_narrow, b_narrow);
       __syncwarp();
       for (uint32_t q = 0; q < d_per_lane; ++q)
         deviates |= element_of(rd, q, d_bits) != judged_narrow_with<kFp8Blocks>(p, a_narrow, b_narrow, c, d_cell(q));
     } else if constexpr (kFp8Blocks) {
       deviates = true;   // never: resident.cpp sends only narrow fp8 pairs to this kernel; if it did not, say so
-    } else if (judge == Judge::integer) {   // the integer kernel judges integer_dense pairs (resident.cpp)
-      for (uint32_t q = 0; q < d_per_lane; ++q)
-        deviates |= element_of(rd, q, d_bits) != judged_integer(p, a, b, c, nibbles, d_cell(q));
+    } else if (judge == Judge::integer) {
+      bool dense = false;
+      if constexpr (kLean) dense = p.integer_dense;
+      if (dense) {
+        uint32_t* rows = a + dense_at(t);
+        spread_integer_dense(p, a, b, nibbles, lane, 32, rows);
+        __syncwarp();
+        for (uint32_t q = 0; q < d_per_lane; ++q)
+          deviates |= element_of(rd, q, d_bits) != judged_integer_dense(p, rows, c, d_cell(q));
+      } else {
+        for (uint32_t q = 0; q < d_per_lane; ++q)
+          deviates |= element_of(rd, q, d_bits) != judged_integer(p, a, b, c, nibbles, d_cell(q));
+      }
     } else if constexpr (!kLean) {
       decode_operands(p, p.model, a, b, nibbles, lane, 32, a_decoded, b_decoded, columns);
       __syncwarp();

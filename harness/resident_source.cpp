@@ -151,10 +151,7 @@ std::string resident_kernels_source(ResidentImage image) {
      << "  mmasp::resident::resident_cases<true>(launch);\n}\n\n"
      << "extern \"C\" __global__ void __launch_bounds__(" << kResidentLeanFp8Threads << ", 1)\n"
      << "mmasp_resident_lean_fp8(const __grid_constant__ mmasp::resident::Launch launch) {\n"
-     << "  mmasp::resident::resident_cases<true, true>(launch);\n}\n\n"
-     << "extern \"C\" __global__ void __launch_bounds__(" << kResidentLeanIntegerThreads << ", 1)\n"
-     << "mmasp_resident_lean_integer(const __grid_constant__ mmasp::resident::Launch launch) {\n"
-     << "  mmasp::resident::resident_cases<true, false, true>(launch);\n}\n";
+     << "  mmasp::resident::resident_cases<true, true>(launch);\n}\n";
   return cu.str();
 }
 

@@ -39,13 +39,9 @@ inline constexpr const char* kResidentLean768Kernel = "mmasp_resident_lean_768";
 // blocks walked by compile-time indices, in blocks of at most 512 threads (shared memory holds 16 of their warps on
 // an H100), so up to 128 registers.
 inline constexpr const char* kResidentLeanFp8Kernel = "mmasp_resident_lean_fp8";
-// The lean kernel for integer pairs the dense judge takes (integer_dense_fits) and nothing else: their codes in bytes in
-// shared memory (resident_abi.h's integer_bytes_words), so that 32 warps of every sm_90 integer form fit.
-inline constexpr const char* kResidentLeanIntegerKernel = "mmasp_resident_lean_integer";
 // The lean kernels' largest blocks: their __launch_bounds__ (resident_kernels_source writes them) and what
 // resident.cpp launches.
-inline constexpr unsigned kResidentLeanThreads = 1024, kResidentLean768Threads = 768, kResidentLeanFp8Threads = 512,
-                          kResidentLeanIntegerThreads = 1024;
+inline constexpr unsigned kResidentLeanThreads = 1024, kResidentLean768Threads = 768, kResidentLeanFp8Threads = 512;
 // The kernels and every instruction of `image`, for nvcc.
 std::string resident_kernels_source(ResidentImage image = ResidentImage::sm90a_cubin);
 

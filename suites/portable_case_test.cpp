@@ -82,36 +82,6 @@ TEST(PortableCase, AWarpsLanesDrawEveryElementOfARunOnce) {
   }
 }
 
-// The resident kernel's integer pairs keep A's, B's and the nibbles' codes in bytes (draw_codes<uint8_t>): a warp's
-// lanes write every element the code drawing it alone gives, which fits a byte.
-TEST(PortableCase, IntegerFormsDrawTheirOperandAndMetadataCodesIntoBytes) {
-  int forms = 0;
-  for (const Form& form : instruction_space()) {
-    if (!gen::portable_drawable(form) || !form.is_integer()) continue;
-    ++forms;
-    const gen::PortableCaseTables tables = gen::portable_case_tables(form);
-    const gen::portable::CaseTables& t = tables.tables;
-    const gen::CaseSeeds seeds(7, form);
-    for (uint64_t index = 0; index < 24; ++index) {
-      const uint64_t seed = seeds.of(index);
-      const uint32_t profile = gen::portable::profile_of(t, seed);
-      const std::pair<int, uint32_t> runs[] = {{gen::portable::run_nibbles, t.nibble_count}, {gen::portable::run_a, t.a_count},
-                                               {gen::portable::run_b, t.b_count}};
-      for (const auto& [run, count] : runs) {
-        std::vector<uint8_t> bytes(count, 0xA5);
-        for (uint32_t lane = 0; lane < 32; ++lane)
-          gen::portable::draw_codes(t, seed, profile, run, count, lane, 32, bytes.data());
-        for (uint32_t i = 0; i < count; ++i) {
-          const uint32_t code = gen::portable::drawn(t, seed, profile, run, i);
-          ASSERT_LT(code, 256u) << form.opcode << " run " << run << " element " << i;
-          ASSERT_EQ(bytes[i], code) << form.opcode << " run " << run << " element " << i;
-        }
-      }
-    }
-  }
-  EXPECT_GE(forms, 32);
-}
-
 TEST(PortableCase, EverySm90FormIsDrawable) {
   const Target sm90 = *find_target("sm_90a");
   for (const Form& form : instruction_space()) {

@@ -100,33 +100,6 @@ TEST(Resident, EverySm90PairHasAKernelAndTablesThatPackAndJudgeAsTheHostDoes) {
           for (uint32_t idx = 0; idx < uint32_t(d_expected.size()); ++idx)
             ASSERT_EQ(resident::judged_integer_dense(p, alone.data(), test.c.data(), idx), d_expected[idx])
                 << form.opcode << " case " << index << " element " << idx << " (dense integer judge)";
-          // The integer kernel keeps A's, B's and the nibbles' codes in bytes: it packs, spreads and reads the
-          // metadata from them as from words.
-          const std::vector<uint8_t> a8(test.a_compressed.begin(), test.a_compressed.end()), b8(test.b.begin(), test.b.end()),
-              nibbles8(test.nibbles.begin(), test.nibbles.end());
-          std::vector<uint32_t> from_bytes(alone.size(), 0xA5A5A5A5u);
-          resident::spread_integer_dense(p, a8.data(), b8.data(), nibbles8.data(), 0, 1, from_bytes.data());
-          ASSERT_EQ(from_bytes, alone) << form.opcode << ": dense rows from bytes";
-          for (uint32_t lane = 0; lane < 32; ++lane) {
-            const resident::Registers a_words = resident::pack_operand(p, resident::operand_a, test.a_compressed.data(), lane),
-                                      a_bytes = resident::pack_operand(p, resident::operand_a, a8.data(), lane),
-                                      b_words = resident::pack_operand(p, resident::operand_b, test.b.data(), lane),
-                                      b_bytes = resident::pack_operand(p, resident::operand_b, b8.data(), lane);
-            for (int r = 0; r < 4; ++r) {
-              ASSERT_EQ(a_bytes.r[r], a_words.r[r]) << form.opcode << " lane " << lane << " A register " << r << " from bytes";
-              ASSERT_EQ(b_bytes.r[r], b_words.r[r]) << form.opcode << " lane " << lane << " B register " << r << " from bytes";
-            }
-            ASSERT_EQ(resident::metadata_register(p, nibbles8.data(), lane, test.metadata_noise[lane]),
-                      resident::metadata_register(p, test.nibbles.data(), lane, test.metadata_noise[lane]))
-                << form.opcode << " lane " << lane << " metadata from bytes";
-          }
-          // Its shared memory: the layout's parts in order, aligned, and 32 warps of every sm_90 integer form fit
-          // the H100's 227 KB a block.
-          const gen::portable::CaseTables& t = p.cases;
-          EXPECT_GE(resident::integer_bytes_c_at(t) * 4, t.a_count + t.b_count + t.nibble_count) << form.opcode;
-          EXPECT_GE(resident::integer_bytes_dense_at(t), resident::integer_bytes_c_at(t) + t.c_count) << form.opcode;
-          EXPECT_EQ(resident::integer_bytes_words(t) % 4, 0u) << form.opcode;
-          EXPECT_LE(32u * resident::integer_bytes_words(t) * 4, 232448u) << form.opcode;
         }
         if (!form.is_integer()) {   // the general kernel's path: operands decoded once per case
           std::vector<uint64_t> a_decoded(test.a_compressed.size()), b_decoded(test.b.size());
