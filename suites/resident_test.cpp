@@ -88,7 +88,7 @@ TEST(Resident, EverySm90PairHasAKernelAndTablesThatPackAndJudgeAsTheHostDoes) {
         }
         if (form.is_integer()) {   // the lean kernel's integer path: dense bytes and dp4a
           EXPECT_TRUE(p.integer_dense) << form.opcode << ": every sm_90 integer form fits the dense judge";
-          // A warp's 32 lanes write what one lane alone writes, and writing again changes nothing (judge mode).
+          // A warp's 32 lanes write what one lane alone writes.
           std::vector<uint32_t> alone(resident::dense_words(p.cases), 0xA5A5A5A5u), warp(alone.size(), 0x5A5A5A5Au);
           resident::spread_integer_dense(p, test.a_compressed.data(), test.b.data(), test.nibbles.data(), 0, 1, alone.data());
           for (uint32_t lane = 0; lane < 32; ++lane)
