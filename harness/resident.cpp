@@ -115,10 +115,13 @@ ResidentPairTables resident_pair_tables(const Form& form, int selector, const Mo
   point_at_host_copies(out);
   t.integer_dense = resident::integer_dense_fits(t);   // reads the case tables (their shape and metadata columns)
   const uint32_t stored = t.cases.k / 2;
-  if (t.judge == resident::Judge::narrow_model && t.narrow_choices == 0 && uint32_t(t.model.block_products) >= stored &&
+  t.narrow_accumulator = resident::narrow_accumulator_of(t);
+  // The compile-time walks of the kernel take C's and D's formats as constants too (narrow_accumulator).
+  if (t.judge == resident::Judge::narrow_model && t.narrow_choices == 0 && t.narrow_accumulator != 0 && uint32_t(t.model.block_products) >= stored &&
       (stored == 4 || stored == 8 || stored == 16) && model::narrow::products_fit_32(int(stored), t.model.fraction_bits))
     t.narrow_one_block = stored;
-  t.narrow_fp8_blocks = t.judge == resident::Judge::narrow_model && t.narrow_choices == 1 && stored == 32 &&
+  t.narrow_fp8_blocks = t.judge == resident::Judge::narrow_model && t.narrow_choices == 1 && t.narrow_accumulator != 0 &&
+                        stored == 32 &&
                         t.model.block_products == 16 && t.model.block_interleave == 2 &&
                         model::narrow::products_fit_32(16, t.model.fraction_bits);
   if (t.judge == resident::Judge::narrow_model) {   // decode_narrow's tables, where the format has one

@@ -42,6 +42,9 @@ struct PairTables {
   // narrow_model with Sm90FaddChoices and the sm_90 fp8 record's blocks (32 stored products, blocks of 16 interleaved
   // by 2), a block's products summing in 32 bits: the blocks walked by compile-time indices (narrow::for_fixed_block).
   bool narrow_fp8_blocks = false;
+  // narrow_model whose C is the IEEE format of its D (narrow_accumulator_format): 1 for f32, 2 for f16; else 0. Where
+  // it is not 0 the kernel decodes C, rounds and encodes D in a format known at compile time.
+  uint32_t narrow_accumulator = 0;
   // narrow_model: per operand A, B, the table decode_narrow looks its codes up in instead of decoding them
   // (NarrowTable, below); offset kNoTable where there is none.
   struct NarrowTable {
@@ -521,6 +524,30 @@ MMASP_PORTABLE void decode_narrow(const PairTables& p, const uint32_t* a, const 
   }
 }
 
+// The accumulator formats as operand formats, for C known at compile time (PairTables::narrow_accumulator): f32 or
+// f16, IEEE, no padding. resident_pair_tables compares a pair's C format with them field by field.
+MMASP_PORTABLE constexpr model::OperandFormat narrow_accumulator_format(bool f16) {
+  model::OperandFormat f;
+  f.exponent_bits = f16 ? 5 : 8;
+  f.mantissa_bits = f16 ? 10 : 23;
+  f.bias = f16 ? model::kF16Bias : 127;
+  return f;
+}
+MMASP_PORTABLE bool same_operand_format(const model::OperandFormat& x, const model::OperandFormat& y) {
+  return x.exponent_bits == y.exponent_bits && x.mantissa_bits == y.mantissa_bits && x.bias == y.bias &&
+         x.low_pad_bits == y.low_pad_bits && x.specials == y.specials && x.fp8_fields_as_f16 == y.fp8_fields_as_f16;
+}
+// What narrow_accumulator is for a narrow pair: 1 where C is f32 and D f32, 2 where both are f16, else 0.
+MMASP_PORTABLE uint32_t narrow_accumulator_of(const PairTables& p) {
+  if (p.judge != Judge::narrow_model || !same_operand_format(p.c_format, narrow_accumulator_format(p.f16_d))) return 0;
+  return p.f16_d ? 2 : 1;
+}
+// f(model::KnownBool<D is f16>) for a pair with narrow_accumulator: f16_d and C's format as constants.
+template <class F>
+MMASP_PORTABLE uint32_t with_accumulator_known(const PairTables& p, const F& f) {
+  return p.narrow_accumulator == 2 ? f(model::KnownBool<true>{}) : f(model::KnownBool<false>{});
+}
+
 // D[idx] by the narrow model from decode_narrow's words and C's code. kFp8Blocks: the pair has narrow_fp8_blocks, and
 // its blocks are walked by compile-time indices; only the fp8 kernel is compiled with it (resident_kernel.cuh: in
 // the kernel every pair shares, that code gave ptxas a 1.2 KB stack frame and made the f16, bf16 and integer forms
@@ -537,17 +564,30 @@ MMASP_PORTABLE uint32_t judged_narrow_with(const PairTables& p, const uint64_t* 
     a_word = a_row[s];
     b_word = b_column[model::narrow::tag(a_word)];
   };
-  const model::Value c_value = model::decode_operand(c[idx], p.c_format, p.model.subnormal_inputs);
-  if constexpr (kFp8Blocks) {
-    return model::narrow::element_of_blocks<true>(
-        Sm90FaddChoices::from(p.model), 2, products, c_value, p.f16_d,
-        [](int block, const auto& f) { model::narrow::for_fixed_block<32, 16, 2, 4>(block, f); });
+  // C's value, decoded in the format narrow_accumulator names (its fields constants) or in p.c_format.
+  const auto c_value_in = [&](const auto f16_d, Subnormals subnormals) {
+    return model::decode_operand(c[idx], narrow_accumulator_format(f16_d), subnormals);
+  };
+  if constexpr (kFp8Blocks) {   // resident_pair_tables sets narrow_fp8_blocks only with narrow_accumulator
+    return with_accumulator_known(p, [&](const auto f16_d) {
+      return model::narrow::element_of_blocks<true>(
+          Sm90FaddChoices::from(p.model), 2, products, c_value_in(f16_d, Sm90FaddChoices::subnormal_inputs), f16_d,
+          [](int block, const auto& f) { model::narrow::for_fixed_block<32, 16, 2, 4>(block, f); });
+    });
   }
   // One block of 4, 8 or 16 products (tf32 k8; f16, bf16 and tf32 k16; f16 and bf16 k32): the loops unrolled, by
   // groups of 4 for 16 (evidence/gpu-runs/2026-11-26-resident-speed: whole, the 16 made bf16 k32's judge half as fast).
-  if (p.narrow_one_block == 8) return model::narrow::one_block_element<8, 8>(Sm90Choices::from(p.model), products, c_value, p.f16_d);
-  if (p.narrow_one_block == 16) return model::narrow::one_block_element<16, 4>(Sm90Choices::from(p.model), products, c_value, p.f16_d);
-  if (p.narrow_one_block == 4) return model::narrow::one_block_element<4, 4>(Sm90Choices::from(p.model), products, c_value, p.f16_d);
+  // resident_pair_tables sets narrow_one_block only with narrow_accumulator.
+  if (p.narrow_one_block != 0) {
+    return with_accumulator_known(p, [&](const auto f16_d) {
+      const Sm90Choices choices = Sm90Choices::from(p.model);
+      const model::Value c_value = c_value_in(f16_d, Sm90Choices::subnormal_inputs);
+      if (p.narrow_one_block == 8) return model::narrow::one_block_element<8, 8>(choices, products, c_value, f16_d);
+      if (p.narrow_one_block == 16) return model::narrow::one_block_element<16, 4>(choices, products, c_value, f16_d);
+      return model::narrow::one_block_element<4, 4>(choices, products, c_value, f16_d);
+    });
+  }
+  const model::Value c_value = model::decode_operand(c[idx], p.c_format, p.model.subnormal_inputs);
   if (p.narrow_choices == 0) return model::narrow::element(Sm90Choices::from(p.model), int(stored), products, c_value, p.f16_d);
   return model::narrow::element(Sm90FaddChoices::from(p.model), int(stored), products, c_value, p.f16_d);
 }

@@ -66,6 +66,13 @@ MMASP_PORTABLE int bit_length(uint64_t x) {
 #endif
 }
 MMASP_PORTABLE int max_of(int a, int b) { return a > b ? a : b; }
+// A bool known at compile time, where a function takes a bool or one of these (std::integral_constant's conversion
+// is a host function to nvcc).
+template <bool kValue>
+struct KnownBool {
+  static constexpr bool value = kValue;
+  MMASP_PORTABLE constexpr operator bool() const { return kValue; }
+};
 
 // A finite value as significand * 2^exponent, or a special. `field` is the exponent the hardware's exponent field
 // gives it (subnormals: the format's smallest normal exponent), used by AlignmentExponent::exponent_sum.
@@ -108,6 +115,9 @@ MMASP_PORTABLE Value decode_operand(uint32_t code, const OperandFormat& f, Subno
   v.significand = exponent ? (mantissa | (1u << f.mantissa_bits)) : mantissa;
   v.exponent = (exponent ? int(exponent) : 1) - f.bias - f.mantissa_bits;
   const int smallest_normal = 1 - (f.fp8_fields_as_f16 ? kF16Bias : f.bias);
+  // The value's binade, at least the smallest normal one. Taking a normal code's from its exponent field instead (no
+  // leading bit to find) is the same field, but it gave ptxas's allocation of the lean resident kernel a 1,328-byte
+  // frame and made the float forms 26-43 % slower on the H100 (evidence/gpu-runs/2026-11-26e-judge-constants, s12b).
   v.field = max_of(bit_length(v.significand) - 1 + v.exponent, smallest_normal);
   return v;
 }
@@ -1023,9 +1033,10 @@ MMASP_PORTABLE void sum_block(Block<P>& sum, bool has_accumulator, const Value& 
 // every stored product s of `block` in increasing order (for_block's set); `products(s, a, b)` gives the packed A
 // element of stored product s and the packed B element it meets; `c` is the decoded C element.
 // With kProducts32 the products are summed by sum_product_32: the caller has made sure that products_fit_32(a block's
-// products, fraction_bits).
-template <bool kProducts32, class P, class Products, class EachOfBlock>
-MMASP_PORTABLE uint32_t element_of_blocks(const P& p, int blocks, const Products& products, const Value& c, bool f16_d,
+// products, fraction_bits). `f16_d` (whether D is f16) is a bool, or a KnownBool where the caller knows it at
+// compile time, so that the roundings and the encoding are those of one known format.
+template <bool kProducts32, class P, class Products, class F16D, class EachOfBlock>
+MMASP_PORTABLE uint32_t element_of_blocks(const P& p, int blocks, const Products& products, const Value& c, F16D f16_d,
                                           const EachOfBlock& each_of_block) {
   static_assert(P::block_combination == BlockCombination::chained && P::narrow_output == NarrowOutput::from_sum &&
                     (P::c_placement == CPlacement::first_block || P::c_placement == CPlacement::fadd_after),
@@ -1107,8 +1118,9 @@ MMASP_UNROLL
 // the same Block, the same passes and roundings, with the product loops unrolled by groups of kGroup (the resident
 // kernel's f16, bf16 and tf32 forms; Resident tests check it against the model on every sm_90 pair). The products
 // are summed in 32 bits: the caller has made sure that products_fit_32(kStored, fraction_bits).
-template <int kStored, int kGroup, class P, class Products>
-MMASP_PORTABLE uint32_t one_block_element(const P& p, const Products& products, const Value& c, bool f16_d) {
+// `f16_d` as in element_of_blocks.
+template <int kStored, int kGroup, class P, class Products, class F16D>
+MMASP_PORTABLE uint32_t one_block_element(const P& p, const Products& products, const Value& c, F16D f16_d) {
   static_assert(P::c_placement == CPlacement::first_block && P::block_combination == BlockCombination::chained &&
                     P::narrow_output == NarrowOutput::from_sum,
                 "one block with C first");

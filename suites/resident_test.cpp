@@ -79,6 +79,11 @@ TEST(Resident, EverySm90PairHasAKernelAndTablesThatPackAndJudgeAsTheHostDoes) {
           if (p.narrow_choices == 0 && form.shape.k / 2 <= 16)   // one block of 4, 8 or 16: the unrolled element
             EXPECT_EQ(p.narrow_one_block, uint32_t(form.shape.k / 2)) << form.opcode;
           EXPECT_EQ(p.narrow_fp8_blocks, form.family == "fp8") << form.opcode;   // two blocks walked at compile time
+          // C and D in one IEEE format the kernel knows at compile time; a C of any other format is refused.
+          EXPECT_EQ(p.narrow_accumulator, form.d == ElemType::f16 ? 2u : 1u) << form.opcode;
+          resident::PairTables other_c = p;
+          other_c.c_format.bias += 1;
+          EXPECT_EQ(resident::narrow_accumulator_of(other_c), 0u) << form.opcode;
           EXPECT_NE(p.narrow_tables[resident::operand_a].offset, resident::kNoTable) << form.opcode << ": A looked up";
           EXPECT_NE(p.narrow_tables[resident::operand_b].offset, resident::kNoTable) << form.opcode << ": B looked up";
           const NarrowWords words = narrow_words(p, test);
@@ -447,6 +452,45 @@ TEST(ModelArithmetic, FormatConstantsAreNumberFormats) {
     const uint32_t code = i << 13;
     ASSERT_TRUE(same(gen::portable::operand_value(none, gen::portable::ValueKind::tf32, 0, code), decode_to_double(ElemType::tf32, code))) << code;
   }
+}
+
+// decode_operand's field is the value's binade (floor of log2 |value|), at least the smallest normal one (f16's with
+// fp8_fields_as_f16): checked against the value number_format decodes, for every code of every signed float format
+// (f32: every exponent with assorted mantissas), with subnormals kept and flushed.
+TEST(ModelArithmetic, TheDecodedFieldIsTheBinadeOfEveryCode) {
+  uint64_t finite = 0;
+  for (const ElemType type : {ElemType::f16, ElemType::bf16, ElemType::tf32, ElemType::f32, ElemType::e4m3,
+                              ElemType::e5m2, ElemType::e3m2, ElemType::e2m3, ElemType::e2m1}) {
+    const FloatFormat& format = *float_format(type);
+    const int code_bits = 1 + format.exponent_bits + format.mantissa_bits;
+    std::vector<uint32_t> codes;
+    if (code_bits <= 19) {
+      for (uint32_t field = 0; field < (1u << code_bits); ++field) codes.push_back(field << format.low_pad_bits);
+    } else {
+      gen::SplitMixDraw bits(0xb1ade);
+      for (uint32_t top = 0; top < (1u << (1 + format.exponent_bits)); ++top)
+        for (const uint32_t mantissa : {0u, 1u, 2u, 3u, 0x400000u, 0x7FFFFFu, uint32_t(bits.bits()) & 0x7FFFFFu})
+          codes.push_back(top << format.mantissa_bits | mantissa);
+    }
+    for (const bool f16_fields : {false, true}) {
+      if (f16_fields && type != ElemType::e4m3 && type != ElemType::e5m2) continue;
+      ModelParameters parameters;
+      parameters.fp8_fields_as_f16 = f16_fields;
+      const model::OperandFormat f = model_operand_format(type, parameters);
+      const int smallest_normal = 1 - (f16_fields ? model::kF16Bias : format.bias);
+      for (const Subnormals subnormals : {Subnormals::kept, Subnormals::flushed})
+        for (const uint32_t code : codes) {
+          const model::Value v = model::decode_operand(code, f, subnormals);
+          const double value = decode_to_double(type, code);
+          if (v.cls != model::Value::finite) continue;
+          ++finite;
+          ASSERT_TRUE(std::isfinite(value) && value != 0) << ptx_name(type) << " code " << code;
+          ASSERT_EQ(v.field, std::max(std::ilogb(value), smallest_normal))
+              << ptx_name(type) << " code " << code << (f16_fields ? " (f16 fields)" : "");
+        }
+    }
+  }
+  EXPECT_GT(finite, 1000000u);
 }
 
 TEST(Resident, APairWithoutAKernelIsRefusedWithItsReason) {
