@@ -525,7 +525,9 @@ MMASP_PORTABLE void decode_narrow(const PairTables& p, const uint32_t* a, const 
 }
 
 // The accumulator formats as operand formats, for C known at compile time (PairTables::narrow_accumulator): f32 or
-// f16, IEEE, no padding. resident_pair_tables compares a pair's C format with them field by field.
+// f16, IEEE, no padding. resident_pair_tables compares a pair's C format (number_format's, through
+// model_operand_format) with them field by field, and Resident's every-pair test asks that every sm_90 float pair
+// match: so these fields cannot drift from number_format's without that test failing.
 MMASP_PORTABLE constexpr model::OperandFormat narrow_accumulator_format(bool f16) {
   model::OperandFormat f;
   f.exponent_bits = f16 ? 5 : 8;
