@@ -81,9 +81,9 @@ __device__ __forceinline__ void resident_cases(const Launch& launch) {
   const uint32_t words = case_words(t), decoded_at = words + (words & 1);
   const Judge judge = p.judge;
   // Per warp: the case (A, B, C, nibbles), then (8-byte aligned) its A and B decoded once for the model.
-  uint32_t* a = shared + warp * shared_words(p);
-  uint32_t* b = a + t.a_count;
-  uint32_t* c = b + t.b_count;
+  uint32_t* a = shared + warp * shared_words(p);   // 16-byte aligned where shared_words is a multiple of 4 (register_run)
+  uint32_t* b = a + operand_at(t, operand_b);
+  uint32_t* c = a + operand_at(t, operand_c);
   uint32_t* nibbles = c + t.c_count;
   uint64_t* a_decoded = reinterpret_cast<uint64_t*>(a + decoded_at);   // float_model: decode_operands' layout
   uint64_t* b_decoded = a_decoded + t.a_count;
@@ -187,8 +187,18 @@ __device__ __forceinline__ void resident_cases(const Launch& launch) {
     if (judge == Judge::narrow_model) {
       decode_narrow(p, a, b, nibbles, lane, 32, a_narrow, b_narrow);
       __syncwarp();
-      for (uint32_t q = 0; q < d_per_lane; ++q)
-        deviates |= element_of(rd, q, d_bits) != judged_narrow_with<kFp8Blocks>(p, a_narrow, b_narrow, c, d_cell(q));
+      bool pairs = false;
+      if constexpr (!kFp8Blocks) pairs = p.narrow_d_pairs;
+      if (pairs) {
+        for (uint32_t q = 0; q < d_per_lane; q += 2) {
+          uint32_t d0, d1;
+          judged_narrow_pair(p, a_narrow, b_narrow, c, d_cell(q), &d0, &d1);
+          deviates |= element_of(rd, q, d_bits) != d0 || element_of(rd, q + 1, d_bits) != d1;
+        }
+      } else {
+        for (uint32_t q = 0; q < d_per_lane; ++q)
+          deviates |= element_of(rd, q, d_bits) != judged_narrow_with<kFp8Blocks>(p, a_narrow, b_narrow, c, d_cell(q));
+      }
     } else if constexpr (kFp8Blocks) {
       deviates = true;   // never: resident.cpp sends only narrow fp8 pairs to this kernel; if it did not, say so
     } else if (judge == Judge::integer) {
