@@ -120,7 +120,6 @@ ResidentPairTables resident_pair_tables(const Form& form, int selector, const Mo
   if (t.judge == resident::Judge::narrow_model && t.narrow_choices == 0 && t.narrow_accumulator != 0 && uint32_t(t.model.block_products) >= stored &&
       (stored == 4 || stored == 8 || stored == 16) && model::narrow::products_fit_32(int(stored), t.model.fraction_bits))
     t.narrow_one_block = stored;
-  t.narrow_d_pairs = resident::narrow_d_pairs_of(t);
   t.narrow_fp8_blocks = t.judge == resident::Judge::narrow_model && t.narrow_choices == 1 && t.narrow_accumulator != 0 &&
                         stored == 32 &&
                         t.model.block_products == 16 && t.model.block_interleave == 2 &&

@@ -39,9 +39,6 @@ struct PairTables {
   // narrow_model with Sm90Choices and one block of 4, 8 or 16 products whose sum fits 32 bits
   // (narrow::products_fit_32): that number.
   uint32_t narrow_one_block = 0;
-  // narrow_one_block, and every lane's D elements 2m and 2m+1 are neighbours in one row (narrow_d_pairs_of): the
-  // kernel judges them together (judged_narrow_pair), reading each A word once for both.
-  bool narrow_d_pairs = false;
   // narrow_model with Sm90FaddChoices and the sm_90 fp8 record's blocks (32 stored products, blocks of 16 interleaved
   // by 2), a block's products summing in 32 bits: the blocks walked by compile-time indices (narrow::for_fixed_block).
   bool narrow_fp8_blocks = false;
@@ -608,46 +605,6 @@ MMASP_PORTABLE uint32_t judged_narrow_with(const PairTables& p, const uint64_t* 
   const model::Value c_value = model::decode_operand(c[idx], p.c_format, p.model.subnormal_inputs);
   if (p.narrow_choices == 0) return model::narrow::element(Sm90Choices::from(p.model), int(stored), products, c_value, p.f16_d);
   return model::narrow::element(Sm90FaddChoices::from(p.model), int(stored), products, c_value, p.f16_d);
-}
-
-// Whether every lane's D elements 2m and 2m+1 are D[i][j] and D[i][j+1] for an even j (so in one row): D's layout
-// read from its cells.
-MMASP_PORTABLE bool narrow_d_pairs_of(const PairTables& p) {
-  const uint32_t per_lane = p.per_lane[operand_d];
-  if (p.narrow_one_block == 0 || per_lane % 2 != 0 || p.cases.n % 2 != 0) return false;
-  const uint32_t* cells = p.layouts + p.layout[operand_d];
-  for (uint32_t lane = 0; lane < 32; ++lane)
-    for (uint32_t q = 0; q < per_lane; q += 2) {
-      const uint32_t first = cells[layout_cell(q, lane)];
-      if (first % 2 != 0 || cells[layout_cell(q + 1, lane)] != first + 1) return false;
-    }
-  return true;
-}
-
-// D[idx] and D[idx + 1] (idx even, one row) of a narrow_one_block pair by model::narrow::one_block_pair: what
-// judged_narrow_with gives each.
-MMASP_PORTABLE void judged_narrow_pair(const PairTables& p, const uint64_t* a_narrow, const uint64_t* b_narrow,
-                                       const uint32_t* c, uint32_t idx, uint32_t* d0, uint32_t* d1) {
-  const gen::portable::CaseTables& t = p.cases;
-  const uint32_t i = idx >> t.n_log2, j = idx & (t.n - 1), stored = t.k / 2;
-  const uint64_t* a_row = a_narrow + narrow_a_slot(t, i * stored);
-  const uint64_t* b_columns = b_narrow + j;
-  const auto products = [&](int s, uint64_t& a_word, uint64_t& b0, uint64_t& b1) {
-    a_word = a_row[s];
-    const uint64_t* b_row = b_columns + model::narrow::tag(a_word);
-    b0 = b_row[0];
-    b1 = b_row[1];
-  };
-  with_accumulator_known(p, [&](const auto f16_d) {
-    const Sm90Choices choices = Sm90Choices::from(p.model);
-    const model::OperandFormat c_format = narrow_accumulator_format(f16_d);
-    const model::Value c0 = model::decode_operand(c[idx], c_format, Sm90Choices::subnormal_inputs);
-    const model::Value c1 = model::decode_operand(c[idx + 1], c_format, Sm90Choices::subnormal_inputs);
-    if (p.narrow_one_block == 8) model::narrow::one_block_pair<8, 8>(choices, products, c0, c1, f16_d, d0, d1);
-    else if (p.narrow_one_block == 16) model::narrow::one_block_pair<16, 4>(choices, products, c0, c1, f16_d, d0, d1);
-    else model::narrow::one_block_pair<4, 4>(choices, products, c0, c1, f16_d, d0, d1);
-    return 0u;
-  });
 }
 
 // judged_narrow_with as the kernels choose it: the compile-time walk for a pair with narrow_fp8_blocks.

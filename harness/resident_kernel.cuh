@@ -187,18 +187,8 @@ __device__ __forceinline__ void resident_cases(const Launch& launch) {
     if (judge == Judge::narrow_model) {
       decode_narrow(p, a, b, nibbles, lane, 32, a_narrow, b_narrow);
       __syncwarp();
-      bool pairs = false;
-      if constexpr (!kFp8Blocks) pairs = p.narrow_d_pairs;
-      if (pairs) {
-        for (uint32_t q = 0; q < d_per_lane; q += 2) {
-          uint32_t d0, d1;
-          judged_narrow_pair(p, a_narrow, b_narrow, c, d_cell(q), &d0, &d1);
-          deviates |= element_of(rd, q, d_bits) != d0 || element_of(rd, q + 1, d_bits) != d1;
-        }
-      } else {
-        for (uint32_t q = 0; q < d_per_lane; ++q)
-          deviates |= element_of(rd, q, d_bits) != judged_narrow_with<kFp8Blocks>(p, a_narrow, b_narrow, c, d_cell(q));
-      }
+      for (uint32_t q = 0; q < d_per_lane; ++q)
+        deviates |= element_of(rd, q, d_bits) != judged_narrow_with<kFp8Blocks>(p, a_narrow, b_narrow, c, d_cell(q));
     } else if constexpr (kFp8Blocks) {
       deviates = true;   // never: resident.cpp sends only narrow fp8 pairs to this kernel; if it did not, say so
     } else if (judge == Judge::integer) {

@@ -1130,51 +1130,6 @@ MMASP_PORTABLE uint32_t one_block_element(const P& p, const Products& products, 
   return encode_value(f16_d ? f16_format() : f32_format(), result, p.canonical_nan);
 }
 
-// one_block_element for two elements of D in one row (the same A row, two B columns): each A word is read once for
-// both, where judging them one after the other read it twice, with its tag and address, in each pass.
-// `products(s, a, b0, b1)` gives stored product s's A word and the B words it meets in the two columns; c0 and c1 are
-// the two elements' C. Each element keeps its own Block, passes and rounding, so each result is
-// one_block_element's (Resident tests compare them on every sm_90 one-block pair).
-template <int kStored, int kGroup, class P, class Products, class F16D>
-MMASP_PORTABLE void one_block_pair(const P& p, const Products& products, const Value& c0, const Value& c1, F16D f16_d,
-                                   uint32_t* d0, uint32_t* d1) {
-  static_assert(P::c_placement == CPlacement::first_block && P::block_combination == BlockCombination::chained &&
-                    P::narrow_output == NarrowOutput::from_sum,
-                "one block with C first");
-  Block<P> sum0(p), sum1(p);
-  sum0.scan(c0);
-  sum1.scan(c1);
-  for_each_product<kStored, kGroup>([&](int s) {
-    uint64_t a, b0, b1;
-    products(s, a, b0, b1);
-    sum0.scan_product(a, b0);
-    sum1.scan_product(a, b1);
-  });
-  if (sum0.special_products() || sum1.special_products()) {
-    for_each_product<kStored, kGroup>([&](int s) {   // scan_special sees only a product with an Inf or NaN factor
-      uint64_t a, b0, b1;
-      products(s, a, b0, b1);
-      sum0.scan_special(a, b0);
-      sum1.scan_special(a, b1);
-    });
-  }
-  const bool needs0 = sum0.needs_sum(), needs1 = sum1.needs_sum();
-  if (needs0 || needs1) {
-    if (needs0) sum0.sum(c0);
-    if (needs1) sum1.sum(c1);
-    for_each_product<kStored, kGroup>([&](int s) {
-      uint64_t a, b0, b1;
-      products(s, a, b0, b1);
-      if (needs0) sum0.sum_product_32(a, b0);
-      if (needs1) sum1.sum_product_32(a, b1);
-    });
-  }
-  const ResultFormat out = f16_d ? f16_format() : f32_format();
-  const Rounding rounding = f16_d ? p.output_rounding : p.block_rounding;
-  *d0 = encode_value(out, sum0.finish(out, rounding), p.canonical_nan);
-  *d1 = encode_value(out, sum1.finish(out, rounding), p.canonical_nan);
-}
-
 }  // namespace narrow
 
 }  // namespace model

@@ -126,15 +126,6 @@ TEST(Resident, EverySm90PairHasAKernelAndTablesThatPackAndJudgeAsTheHostDoes) {
           for (uint32_t idx = 0; idx < uint32_t(d_expected.size()); ++idx)
             ASSERT_EQ(resident::judged_narrow(p, words.a.data(), words.b.data(), test.c.data(), idx), d_expected[idx])
                 << form.opcode << " case " << index << " element " << idx << " (narrow model)";
-          // Every one-block pair's lanes hold D in neighbouring pairs of one row, judged two at a time.
-          EXPECT_EQ(p.narrow_d_pairs, p.narrow_one_block != 0) << form.opcode;
-          if (p.narrow_d_pairs)
-            for (uint32_t idx = 0; idx < uint32_t(d_expected.size()); idx += 2) {
-              uint32_t d0 = 0, d1 = 0;
-              resident::judged_narrow_pair(p, words.a.data(), words.b.data(), test.c.data(), idx, &d0, &d1);
-              ASSERT_EQ(d0, d_expected[idx]) << form.opcode << " case " << index << " element " << idx << " (pair)";
-              ASSERT_EQ(d1, d_expected[idx + 1]) << form.opcode << " case " << index << " element " << idx + 1 << " (pair)";
-            }
         }
         if (form.is_integer()) {   // the lean kernel's integer path: dense bytes and dp4a
           EXPECT_TRUE(p.integer_dense) << form.opcode << ": every sm_90 integer form fits the dense judge";
@@ -242,12 +233,6 @@ TEST(Resident, TheNarrowModelIsTheModelOnEveryInput) {
         // The kernels other than the fp8 one judge an fp8 pair by the general walk.
         ASSERT_EQ(resident::judged_narrow_with<false>(p, words.a.data(), words.b.data(), test.c.data(), idx), expected[idx])
             << form.opcode << " case " << index << " (kind " << kind << ") element " << idx << ", general walk";
-        if (p.narrow_d_pairs && idx % 2 == 0) {   // the one-block pairs' kernel judges D two elements at a time
-          uint32_t d0 = 0, d1 = 0;
-          resident::judged_narrow_pair(p, words.a.data(), words.b.data(), test.c.data(), idx, &d0, &d1);
-          ASSERT_EQ(d0, expected[idx]) << form.opcode << " case " << index << " (kind " << kind << ") element " << idx << ", pair";
-          ASSERT_EQ(d1, expected[idx + 1]) << form.opcode << " case " << index << " (kind " << kind << ") element " << idx + 1 << ", pair";
-        }
       }
     }
   }
