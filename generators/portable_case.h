@@ -240,29 +240,6 @@ MMASP_UNROLL
       if (first + field < count) put(first + field, (r >> (f * kWidth)) & mask);
     }
   };
-  // 8-bit fields in a run of fewer slots than half the lanes (the metadata nibbles: 9 slots for the 64 nibbles of
-  // m16n8k16, so 9 lanes cut 7 or 8 fields each while 23 idled): each slot's fields are split among 2^split_log2
-  // lanes, each computing the slot's output itself and cutting its part, per_output >> split_log2 consecutive fields.
-  if constexpr (kWidth == 8) {
-    constexpr uint32_t per_output_log2 = 3;
-    uint32_t split_log2 = 0;
-    while (split_log2 < per_output_log2 && (slots << (split_log2 + 1)) <= lanes) ++split_log2;
-    if (split_log2 != 0) {
-      const uint32_t part_fields = per_output >> split_log2;
-      for (uint32_t unit = lane; unit < (slots << split_log2); unit += lanes) {
-        const uint32_t slot = unit >> split_log2, low = (unit & ((1u << split_log2) - 1)) * part_fields;
-        if (slot == 0 && from_word == 0) continue;
-        // Slot 0: draws 0 .. from_word - 1 from the rest of the current word; slot q: its output's fields.
-        const uint64_t r = slot == 0 ? stream_output(seed, at.word) >> (64 - at.left) : stream_output(seed, at.next + slot - 1);
-        const uint32_t first = (slot == 0 ? 0u : from_word + (slot - 1) * per_output) + low;
-        const uint32_t end = slot == 0 ? from_word : count;
-MMASP_NO_UNROLL
-        for (uint32_t f = 0; f < part_fields; ++f)
-          if (first + f < end) put(first + f, (r >> ((low + f) * kWidth)) & mask);
-      }
-      return;
-    }
-  }
   // Slot 0, the rest of the current word, is lane 0's (the generic loop deals slot q to lane q % lanes).
   if (lane == 0 && from_word != 0) {
     const uint64_t r = stream_output(seed, at.word) >> (64 - at.left);

@@ -137,10 +137,6 @@ ResidentPairTables resident_pair_tables(const Form& form, int selector, const Mo
     }
     point_at_host_copies(out);   // the layouts grew
   }
-  // Last: whether a register's elements may be read by one vector load depends on the words per warp, which depend on
-  // everything above.
-  for (int operand = 0; operand < 3; ++operand)
-    resident::register_run(t, operand, &t.register_stride[operand], &t.register_vector[operand]);
   return out;
 }
 

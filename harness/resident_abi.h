@@ -62,14 +62,6 @@ struct PairTables {
   // Integer forms the lean kernel judges from dense bytes (integer_dense_fits): A spread by its metadata and B
   // transposed once per case, each element of D a run of dp4a.
   bool integer_dense = false;
-  // Per operand: how a lane's elements lie in the row-major matrix, register by register (register_run, set by
-  // resident_pair_tables). Where every register's elements are at first + k * stride (first: the index of its first
-  // element, k its place in the register), register_stride is that stride and pack_operand loads one layout cell per
-  // register instead of one per element; 0 where they are not. register_vector: stride 1, and every register's first
-  // word aligned in every warp's shared memory for one load of all its elements (8 or 16 bytes at a time), where the
-  // kernel read each element's word alone (for a 4-bit A, eight loads from eight rows in one bank).
-  uint32_t register_stride[4] = {};
-  bool register_vector[4] = {};
   const uint32_t* layouts = nullptr;
 };
 inline constexpr uint32_t kNoNibble = 0xFFFFFFFFu, kNoTable = 0xFFFFFFFFu;
@@ -138,11 +130,6 @@ struct Launch {
 // 32 lanes' D registers).
 MMASP_PORTABLE uint32_t case_words(const gen::portable::CaseTables& t) {
   return t.a_count + t.b_count + t.c_count + t.nibble_count;
-}
-// Where an operand's matrix (A compressed, B, C: row-major codes, a word each) starts in a warp's shared memory; the
-// nibbles follow C.
-MMASP_PORTABLE uint32_t operand_at(const gen::portable::CaseTables& t, int operand) {
-  return operand == operand_a ? 0u : operand == operand_b ? t.a_count : t.a_count + t.b_count;
 }
 // Words per warp for the decoded operands of float forms (decoded_operands): A and B as 64-bit values, and the
 // logical column of every stored A element; a multiple of two, so that what follows stays 8-byte aligned.
@@ -620,80 +607,43 @@ struct Registers {
   uint32_t r[4];
 };
 
-// The codes of a register's elements, kBits each, from per_word = 32 / kBits consecutive words at `at` (aligned to 8
-// bytes for 2 words, 16 for more: register_vector), packed into one word by as few loads. No array: one whose
-// address a load takes may be put in local memory.
+// pack_operand for a container width known at compile time, where a lane's elements fill whole words: each word's
+// elements gathered by an unrolled loop with constant shifts. `index` is the lane's first cell of the operand's
+// layout (layout_cell). The same registers (Resident tests compare every pair's
+// packing with fragments.h's).
 template <uint32_t kBits>
-MMASP_PORTABLE uint32_t packed_run(const uint32_t* at) {
-  constexpr uint32_t per_word = 32 / kBits;
-#if defined(__CUDA_ARCH__)
-  if constexpr (per_word == 2) {
-    const uint2 v = *reinterpret_cast<const uint2*>(at);
-    return v.x | v.y << kBits;
-  } else if constexpr (per_word % 4 == 0) {
-    uint32_t word = 0;
-MMASP_UNROLL
-    for (uint32_t w = 0; w < per_word; w += 4) {
-      const uint4 v = *reinterpret_cast<const uint4*>(at + w);
-      word |= (v.x | v.y << kBits | v.z << (2 * kBits) | v.w << (3 * kBits)) << (w * kBits);
-    }
-    return word;
-  } else {
-    return at[0];
-  }
-#else
-  uint32_t word = 0;
-  for (uint32_t k = 0; k < per_word; ++k) word |= at[k] << (k * kBits);
-  return word;
-#endif
-}
-
-// pack_operand for a container width known at compile time, where a lane's elements fill whole words: the registers
-// unrolled (a register is indexed only by an unrolled loop's constant), each word's elements shifted into place by
-// constants. Where the pair has a register stride (every sm_90 operand) one layout cell is read per register and its
-// elements found by the stride, or read by one vector load (register_vector); else each element's cell is read. The
-// kernel holds only this (with a second, stride-less copy beside it ptxas gave the lean kernel a 1,344-byte stack frame
-// instead of 888: the cost of a frame that grows, resident_frames_test.cpp). `index` is the lane's first cell of the
-// operand's layout (layout_cell).
-template <uint32_t kBits>
-MMASP_PORTABLE Registers pack_registers(const uint32_t* index, uint32_t registers, uint32_t stride, bool vector,
-                                        const uint32_t* matrix) {
+MMASP_PORTABLE Registers pack_whole_words(const uint32_t* index, uint32_t per_lane, const uint32_t* matrix) {
   constexpr uint32_t per_word = 32 / kBits;
   Registers x = {};
-MMASP_UNROLL
-  for (uint32_t r = 0; r < 4; ++r) {
-    if (r >= registers) break;
-    const uint32_t* first = matrix + index[layout_cell(r * per_word, 0)];
+  uint32_t pushed = 0;
+MMASP_NO_UNROLL
+  for (uint32_t e = 0; e < per_lane; e += per_word) {
     uint32_t word = 0;
-    if (per_word > 1 && vector) {
-      word = packed_run<kBits>(first);
-    } else if (stride != 0) {
 MMASP_UNROLL
-      for (uint32_t k = 0; k < per_word; ++k) word |= first[k * stride] << (k * kBits);
-    } else {   // no stride: each element's own layout cell
-MMASP_UNROLL
-      for (uint32_t k = 0; k < per_word; ++k) word |= matrix[index[layout_cell(r * per_word + k, 0)]] << (k * kBits);
-    }
-    x.r[r] = word;
+    for (uint32_t k = 0; k < per_word; ++k) word |= matrix[index[layout_cell(e + k, 0)]] << (k * kBits);
+    x = {{x.r[1], x.r[2], x.r[3], word}};
+    ++pushed;
+  }
+  while (pushed < 4) {
+    x = {{x.r[1], x.r[2], x.r[3], 0u}};
+    ++pushed;
   }
   return x;
 }
 
 // A lane's registers for an operand, from its matrix of codes (row-major): element e in register e / (32 / bits) at
 // bit bits * (e % (32 / bits)), as fragments.h packs them. Where a lane's elements fill whole words (every sm_90
-// operand), pack_registers; else one loop, not unrolled, a finished word entering at r[3] as the others move down.
-// Either way no register is indexed at run time.
+// operand), pack_whole_words; else one loop, not unrolled. Either way a finished word enters at r[3] as the others move
+// down, so no register is indexed at run time.
 MMASP_PORTABLE Registers pack_operand(const PairTables& p, int operand, const uint32_t* matrix, uint32_t lane) {
   const uint32_t bits = p.container_bits[operand], per_lane = p.per_lane[operand];
   const uint32_t* index = p.layouts + p.layout[operand] + lane;
-  const uint32_t stride = p.register_stride[operand], registers = per_lane * bits / 32;
-  const bool vector = p.register_vector[operand];
-  if ((per_lane * bits) % 32 == 0) {   // whole words (bits divides 32; no division by bits)
+  if ((per_lane * bits) % 32 == 0) {   // every sm_90 operand: whole words (bits divides 32; no division by bits)
     switch (bits) {
-      case 4: return pack_registers<4>(index, registers, stride, vector, matrix);
-      case 8: return pack_registers<8>(index, registers, stride, vector, matrix);
-      case 16: return pack_registers<16>(index, registers, stride, vector, matrix);
-      case 32: return pack_registers<32>(index, registers, stride, vector, matrix);
+      case 4: return pack_whole_words<4>(index, per_lane, matrix);
+      case 8: return pack_whole_words<8>(index, per_lane, matrix);
+      case 16: return pack_whole_words<16>(index, per_lane, matrix);
+      case 32: return pack_whole_words<32>(index, per_lane, matrix);
       default: break;
     }
   }
@@ -713,43 +663,6 @@ MMASP_NO_UNROLL
   if (filled) push();
   while (pushed < 4) push();
   return x;
-}
-
-// What register_stride and register_vector are for an operand of a pair whose other tables are set (the kernel's
-// shared memory per warp, shared_words, depends on them): the one stride by which every lane's every register holds
-// its elements (0 where there is none; 1 where a register holds one element, for which any stride holds), and
-// whether every register's first word is aligned for load_words in every warp (its index from the operand's start,
-// the operand's start and the words per warp all multiples of the load's alignment; the kernel's shared memory is
-// 16-byte aligned).
-MMASP_PORTABLE void register_run(const PairTables& p, int operand, uint32_t* stride, bool* vector) {
-  *stride = 0;
-  *vector = false;
-  const uint32_t bits = p.container_bits[operand], per_lane = p.per_lane[operand];
-  if (bits == 0 || 32 % bits != 0 || (per_lane * bits) % 32 != 0) return;
-  const uint32_t per_word = 32 / bits, registers = per_lane / per_word;
-  if (per_word == 1) {
-    *stride = 1;
-    return;
-  }
-  const uint32_t* cells = p.layouts + p.layout[operand];
-  uint32_t found = 0;
-  bool aligned = true;
-  const uint32_t alignment = per_word < 4 ? per_word : 4;   // words
-  for (uint32_t lane = 0; lane < 32; ++lane)
-    for (uint32_t r = 0; r < registers; ++r) {
-      const uint32_t first = cells[layout_cell(r * per_word, lane)];
-      aligned = aligned && (operand_at(p.cases, operand) + first) % alignment == 0;
-      for (uint32_t k = 1; k < per_word; ++k) {
-        const uint32_t at = cells[layout_cell(r * per_word + k, lane)];
-        if (at <= first || (at - first) % k != 0) return;
-        const uint32_t step = (at - first) / k;
-        if (found != 0 && step != found) return;
-        found = step;
-      }
-    }
-  if (found == 0) return;
-  *stride = found;
-  *vector = found == 1 && aligned && shared_words(p) % alignment == 0;
 }
 
 // Element `element` (0 .. per_lane - 1) of a lane's registers, `bits` wide, and the registers with it replaced. The

@@ -81,9 +81,9 @@ __device__ __forceinline__ void resident_cases(const Launch& launch) {
   const uint32_t words = case_words(t), decoded_at = words + (words & 1);
   const Judge judge = p.judge;
   // Per warp: the case (A, B, C, nibbles), then (8-byte aligned) its A and B decoded once for the model.
-  uint32_t* a = shared + warp * shared_words(p);   // 16-byte aligned where shared_words is a multiple of 4 (register_run)
-  uint32_t* b = a + operand_at(t, operand_b);
-  uint32_t* c = a + operand_at(t, operand_c);
+  uint32_t* a = shared + warp * shared_words(p);
+  uint32_t* b = a + t.a_count;
+  uint32_t* c = b + t.b_count;
   uint32_t* nibbles = c + t.c_count;
   uint64_t* a_decoded = reinterpret_cast<uint64_t*>(a + decoded_at);   // float_model: decode_operands' layout
   uint64_t* b_decoded = a_decoded + t.a_count;

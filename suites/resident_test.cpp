@@ -14,7 +14,6 @@
 #include "oracle/number_format.h"
 #include "oracle/reference.h"
 
-#include <algorithm>
 #include <cmath>
 
 namespace mmasp {
@@ -43,32 +42,8 @@ TEST(Resident, EverySm90PairHasAKernelAndTablesThatPackAndJudgeAsTheHostDoes) {
       ++pairs;
       const ResidentPairTables tables = resident_pair_tables(form, selector, model ? &*model : nullptr);
       const resident::PairTables& p = tables.tables;
-      for (int operand = 0; operand < 4; ++operand)   // pack_operand's whole-word path (pack_registers)
+      for (int operand = 0; operand < 4; ++operand)   // pack_operand's whole-word path (pack_whole_words)
         EXPECT_EQ(p.per_lane[operand] % (32 / p.container_bits[operand]), 0u) << form.opcode << " operand " << operand;
-      // Every sm_90 operand's registers hold their elements by one stride (pack_registers); A's (stored elements of
-      // one row) by stride 1, read by one vector load wherever a register holds more than one, and that load is
-      // aligned in every warp's shared memory (the device would fault where it is not).
-      for (int operand = 0; operand < 3; ++operand) {
-        EXPECT_NE(p.register_stride[operand], 0u) << form.opcode << " operand " << operand;
-        if (!p.register_vector[operand]) continue;
-        const uint32_t per_word = 32 / p.container_bits[operand], alignment = std::min(per_word, 4u);
-        EXPECT_EQ(p.register_stride[operand], 1u) << form.opcode << " operand " << operand;
-        EXPECT_EQ(resident::shared_words(p) % alignment, 0u) << form.opcode;
-        for (uint32_t lane = 0; lane < 32; ++lane)
-          for (uint32_t e = 0; e < p.per_lane[operand]; e += per_word)
-            EXPECT_EQ((resident::operand_at(p.cases, operand) +
-                       p.layouts[p.layout[operand] + resident::layout_cell(e, lane)]) % alignment, 0u)
-                << form.opcode << " operand " << operand << " lane " << lane << " element " << e;
-      }
-      if (p.container_bits[resident::operand_a] < 32)
-        EXPECT_TRUE(p.register_vector[resident::operand_a] && p.register_stride[resident::operand_a] == 1) << form.opcode;
-      // The same registers without the vector loads, and without the stride (one layout cell per element).
-      resident::PairTables no_vector = p, no_stride = p;
-      for (int operand = 0; operand < 4; ++operand) {
-        no_vector.register_vector[operand] = false;
-        no_stride.register_vector[operand] = false;
-        no_stride.register_stride[operand] = 0;
-      }
       gen::Options options;
       options.selector = selector;
       const gen::CaseSeeds seeds(0xabc + uint64_t(selector), form);
@@ -86,17 +61,6 @@ TEST(Resident, EverySm90PairHasAKernelAndTablesThatPackAndJudgeAsTheHostDoes) {
             ASSERT_EQ(a.r[r], r < form.regs.a ? want.a[size_t(r)] : 0u) << form.opcode << " lane " << lane << " A register " << r;
             ASSERT_EQ(b.r[r], r < form.regs.b ? want.b[size_t(r)] : 0u) << form.opcode << " lane " << lane << " B register " << r;
             ASSERT_EQ(c.r[r], r < form.regs.c ? want.c[size_t(r)] : 0u) << form.opcode << " lane " << lane << " C register " << r;
-          }
-          for (const resident::PairTables* other : {&no_vector, &no_stride}) {
-            const char* path = other == &no_vector ? " (by stride)" : " (by layout cell)";
-            const resident::Registers a2 = resident::pack_operand(*other, resident::operand_a, test.a_compressed.data(), lane);
-            const resident::Registers b2 = resident::pack_operand(*other, resident::operand_b, test.b.data(), lane);
-            const resident::Registers c2 = resident::pack_operand(*other, resident::operand_c, test.c.data(), lane);
-            for (int r = 0; r < 4; ++r) {
-              ASSERT_EQ(a2.r[r], a.r[r]) << form.opcode << " lane " << lane << " A register " << r << path;
-              ASSERT_EQ(b2.r[r], b.r[r]) << form.opcode << " lane " << lane << " B register " << r << path;
-              ASSERT_EQ(c2.r[r], c.r[r]) << form.opcode << " lane " << lane << " C register " << r << path;
-            }
           }
           ASSERT_EQ(resident::metadata_register(p, test.nibbles.data(), lane, test.metadata_noise[lane]), want.e)
               << form.opcode << " selector " << selector << " lane " << lane << " metadata";
@@ -306,39 +270,6 @@ TEST(Resident, TheDenseIntegerJudgeRefusesMetadataThatRepeatsAColumn) {
   EXPECT_TRUE(resident::integer_dense_fits(p));
   p.a_bits = 16;   // a code wider than a byte
   EXPECT_FALSE(resident::integer_dense_fits(p));
-}
-
-// register_run finds a stride only where every lane's every register has one, and a vector load only where every
-// register's first word is aligned in every warp.
-TEST(Resident, RegisterRunsAreFoundOnlyWhereEveryRegisterHasThem) {
-  const Form& form = *find_form("mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.s32.s4.s4.s32");
-  const ResidentPairTables tables = resident_pair_tables(form, 0, nullptr);
-  resident::PairTables p = tables.tables;
-  uint32_t stride = 0;
-  bool vector = false;
-  resident::register_run(p, resident::operand_a, &stride, &vector);
-  EXPECT_EQ(stride, 1u);
-  EXPECT_TRUE(vector);
-  resident::register_run(p, resident::operand_b, &stride, &vector);
-  EXPECT_EQ(stride, p.cases.n);   // B's registers hold consecutive rows of one column
-  EXPECT_FALSE(vector);
-  std::vector<uint32_t> layouts = tables.layouts;
-  p.layouts = layouts.data();
-  // Lane 9's second A register with two elements swapped: no stride holds for every register.
-  const uint32_t at = p.layout[resident::operand_a] + resident::layout_cell(8 + 2, 9);
-  std::swap(layouts[at], layouts[at + 32]);
-  resident::register_run(p, resident::operand_a, &stride, &vector);
-  EXPECT_EQ(stride, 0u);
-  EXPECT_FALSE(vector);
-  std::swap(layouts[at], layouts[at + 32]);
-  // Words per warp that are not a multiple of the 16-byte load: no vector load (the second warp's would be
-  // misaligned), though the stride stays. (Without the dense bytes a warp's words are the case's, unrounded.)
-  p.integer_dense = false;
-  p.cases.nibble_count += 1;
-  ASSERT_NE(resident::shared_words(p) % 4, 0u);
-  resident::register_run(p, resident::operand_a, &stride, &vector);
-  EXPECT_EQ(stride, 1u);
-  EXPECT_FALSE(vector);
 }
 
 // decode_narrow's tables give every code of every narrow pair's A and B formats the word decode_operand and
