@@ -243,9 +243,7 @@ ResidentPath::ResidentPath(CudaDevice& device, ResidentImageChoice choice) : dev
   lean_kernel_ = device.function(*module_, kResidentLeanKernel);
   lean_768_kernel_ = device.function(*module_, kResidentLean768Kernel);
   lean_fp8_kernel_ = device.function(*module_, kResidentLeanFp8Kernel);
-  issue_kernel_ = device.function(*module_, kResidentIssueKernel);
-  if (!kernel_ || !lean_kernel_ || !lean_768_kernel_ || !lean_fp8_kernel_ || !issue_kernel_)
-    throw std::runtime_error("the resident kernel image lacks its kernels");
+  if (!kernel_ || !lean_kernel_ || !lean_768_kernel_ || !lean_fp8_kernel_) throw std::runtime_error("the resident kernel image lacks its kernels");
   multiprocessors_ = device.fingerprint().sm_count;
   shared_optin_ = device.max_shared_per_block();
 }
@@ -319,8 +317,6 @@ ResidentPath::Launched ResidentPath::launch(const Form& form, int selector, cons
     kernel = lean_fp8_kernel_;
     threads = kLeanFp8Threads;
   }
-  // The bare rate: the same blocks of the same pair, in the kernel that only issues (resident_issue).
-  if (launch.mode == resident::Mode::issue) kernel = issue_kernel_;
   while (threads > kThreads && shared_for(threads) > size_t(shared_optin_)) threads -= kThreads;
   const size_t shared = shared_for(threads);
   const int per_multiprocessor = device_.resident_blocks(kernel, int(threads), shared);

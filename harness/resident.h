@@ -113,7 +113,6 @@ class ResidentPath {
   void* lean_kernel_ = nullptr;   // kResidentLeanKernel: narrow-model and integer pairs
   void* lean_768_kernel_ = nullptr;   // kResidentLean768Kernel: the same, 80 registers, at most 768 threads
   void* lean_fp8_kernel_ = nullptr;   // kResidentLeanFp8Kernel: narrow fp8 pairs with the sm_90 blocks only
-  void* issue_kernel_ = nullptr;      // kResidentIssueKernel: Mode::issue, every pair
   int multiprocessors_ = 0;
   int shared_optin_ = 0;   // dynamic shared memory one block may have (bytes)
   PhaseBarrier phase_barrier_ = PhaseBarrier::float_pairs;

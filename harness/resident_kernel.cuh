@@ -70,44 +70,7 @@ __device__ __forceinline__ void swap_first_two(Registers& registers) {
   registers.r[1] = first;
 }
 
-// A warp's shared memory (shared_words(p) words from `at`): the case (A, B, C, nibbles), then (8-byte aligned) its A and
-// B decoded once for the model, or the dense integer judge's bytes (dense_at).
-struct WarpCase {
-  uint32_t *a, *b, *c, *nibbles;
-  uint32_t* decoded;   // while a case is drawn, free (float forms): room for A's and B's values (draw_shared_case)
-};
-__device__ __forceinline__ WarpCase warp_case(const PairTables& p, uint32_t* at) {
-  const gen::portable::CaseTables& t = p.cases;
-  const uint32_t words = case_words(t);
-  WarpCase w;
-  w.a = at;
-  w.b = w.a + t.a_count;
-  w.c = w.b + t.b_count;
-  w.nibbles = w.c + t.c_count;
-  w.decoded = at + words + (words & 1);
-  return w;
-}
-
-// Mode::issue, in a kernel of its own (kResidentIssueKernel): each warp draws one case, packs its registers and issues
-// the form's instruction `count` times, the bare rate. form_issue is a call (not inlined), and ptxas keeps the spills of
-// its loop in the caller's stack frame: in the kernels that judge, that call gave each a frame of 500-900 bytes.
-__device__ __forceinline__ void resident_issue(const Launch& launch) {
-  extern __shared__ __align__(16) uint32_t shared[];
-  const PairTables& p = *launch.pair;
-  const uint32_t lane = threadIdx.x & 31;
-  const WarpCase w = warp_case(p, shared + (threadIdx.x >> 5) * shared_words(p));
-  const uint32_t noise = draw_shared_case(launch, p.cases, launch.first, lane, w.a, w.b, w.c, w.nibbles,
-                                          p.judge != Judge::integer, reinterpret_cast<double*>(w.decoded));
-  const Registers ra = pack_operand(p, operand_a, w.a, lane), rb = pack_operand(p, operand_b, w.b, lane),
-                  rc = pack_operand(p, operand_c, w.c, lane);
-  const uint32_t e = metadata_register(p, w.nibbles, lane, noise);
-  const uint32_t fold = form_issue(p.instruction, ra, rb, rc, e, (launch.count + 3) / 4);
-  atomicAdd(&launch.counters->sink, (unsigned long long)fold);
-  if (lane == 0) atomicAdd(&launch.counters->generated, 1ull);
-}
-
-// kFp8Blocks (lean only): the kernel for pairs with narrow_fp8_blocks, which judges nothing else (resident.cpp). Every
-// mode but Mode::issue (resident_issue).
+// kFp8Blocks (lean only): the kernel for pairs with narrow_fp8_blocks, which judges nothing else (resident.cpp).
 template <bool kLean, bool kFp8Blocks = false>
 __device__ __forceinline__ void resident_cases(const Launch& launch) {
   static_assert(kLean || !kFp8Blocks, "the fp8 kernel is a lean one");
@@ -115,14 +78,14 @@ __device__ __forceinline__ void resident_cases(const Launch& launch) {
   const PairTables& p = *launch.pair;
   const gen::portable::CaseTables& t = p.cases;
   const uint32_t lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
-  const uint32_t words = case_words(t);
+  const uint32_t words = case_words(t), decoded_at = words + (words & 1);
   const Judge judge = p.judge;
-  const WarpCase warp_memory = warp_case(p, shared + warp * shared_words(p));
-  uint32_t* a = warp_memory.a;
-  uint32_t* b = warp_memory.b;
-  uint32_t* c = warp_memory.c;
-  uint32_t* nibbles = warp_memory.nibbles;
-  uint64_t* a_decoded = reinterpret_cast<uint64_t*>(warp_memory.decoded);   // float_model: decode_operands' layout
+  // Per warp: the case (A, B, C, nibbles), then (8-byte aligned) its A and B decoded once for the model.
+  uint32_t* a = shared + warp * shared_words(p);
+  uint32_t* b = a + t.a_count;
+  uint32_t* c = b + t.b_count;
+  uint32_t* nibbles = c + t.c_count;
+  uint64_t* a_decoded = reinterpret_cast<uint64_t*>(a + decoded_at);   // float_model: decode_operands' layout
   uint64_t* b_decoded = a_decoded + t.a_count;
   uint32_t* columns = reinterpret_cast<uint32_t*>(b_decoded + t.b_count);
   uint64_t* a_narrow = a_decoded;                                        // narrow_model: decode_narrow's layout
@@ -155,7 +118,13 @@ __device__ __forceinline__ void resident_cases(const Launch& launch) {
     if (__any_sync(0xFFFFFFFFu, changed) && lane == 0) atomicAdd(&launch.counters->fault_changed, 1ull);
   };
 
-  if (launch.mode == Mode::issue) return;   // resident.cpp sends it to resident_issue: generated stays 0, and it says so
+  if (launch.mode == Mode::issue) {
+    const uint32_t e = pack(draw_shared_case(launch, t, launch.first, lane, a, b, c, nibbles, use_scratch, scratch));
+    const uint32_t fold = form_issue(instruction, ra, rb, rc, e, (launch.count + 3) / 4);
+    atomicAdd(&launch.counters->sink, (unsigned long long)fold);
+    if (lane == 0) atomicAdd(&launch.counters->generated, 1ull);
+    return;
+  }
 
   const Fault& fault = launch.fault;
   const Fault::Kind fault_kind = fault.kind;

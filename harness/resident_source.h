@@ -39,8 +39,6 @@ inline constexpr const char* kResidentLean768Kernel = "mmasp_resident_lean_768";
 // blocks walked by compile-time indices, in blocks of at most 512 threads (shared memory holds 16 of their warps on
 // an H100), so up to 128 registers.
 inline constexpr const char* kResidentLeanFp8Kernel = "mmasp_resident_lean_fp8";
-// The bare rate (Mode::issue) of every pair, in blocks of up to 1,024 threads: the judging kernels hold no call.
-inline constexpr const char* kResidentIssueKernel = "mmasp_resident_issue";
 // The lean kernels' largest blocks: their __launch_bounds__ (resident_kernels_source writes them) and what
 // resident.cpp launches.
 inline constexpr unsigned kResidentLeanThreads = 1024, kResidentLean768Threads = 768, kResidentLeanFp8Threads = 512;
