@@ -117,12 +117,12 @@ ResidentPairTables resident_pair_tables(const Form& form, int selector, const Mo
   const uint32_t stored = t.cases.k / 2;
   t.narrow_accumulator = resident::narrow_accumulator_of(t);
   // The compile-time walks of the kernel take C's and D's formats as constants too (narrow_accumulator).
-  if (t.judge == resident::Judge::narrow_model && t.narrow_choices == 0 && t.narrow_accumulator != 0 && uint32_t(t.model.block_products) >= stored &&
-      (stored == 4 || stored == 8 || stored == 16) && model::narrow::products_fit_32(int(stored), t.model.fraction_bits))
+  if (t.judge == resident::Judge::narrow_model && t.narrow_choices == 0 && t.narrow_accumulator != 0 &&
+      uint32_t(t.model.block_products) >= stored && (stored == 4 || stored == 8 || stored == 16) &&
+      model::narrow::products_fit_32(int(stored), t.model.fraction_bits))
     t.narrow_one_block = stored;
   t.narrow_fp8_blocks = t.judge == resident::Judge::narrow_model && t.narrow_choices == 1 && t.narrow_accumulator != 0 &&
-                        stored == 32 &&
-                        t.model.block_products == 16 && t.model.block_interleave == 2 &&
+                        stored == 32 && t.model.block_products == 16 && t.model.block_interleave == 2 &&
                         model::narrow::products_fit_32(16, t.model.fraction_bits);
   if (t.judge == resident::Judge::narrow_model) {   // decode_narrow's tables, where the format has one
     const model::OperandFormat* formats[2] = {&t.a_format, &t.b_format};

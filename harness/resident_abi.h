@@ -566,7 +566,7 @@ MMASP_PORTABLE uint32_t judged_narrow_with(const PairTables& p, const uint64_t* 
     a_word = a_row[s];
     b_word = b_column[model::narrow::tag(a_word)];
   };
-  // C's value, decoded in the format narrow_accumulator names (its fields constants) or in p.c_format.
+  // C's value, decoded in the format narrow_accumulator names (its fields constants at compile time).
   const auto c_value_in = [&](const auto f16_d, Subnormals subnormals) {
     return model::decode_operand(c[idx], narrow_accumulator_format(f16_d), subnormals);
   };

@@ -15,7 +15,6 @@
 
 #include <cctype>
 #include <fstream>
-#include <iostream>
 #include <map>
 #include <sstream>
 #include <string>
