@@ -10,7 +10,9 @@
 // --host-cases N (0: skip the host path; default 32768), --rare-fault N --fault-seconds S: a D bit flipped in 1 of N
 // cases on m16n8k16 f16->f32 ordered, checked for S seconds: how many struck cases the resident check finds.
 // --image cubin|ptx|auto: the resident kernel's image (the PTX one is what every GPU but sm_90 runs; on sm_90 it shows
-// what the driver's JIT of the portable kernel costs beside the cubin). --phase-barrier float|on|off: where the
+// what the driver's JIT of the portable kernel costs beside the cubin). --image-file FILE: kernels built by hand from a
+// variant of build/generated/resident_kernels_sm_90a.cu (nvcc as CMakeLists.txt runs it), loaded in place of the
+// embedded image --image names: a kernel change measured without rebuilding this binary. --phase-barrier float|on|off: where the
 // lean kernels' warps wait for their scheduler's others after every case (float: float pairs only, what mmasp run
 // does).
 #include <chrono>
@@ -36,6 +38,7 @@ int main(int argc, char** argv) {
   double seconds = 0.5, fault_seconds = 60;
   uint64_t host_cases = 32768, rare_fault = 0;
   ResidentImageChoice image = ResidentImageChoice::automatic;
+  std::string image_file;
   ResidentPath::PhaseBarrier phase_barrier = ResidentPath::PhaseBarrier::float_pairs;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string option = argv[i];
@@ -47,6 +50,7 @@ int main(int argc, char** argv) {
     else if (option == "--image" && std::string(argv[i + 1]) == "cubin") image = ResidentImageChoice::cubin;
     else if (option == "--image" && std::string(argv[i + 1]) == "ptx") image = ResidentImageChoice::ptx;
     else if (option == "--image" && std::string(argv[i + 1]) == "auto") image = ResidentImageChoice::automatic;
+    else if (option == "--image-file") image_file = argv[i + 1];
     else if (option == "--phase-barrier" && std::string(argv[i + 1]) == "on") phase_barrier = ResidentPath::PhaseBarrier::on;
     else if (option == "--phase-barrier" && std::string(argv[i + 1]) == "off") phase_barrier = ResidentPath::PhaseBarrier::off;
     else if (option == "--phase-barrier" && std::string(argv[i + 1]) == "float")
@@ -62,11 +66,12 @@ int main(int argc, char** argv) {
     return 1;
   }
   auto device = std::make_shared<CudaDevice>(0);
-  ResidentPath path(*device, image);
+  ResidentPath path(*device, image, image_file);
   path.set_phase_barrier(phase_barrier);
   const DeviceFingerprint f = device->fingerprint();
-  std::printf("device: %s (sm_%d, %d SMs), driver %s; selector 0 of each form; image %s (loaded in %.2f s); phase barrier %s\n",
+  std::printf("device: %s (sm_%d, %d SMs), driver %s; selector 0 of each form; image %s%s%s (loaded in %.2f s); phase barrier %s\n",
               f.name.c_str(), f.sm, f.sm_count, f.driver_version.c_str(), std::string(name(path.image())).c_str(),
+              image_file.empty() ? "" : " from ", image_file.c_str(),
               path.load_seconds(),
               phase_barrier == ResidentPath::PhaseBarrier::on    ? "on"
               : phase_barrier == ResidentPath::PhaseBarrier::off ? "off"

@@ -4,6 +4,8 @@
 #include <chrono>
 #include <cstdint>
 #include <cstring>
+#include <fstream>
+#include <iterator>
 #include <stdexcept>
 
 #include "generators/bulk.h"
@@ -233,11 +235,21 @@ bool ResidentPath::covers(const Form& form, std::string* why) const {
   return true;
 }
 
-ResidentPath::ResidentPath(CudaDevice& device, ResidentImageChoice choice) : device_(device) {
+ResidentPath::ResidentPath(CudaDevice& device, ResidentImageChoice choice, const std::string& image_file)
+    : device_(device) {
   if (!built()) throw std::runtime_error("this build has no GPU-resident kernel (nvcc was not found at build time)");
   image_ = image_for(device.sm(), choice);
+  std::vector<char> file_bytes;
+  if (!image_file.empty()) {
+    std::ifstream in(image_file, std::ios::binary);
+    if (!in) throw std::runtime_error("resident image file " + image_file + ": cannot open it");
+    file_bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    if (file_bytes.empty()) throw std::runtime_error("resident image file " + image_file + ": empty");
+    file_bytes.push_back('\0');   // PTX is read as a C string; a cubin's length is in its header
+  }
   const auto started = std::chrono::steady_clock::now();
-  module_ = device.load_image(image_bytes(image_).begin);
+  module_ = device.load_image(image_file.empty() ? static_cast<const void*>(image_bytes(image_).begin)
+                                                : static_cast<const void*>(file_bytes.data()));
   load_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   kernel_ = device.function(*module_, kResidentKernel);
   lean_kernel_ = device.function(*module_, kResidentLeanKernel);

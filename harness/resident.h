@@ -76,7 +76,11 @@ class ResidentPath {
  public:
   // Throws std::runtime_error when this build has no resident kernel image, no image fits the device (below sm_80,
   // or cubin forced on another architecture) or the device cannot load it.
-  explicit ResidentPath(CudaDevice& device, ResidentImageChoice choice = ResidentImageChoice::automatic);
+  // `image_file`, when not empty, is loaded in place of the embedded image `choice` picks: a variant of the kernels
+  // built by hand (generated/resident_kernels_*.cu compiled by nvcc as CMakeLists.txt does), so that a change to the
+  // kernels can be measured without rebuilding the binary (docs/resident.md, "Measuring a change to the kernels").
+  explicit ResidentPath(CudaDevice& device, ResidentImageChoice choice = ResidentImageChoice::automatic,
+                        const std::string& image_file = {});
   ~ResidentPath();
   static bool built();   // whether the kernel images were compiled into this binary
 

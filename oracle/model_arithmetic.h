@@ -317,6 +317,41 @@ MMASP_PORTABLE uint32_t encode_value(const ResultFormat& format, const Value& v,
   return sign | (uint32_t(leading - format.min_exponent + 1) << format.mantissa_bits) | (uint32_t(normalised) & mantissa_mask);
 }
 
+// encode_value(format, round_to(format, negative, magnitude, exponent, rounding, p, NoEvents{}), p.canonical_nan) in
+// one pass, for parameters whose result choices are fixed at compile time as the sm_90 records have them: subnormal
+// results kept and rounded as normal ones, overflow to Inf, zero results unsigned; rounding toward zero or to nearest
+// even. A finite result's code is (max(leading, min_exponent) - min_exponent) << mantissa_bits plus its significand:
+// the significand's implicit bit (or a rounding's carry into the next binade, or a subnormal's into the smallest
+// normal) adds one to the exponent field by itself, so there is one bit length to find instead of round_to's and
+// encode_value's four. ModelArithmetic.RoundedCodeIsRoundToEncoded compares it with the two on every boundary.
+template <class P>
+MMASP_PORTABLE uint32_t rounded_code(const ResultFormat& format, bool negative, uint64_t magnitude, int exponent,
+                                     Rounding rounding, const P&) {
+  static_assert(P::subnormal_results == Subnormals::kept && P::subnormal_rounding == SubnormalRounding::as_normal &&
+                    P::overflow == SumOverflow::to_infinity && !P::signed_zero_results,
+                "rounded_code covers kept subnormal results rounded as normal, overflow to Inf, unsigned zeros");
+  const int leading = bit_length(magnitude) - 1 + exponent;
+  const uint32_t sign = negative ? format.sign_bit : 0;
+  if (leading > format.max_exponent) return sign | format.infinity;   // no rounding brings it back below
+  const int floored = max_of(leading, format.min_exponent);
+  const int shift = floored - format.mantissa_bits - exponent;
+  uint64_t significand;
+  if (shift <= 0) {
+    significand = magnitude << -shift;
+  } else if (shift >= 64) {   // as round_to: above the half only where the magnitude's top bit sits at the half
+    significand = rounding == Rounding::nearest_even && shift == 64 && (magnitude >> 63) ? 1 : 0;
+  } else {
+    significand = magnitude >> shift;
+    if (rounding == Rounding::nearest_even) {
+      const uint64_t rest = magnitude & ((uint64_t(1) << shift) - 1), half = uint64_t(1) << (shift - 1);
+      significand += rest > half || (rest == half && (significand & 1));
+    }
+  }
+  if (significand == 0) return 0;
+  const uint32_t code = (uint32_t(floored - format.min_exponent) << format.mantissa_bits) + uint32_t(significand);
+  return sign | (code >= format.infinity ? format.infinity : code);
+}
+
 struct Term {
   bool negative;
   uint64_t significand;
@@ -932,11 +967,14 @@ class Block {
   }
 
   // --- Pass 2 (after needs_sum()). ---
+  // A scanned value (its field at most the block's largest) is below 2^(field + 1), so aligned it is below
+  // 2^(fraction_bits + 1) <= 2^30 (applies()): it is found in 32 bits, shifted as sum_product_32 shifts a product.
+  // Its significand has at most 25 bits (C in f32 or f16, or an f32 block sum rounded), so it fits one word.
   MMASP_PORTABLE void sum(const Value& v) {
     if (v.cls != Value::finite) return;
-    const int shift = v.exponent - lsb_;
-    const long long aligned = (long long)(shift >= 0 ? v.significand << shift : -shift >= 64 ? 0 : v.significand >> -shift);
-    sum_ += v.negative ? -aligned : aligned;
+    const uint32_t shift = uint32_t(v.exponent - lsb_), significand = uint32_t(v.significand);
+    const uint32_t aligned = shift_left_or_zero(significand, shift) | shift_right_or_zero(significand, 0u - shift);
+    sum_ += v.negative ? -(long long)aligned : (long long)aligned;
   }
   // A zero's significand is 0, so its product adds nothing whatever its shift; no test for it.
   MMASP_PORTABLE void sum_product(uint64_t a, uint64_t b) {
@@ -974,6 +1012,21 @@ class Block {
     if (!terms_ || total == 0) return v;   // +0: zero results carry no sign under these choices
     const bool negative = total < 0;
     return round_to(format, negative, uint64_t(negative ? -total : total), lsb_, rounding, p_, NoEvents{});
+  }
+  // encode_value(format, finish(format, rounding), canonical NaN as P says), by rounded_code where P's result choices
+  // are those it covers (the sm_90 records').
+  MMASP_PORTABLE uint32_t finish_code(const ResultFormat& format, Rounding rounding) const {
+    if constexpr (P::subnormal_results == Subnormals::kept && P::subnormal_rounding == SubnormalRounding::as_normal &&
+                  P::overflow == SumOverflow::to_infinity) {
+      if (nan_ || (positive_inf_ && negative_inf_)) return P::canonical_nan ? format.canonical_nan : format.default_nan;
+      if (positive_inf_ || negative_inf_) return (negative_inf_ ? format.sign_bit : 0) | format.infinity;
+      const long long total = sum_ + products_;
+      if (!terms_ || total == 0) return 0;
+      const bool negative = total < 0;
+      return rounded_code(format, negative, uint64_t(negative ? -total : total), lsb_, rounding, p_);
+    } else {
+      return encode_value(format, finish(format, rounding), p_.canonical_nan);
+    }
   }
 
  private:
@@ -1126,8 +1179,7 @@ MMASP_PORTABLE uint32_t one_block_element(const P& p, const Products& products, 
                 "one block with C first");
   Block<P> sum(p);
   sum_block<true>(sum, true, c, products, [](const auto& f) { for_each_product<kStored, kGroup>(f); });
-  const Value result = f16_d ? sum.finish(f16_format(), p.output_rounding) : sum.finish(f32_format(), p.block_rounding);
-  return encode_value(f16_d ? f16_format() : f32_format(), result, p.canonical_nan);
+  return f16_d ? sum.finish_code(f16_format(), p.output_rounding) : sum.finish_code(f32_format(), p.block_rounding);
 }
 
 }  // namespace narrow

@@ -5,10 +5,14 @@
 // cases), a resident check of many cases finds no deviation, and faults of the catalogue are caught by the resident
 // check. Float forms need a verified model of the device's architecture; without one only integer forms are checked.
 // Skipped, with the reason, where no GPU is present, where the build has no resident kernel, or where the device
-// cannot load the image (the cubin on another architecture).
+// cannot load the image (the cubin on another architecture). MMASP_RESIDENT_CUBIN_FILE, when set, names a cubin built
+// by hand from a variant of the kernels (resident_benchmark --image-file): the cubin tests load it in place of the
+// embedded one, so that a kernel change is checked before it is built into the binary.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <map>
+#include <string>
 
 #include "generators/bulk.h"
 #include "harness/gpu_probe.h"
@@ -33,8 +37,11 @@ class GpuResident : public ::testing::TestWithParam<ResidentImageChoice> {
     device_ = std::make_unique<CudaDevice>(test_gpu());
     if (GetParam() == ResidentImageChoice::cubin && device_->sm() != 90)
       GTEST_SKIP() << "the cubin is for sm_90a; this GPU is sm_" << device_->sm();
-    path_ = std::make_unique<ResidentPath>(*device_, GetParam());
-    std::cout << "image: " << name(path_->image()) << ", loaded in " << path_->load_seconds() << " s\n";
+    const char* variant = std::getenv("MMASP_RESIDENT_CUBIN_FILE");
+    const std::string file = GetParam() == ResidentImageChoice::cubin && variant ? variant : "";
+    path_ = std::make_unique<ResidentPath>(*device_, GetParam(), file);
+    std::cout << "image: " << name(path_->image()) << (file.empty() ? "" : " from " + file) << ", loaded in "
+              << path_->load_seconds() << " s\n";
   }
   // The pairs this path judges: every pair its image holds, float forms where the architecture has a verified model.
   bool judged(const Form& form) const { return path_->covers(form) && (form.is_integer() || model_for(form)); }

@@ -493,6 +493,47 @@ TEST(ModelArithmetic, TheDecodedFieldIsTheBinadeOfEveryCode) {
   EXPECT_GT(finite, 1000000u);
 }
 
+// model::rounded_code (the narrow judge's rounding and encoding in one pass) against round_to then encode_value, for
+// both result formats and both roundings the sm_90 records use, on every exponent from below the smallest subnormal's
+// half to above the largest finite value, with magnitudes at and around every power of two, every exact tie of every
+// shift, and random bits of every length.
+TEST(ModelArithmetic, RoundedCodeIsRoundToEncoded) {
+  const resident::Sm90Choices choices{};
+  std::vector<uint64_t> magnitudes;
+  for (int bits = 0; bits < 64; ++bits) {
+    const uint64_t power = uint64_t(1) << bits;
+    for (const uint64_t m : {power, power - 1, power + 1, power | (power >> 1), power | 1}) magnitudes.push_back(m);
+    if (bits >= 1)   // ties: x followed by a one and zeros at shift `bits`, x even and odd
+      for (const uint64_t x : {0ull, 1ull, 2ull, 3ull, 0x5ull, 0xFFFFFFull})
+        if (x < (uint64_t(1) << (64 - bits))) magnitudes.push_back((x << bits) | (power >> 1));
+  }
+  gen::SplitMixDraw draw(0x20261127);
+  for (int i = 0; i < 400; ++i) magnitudes.push_back(draw.bits() >> (i % 64));
+  uint64_t compared = 0, finite = 0;
+  for (const bool f16 : {false, true}) {
+    const model::ResultFormat format = f16 ? model::f16_format() : model::f32_format();
+    for (const Rounding rounding : {Rounding::toward_zero, Rounding::nearest_even})
+      for (const bool negative : {false, true})
+        for (const uint64_t magnitude : magnitudes) {
+          if (magnitude == 0) continue;
+          const int length = model::bit_length(magnitude);
+          for (int leading = format.min_exponent - format.mantissa_bits - 3; leading <= format.max_exponent + 2; ++leading) {
+            const int exponent = leading - (length - 1);
+            const uint32_t expected = model::encode_value(
+                format, model::round_to(format, negative, magnitude, exponent, rounding, choices, model::NoEvents{}),
+                choices.canonical_nan);
+            ASSERT_EQ(model::rounded_code(format, negative, magnitude, exponent, rounding, choices), expected)
+                << (f16 ? "f16" : "f32") << (rounding == Rounding::nearest_even ? " nearest" : " toward zero")
+                << (negative ? " -" : " +") << magnitude << " * 2^" << exponent;
+            ++compared;
+            finite += (expected & ~format.sign_bit) < format.infinity && (expected & ~format.sign_bit) != 0;
+          }
+        }
+  }
+  EXPECT_GT(compared, 1000000u);
+  EXPECT_GT(finite, compared / 2);   // most land inside the range, not only on zero or Inf
+}
+
 TEST(Resident, APairWithoutAKernelIsRefusedWithItsReason) {
   for (const Form& form : instruction_space()) {
     std::string why;

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,11 @@ inline SupervisedRun supervised_run(const std::filesystem::path& out, std::vecto
   const auto start = std::chrono::steady_clock::now();
   run.command = run_command(argv);
   run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  // Without a run.json, say how `mmasp run` ended, not only that the file is missing (a binary copied to a GPU
+  // machine can fail before it writes anything, e.g. where a path compiled into it does not exist there).
+  if (!std::filesystem::exists(out / "run.json"))
+    throw std::runtime_error("mmasp run wrote no run.json (exit " + std::to_string(run.command.exit_code) +
+                             (run.command.completed ? "" : ", did not finish by itself") + "):\n" + run.command.output);
   run.record = load_run_record(out / "run.json");
   return run;
 }
