@@ -23,7 +23,7 @@ for form, d in rows.items():
     line = f"{form:40s}" + ''.join(f"{d[c][0]:13.3g}" if c in d else f"{'':13s}" for c in columns)
     for k in kernels[1:]:
         ratios = [d[(p, k)][0] / d[(p, kernels[0])][0] for p in passes if (p, k) in d and (p, kernels[0]) in d]
-        line += f"{sum(ratios) / len(ratios):10.3f}"
+        line += f"{sum(ratios) / len(ratios):10.3f}" if ratios else f"{'':10s}"   # a form only one kernel ran
     first = [d[(passes[0], k)] for k in kernels if (passes[0], k) in d]
     line += '   ' + '; '.join(', '.join(f"{x[i]:.3g}" for x in first) for i in (1, 3, 4))
     print(line)
