@@ -1013,20 +1013,15 @@ class Block {
     const bool negative = total < 0;
     return round_to(format, negative, uint64_t(negative ? -total : total), lsb_, rounding, p_, NoEvents{});
   }
-  // encode_value(format, finish(format, rounding), canonical NaN as P says), by rounded_code where P's result choices
-  // are those it covers (the sm_90 records').
+  // encode_value(format, finish(format, rounding), canonical NaN as P says), by rounded_code (whose static_assert
+  // names the result choices it covers: the sm_90 records').
   MMASP_PORTABLE uint32_t finish_code(const ResultFormat& format, Rounding rounding) const {
-    if constexpr (P::subnormal_results == Subnormals::kept && P::subnormal_rounding == SubnormalRounding::as_normal &&
-                  P::overflow == SumOverflow::to_infinity) {
-      if (nan_ || (positive_inf_ && negative_inf_)) return P::canonical_nan ? format.canonical_nan : format.default_nan;
-      if (positive_inf_ || negative_inf_) return (negative_inf_ ? format.sign_bit : 0) | format.infinity;
-      const long long total = sum_ + products_;
-      if (!terms_ || total == 0) return 0;
-      const bool negative = total < 0;
-      return rounded_code(format, negative, uint64_t(negative ? -total : total), lsb_, rounding, p_);
-    } else {
-      return encode_value(format, finish(format, rounding), p_.canonical_nan);
-    }
+    if (nan_ || (positive_inf_ && negative_inf_)) return P::canonical_nan ? format.canonical_nan : format.default_nan;
+    if (positive_inf_ || negative_inf_) return (negative_inf_ ? format.sign_bit : 0) | format.infinity;
+    const long long total = sum_ + products_;
+    if (!terms_ || total == 0) return 0;
+    const bool negative = total < 0;
+    return rounded_code(format, negative, uint64_t(negative ? -total : total), lsb_, rounding, p_);
   }
 
  private:

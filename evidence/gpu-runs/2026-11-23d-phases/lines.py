@@ -2,11 +2,12 @@
 """Joins an ncu source-page CSV (--page source --csv --print-source sass) of the lean kernel with the cubin's SASS
 (nvdisasm -g -c, which names each instruction's source line) and prints warp instructions executed and stall samples
 per source file:line, and per file, per case (cases = the profiled launch's count).
-   lines.py source.csv.gz resident.sass.gz CASES [KERNEL]"""
+   lines.py source.csv.gz resident.sass.gz CASES [KERNEL [TOP]]   (TOP: lines printed, 45 unless given)"""
 import csv, gzip, io, re, sys, collections
 
 src, sass, cases = sys.argv[1], sys.argv[2], float(sys.argv[3])
 kernel = sys.argv[4] if len(sys.argv) > 4 else "mmasp_resident_lean"
+top = int(sys.argv[5]) if len(sys.argv) > 5 else 45
 
 # SASS: sections per function; '//## File "x", line N' then instructions '/*0a80*/'.
 line_of = {}
@@ -57,5 +58,5 @@ for f, n in per_file.most_common():
     print(f"  {f:28s} {n / cases:8.0f}   distinct instructions run {distinct[f]}")
 print("top lines (instructions per case, stall samples share):")
 stall_total = sum(stalls.values()) or 1
-for (f, l), n in per_line.most_common(45):
+for (f, l), n in per_line.most_common(top):
     print(f"  {f}:{l:<5d} {n / cases:7.1f}  {100 * stalls[(f, l)] / stall_total:5.1f}%")

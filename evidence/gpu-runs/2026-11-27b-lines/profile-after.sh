@@ -1,7 +1,7 @@
 #!/bin/bash
 # Issue #28, eighth session: profile.sh's count for the committed kernel after this round (gpu-carry7/n, dc0383b's
 # code): warp instructions per case of m16n8k16 f16->f32 and m16n8k32 bf16->f32, per source line. Run from the
-# repository root with gpu-carry7/n and gpu-carry7/lines.py carried.
+# repository root with gpu-carry7/n carried (it ran with a carried copy of lines.py printing 90 lines, which this argument now asks for).
 set -u
 G=$PWD/gpu-carry7
 (cd $G/n && xz -d -f -k resident_benchmark.xz resident.cubin.xz && chmod +x resident_benchmark)
@@ -17,6 +17,6 @@ for f in ordered_metadata.sync.aligned.m16n8k16.row.col.f32.f16 ordered_metadata
   k=$(ncu -i $OUT/prof$i.ncu-rep --page details 2>&1 | grep -oE "mmasp_resident[a-z_0-9]*" | head -1)
   ncu -i $OUT/prof$i.ncu-rep --page source --csv --print-source sass 2>&1 | gzip > $OUT/source$i.csv.gz
   rm -f $OUT/prof$i.ncu-rep
-  python3 $G/lines.py $OUT/source$i.csv.gz $OUT/resident.sass.gz 1048576 $k > $OUT/lines-after$i.txt 2>&1; head -12 $OUT/lines-after$i.txt
+  python3 $PWD/evidence/gpu-runs/2026-11-23d-phases/lines.py $OUT/source$i.csv.gz $OUT/resident.sass.gz 1048576 $k 90 > $OUT/lines-after$i.txt 2>&1; head -12 $OUT/lines-after$i.txt
 done
 rm -f $OUT/source*.csv.gz $OUT/resident.sass.gz $OUT/ncu*.txt

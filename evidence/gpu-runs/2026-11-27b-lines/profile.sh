@@ -2,7 +2,7 @@
 # Issue #28, eighth session: where the committed kernel's (f25e4b3's code, built at 1aca3b7: gpu-carry7/s17)
 # instructions go per source line, for the forms furthest from their targets: ncu source counters of the first check
 # launch (2^20 cases; resident_benchmark launches issue, issue, check, ...: skip 2) joined with the cubin's SASS line
-# info by lines.py. Run from the repository root with gpu-carry7/s17 and gpu-carry7/lines.py carried.
+# info by lines.py. Run from the repository root with gpu-carry7/s17 carried (it ran with a carried copy of lines.py printing 90 lines, which this argument now asks for).
 set -u
 G=$PWD/gpu-carry7
 (cd $G/s17 && xz -d -f -k resident_benchmark.xz && xz -d -f -k resident.cubin.xz && chmod +x resident_benchmark)
@@ -21,5 +21,5 @@ for f in ordered_metadata.sync.aligned.m16n8k16.row.col.f32.f16 ordered_metadata
   k=$(grep -oE "mmasp_resident[a-z_0-9]*" $OUT/details$i.txt | head -1)
   ncu -i $OUT/prof$i.ncu-rep --page source --csv --print-source sass 2>&1 | gzip > $OUT/source$i.csv.gz
   rm -f $OUT/prof$i.ncu-rep
-  python3 $G/lines.py $OUT/source$i.csv.gz $OUT/resident.sass.gz 1048576 $k > $OUT/lines$i.txt 2>&1; head -60 $OUT/lines$i.txt
+  python3 $PWD/evidence/gpu-runs/2026-11-23d-phases/lines.py $OUT/source$i.csv.gz $OUT/resident.sass.gz 1048576 $k 90 > $OUT/lines$i.txt 2>&1; head -60 $OUT/lines$i.txt
 done
