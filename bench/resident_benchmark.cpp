@@ -12,9 +12,9 @@
 // --image cubin|ptx|auto: the resident kernel's image (the PTX one is what every GPU but sm_90 runs; on sm_90 it shows
 // what the driver's JIT of the portable kernel costs beside the cubin). --image-file FILE: kernels built by hand from a
 // variant of build/generated/resident_kernels_sm_90a.cu (nvcc as CMakeLists.txt runs it), loaded in place of the
-// embedded image --image names: a kernel change measured without rebuilding this binary. --phase-barrier float|on|off: where the
-// lean kernels' warps wait for their scheduler's others after every case (float: float pairs only, what mmasp run
-// does).
+// embedded image --image names: a kernel change measured without rebuilding this binary. --phase-barrier
+// float|on|off: where the lean kernels' warps wait for their scheduler's others after every case (float: float pairs
+// only, what mmasp run does).
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -69,7 +69,8 @@ int main(int argc, char** argv) {
   ResidentPath path(*device, image, image_file);
   path.set_phase_barrier(phase_barrier);
   const DeviceFingerprint f = device->fingerprint();
-  std::printf("device: %s (sm_%d, %d SMs), driver %s; selector 0 of each form; image %s%s%s (loaded in %.2f s); phase barrier %s\n",
+  std::printf("device: %s (sm_%d, %d SMs), driver %s; selector 0 of each form; image %s%s%s (loaded in %.2f s); "
+              "phase barrier %s\n",
               f.name.c_str(), f.sm, f.sm_count, f.driver_version.c_str(), std::string(name(path.image())).c_str(),
               image_file.empty() ? "" : " from ", image_file.c_str(),
               path.load_seconds(),

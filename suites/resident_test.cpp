@@ -517,7 +517,8 @@ TEST(ModelArithmetic, RoundedCodeIsRoundToEncoded) {
         for (const uint64_t magnitude : magnitudes) {
           if (magnitude == 0) continue;
           const int length = model::bit_length(magnitude);
-          for (int leading = format.min_exponent - format.mantissa_bits - 3; leading <= format.max_exponent + 2; ++leading) {
+          const int lowest = format.min_exponent - format.mantissa_bits - 3, highest = format.max_exponent + 2;
+          for (int leading = lowest; leading <= highest; ++leading) {
             const int exponent = leading - (length - 1);
             const uint32_t expected = model::encode_value(
                 format, model::round_to(format, negative, magnitude, exponent, rounding, choices, model::NoEvents{}),
