@@ -48,11 +48,22 @@ uint32_t flatten(const ElementSampler& sampler, PortableCaseTables& out, std::ma
   return done[&sampler] = uint32_t(out.samplers.size() - 1);
 }
 
-// How the cancellation profile reads an operand's value: narrow types from a table of floats (every value of a type
+// How the cancellation profile reads an operand's value: integers from their bits (signed or not, as the type's
+// values say; every code is checked against them), other narrow types from a table of floats (every value of a type
 // of 8 bits or fewer is one), wider ones from their bits.
 void value_source(const TypePlan& type, PortableCaseTables& out, portable::ValueKind& kind, uint32_t& values) {
   kind = portable::ValueKind::table;
   values = 0;
+  if (!type.is_float && !type.values.empty()) {
+    const bool is_signed = type.values.back() < 0;   // the all-ones code: -1 where signed
+    kind = is_signed ? portable::ValueKind::signed_integer : portable::ValueKind::unsigned_integer;
+    values = uint32_t(type.bits);
+    for (uint32_t code = 0; code < type.values.size(); ++code)
+      if (portable::operand_value(out.tables, kind, values, code) != type.values[code])
+        throw std::logic_error("the integer value of code " + std::to_string(code) + " of " +
+                               std::string(ptx_name(type.type)) + " is not its type's");
+    return;
+  }
   if (!type.float_values.empty()) {
     std::vector<uint32_t> bits;
     for (float value : type.float_values) bits.push_back(portable::float_bits(value));

@@ -124,8 +124,10 @@ MMASP_PORTABLE uint32_t code_of(const Sampler& s, const uint32_t* arena, uint64_
   return arena[s.codes + k.offset + uint32_t((uint64_t(index) * k.size) >> index_bits)] | (extra & k.mask) | k.force;
 }
 
-// How an operand's code becomes a double for the cancellation profile (C = -(the products' sum)).
-enum class ValueKind : uint32_t { table, f16, bf16, tf32 };
+// How an operand's code becomes a value for the cancellation profile (C = -(the products' sum)): a table of floats
+// (8-bit-or-narrower float types), an IEEE-style format's bits, or a two's-complement or unsigned integer of the width
+// CaseTables' `values` field then holds (case_tables.cpp checks each integer kind against the type's value of every code).
+enum class ValueKind : uint32_t { table, f16, bf16, tf32, signed_integer, unsigned_integer };
 enum class AccumulatorKind : uint32_t { f32, f16, s32 };
 
 inline constexpr int kProfiles = 7;        // gen::Profile::count
@@ -149,7 +151,8 @@ struct CaseTables {
   // has powers of two there (case_tables.cpp checks), so rows and columns are found by shifts, not divisions.
   uint32_t n_log2 = 0, stored_log2 = 0, chunks_log2 = 0, stored_per_chunk_log2 = 0;
   ValueKind a_kind = ValueKind::table, b_kind = ValueKind::table;
-  uint32_t a_values = 0, b_values = 0;     // table kinds: the value of every code, as float bits
+  uint32_t a_values = 0, b_values = 0;     // table kinds: the value of every code, as float bits; integer kinds: the
+                                           // width of a code in bits
   AccumulatorKind c_kind = AccumulatorKind::f32;
   // Where the tables live (host pointers on the host, device pointers on a GPU).
   const uint32_t* arena = nullptr;
@@ -343,8 +346,16 @@ MMASP_PORTABLE double ieee_value(uint32_t code, int exponent_bits, int mantissa_
   return double_of(sign | uint64_t(int(exponent) - bias + 1023) << 52 | uint64_t(mantissa) << (52 - mantissa_bits));
 }
 
+// An integer kind's value of `code` (a code of `bits` bits, 1..32), as 32 bits: sign-extended where signed.
+MMASP_PORTABLE uint32_t integer_operand(ValueKind kind, uint32_t bits, uint32_t code) {
+  const uint32_t unused = 32 - bits;
+  return kind == ValueKind::signed_integer ? uint32_t(int32_t(code << unused) >> unused) : (code << unused) >> unused;
+}
+
 MMASP_PORTABLE double operand_value(const CaseTables& t, ValueKind kind, uint32_t values, uint32_t code) {
   switch (kind) {
+    case ValueKind::signed_integer: return double(int32_t(integer_operand(kind, values, code)));
+    case ValueKind::unsigned_integer: return double(integer_operand(kind, values, code));
     case ValueKind::table: return double(float_of(t.arena[values + code]));
     case ValueKind::f16: return ieee_value(code, 5, 10, 15);
     case ValueKind::bf16: return ieee_value(code, 8, 7, 127);
@@ -399,10 +410,35 @@ MMASP_PORTABLE uint32_t cancelled_c_of_values(const CaseTables& t, uint32_t i, u
   return code == 0xFFFFFFFFu ? drawn_c : code;
 }
 
+// Whether C is s32 and both operands integers: then cancelled_integer_c gives cancelled_c_of_values' C.
+MMASP_PORTABLE bool integer_cancellation(const CaseTables& t) {
+  const auto integer = [](ValueKind kind) { return kind == ValueKind::signed_integer || kind == ValueKind::unsigned_integer; };
+  return t.c_kind == AccumulatorKind::s32 && integer(t.a_kind) && integer(t.b_kind);
+}
+
+// cancelled_c_of_values for integer_cancellation(t), in 32-bit integers instead of doubles. The double sum is exact
+// (integer products below 2^16 and partial sums far below 2^53), so minus it, as 32 bits, is minus the exact sum
+// modulo 2^32: what the wrapping 32-bit sum here gives. (On a GPU each double product cost two conversions from the
+// value table's floats: 20 % of an s4 k128 case's instructions went to this profile's C, ncu,
+// evidence/gpu-runs/2026-11-27b-lines/lines4.txt.) `a(i, s)`, `b(row, j)` read the case's A and B codes.
+template <class A, class B, class Nibble>
+MMASP_PORTABLE uint32_t cancelled_integer_c(const CaseTables& t, uint32_t i, uint32_t j, const A& a, const B& b,
+                                            const Nibble& nibble) {
+  const uint32_t stored = t.k / 2, a_bits = t.a_values, b_bits = t.b_values;
+  const ValueKind a_kind = t.a_kind, b_kind = t.b_kind;
+  uint32_t sum = 0;
+  for (uint32_t s = 0; s < stored; ++s) {
+    const uint32_t column = logical_column(t, [&](uint32_t chunk) { return nibble(i, chunk); }, s);
+    sum += integer_operand(a_kind, a_bits, a(i, s)) * integer_operand(b_kind, b_bits, b(column, j));
+  }
+  return 0u - sum;
+}
+
 // The same from the drawn codes: `a(i, s)`, `b(row, j)` read the case's A and B codes.
 template <class A, class B, class Nibble>
 MMASP_PORTABLE uint32_t cancelled_c(const CaseTables& t, uint32_t i, uint32_t j, uint32_t drawn_c, const A& a, const B& b,
                                     const Nibble& nibble) {
+  if (integer_cancellation(t)) return cancelled_integer_c(t, i, j, a, b, nibble);
   return cancelled_c_of_values(
       t, i, j, drawn_c, [&](uint32_t row, uint32_t s) { return operand_value(t, t.a_kind, t.a_values, a(row, s)); },
       [&](uint32_t row, uint32_t column) { return operand_value(t, t.b_kind, t.b_values, b(row, column)); }, nibble);

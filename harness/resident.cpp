@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -14,6 +15,8 @@
 #include "oracle/fragments.h"
 #include "oracle/layout.h"
 #include "oracle/number_format.h"
+#include "oracle/numeric_model.h"
+#include "oracle/reference.h"
 
 // The kernel images, embedded at build time (CMakeLists.txt: resident_image.S); empty in builds without nvcc. Each
 // PTX image ends with a NUL (the driver reads PTX as a C string).
@@ -420,6 +423,39 @@ std::vector<ResidentDump> ResidentPath::dump(const Form& form, int selector, con
     out[w].d = d_from_registers(form, std::vector<uint32_t>(record, record + 32 * d_registers));
   }
   return out;
+}
+
+std::string dump_disagreement(const Form& form, const ModelParameters* model, uint64_t stream_seed, uint64_t first,
+                              const std::vector<ResidentDump>& dumped) {
+  const gen::CaseSeeds seeds(stream_seed, form);
+  for (size_t w = 0; w < dumped.size(); ++w) {
+    const MmaCase& gpu = dumped[w].test;
+    gen::Options options;
+    options.selector = gpu.selector;
+    MmaCase host;
+    gen::BulkGenerator(seeds.of(first + w)).next(form, host, options);
+    const std::string where = form.opcode + " selector " + std::to_string(gpu.selector) + " case " + std::to_string(first + w);
+    const std::pair<const char*, bool> operands[] = {
+        {"A", gpu.a_compressed == host.a_compressed}, {"B", gpu.b == host.b}, {"C", gpu.c == host.c},
+        {"the metadata nibbles", gpu.nibbles == host.nibbles}, {"the metadata noise", gpu.metadata_noise == host.metadata_noise}};
+    for (const auto& [name, same] : operands)
+      if (!same) return where + ": the GPU drew another " + name + " than the host";
+    std::vector<uint32_t> expected;
+    if (form.is_integer()) {
+      for (const auto& element : reference(host).d) expected.push_back(element.rounded_code);
+    } else {
+      if (!model) return where + ": a float form without a model to judge D by";
+      expected = model_result(host, *model);
+    }
+    for (size_t e = 0; e < expected.size(); ++e)
+      if (e >= dumped[w].d.size() || dumped[w].d[e] != expected[e]) {
+        char codes[64];
+        std::snprintf(codes, sizeof codes, "0x%X, not 0x%X", e < dumped[w].d.size() ? dumped[w].d[e] : 0u, expected[e]);
+        return where + ": D[" + std::to_string(e / size_t(form.shape.n)) + "][" + std::to_string(e % size_t(form.shape.n)) +
+               "] is " + codes + (form.is_integer() ? " (the exact reference's)" : " (the model's)");
+      }
+  }
+  return {};
 }
 
 }  // namespace mmasp

@@ -65,6 +65,13 @@ struct ResidentDump {
   MmaCase test;
   std::vector<uint32_t> d;   // M x N codes
 };
+// Where dumped cases (cases first, first + 1, ... of the random stream `stream_seed`) differ from the host's: each
+// operand against the bulk generator's case, and D against the model's (float forms, `model`) or the exact
+// reference's (integer forms). Empty where all agree; else the first difference, named. What gpu_resident_test asks
+// of every pair, and what resident_benchmark asks of a form before it times it: a kernel image that draws or judges
+// other cases than the host's (a variant built from other tables, say) is not measured.
+std::string dump_disagreement(const Form& form, const ModelParameters* model, uint64_t stream_seed, uint64_t first,
+                              const std::vector<ResidentDump>& dumped);
 
 // Which image a ResidentPath loads: automatic takes the sm_90a cubin on an sm_90 device and PTX elsewhere (compute_89
 // from sm_89 on, compute_80 below); ptx forces PTX (to show on sm_90 what another GPU runs); cubin refuses any device

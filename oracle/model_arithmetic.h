@@ -251,7 +251,8 @@ MMASP_PORTABLE Value round_to(const ResultFormat& format, bool negative, uint64_
     events.report(ModelEvent::rounding, 0);
   } else if (shift >= 64) {
     significand = 0;
-    if (rounding == Rounding::nearest_even && shift == 64 && (magnitude >> 63)) significand = 1;  // above the half
+    // Shifted 64 places, bit 63 is the half: above it only with a lower bit set (2^63 itself is a tie, to the even 0).
+    if (rounding == Rounding::nearest_even && shift == 64 && magnitude > (uint64_t(1) << 63)) significand = 1;
     events.report(ModelEvent::rounding, magnitude == 0 ? 0 : significand ? 2 : 1);
   } else {
     significand = magnitude >> shift;
@@ -338,8 +339,8 @@ MMASP_PORTABLE uint32_t rounded_code(const ResultFormat& format, bool negative, 
   uint64_t significand;
   if (shift <= 0) {
     significand = magnitude << -shift;
-  } else if (shift >= 64) {   // as round_to: above the half only where the magnitude's top bit sits at the half
-    significand = rounding == Rounding::nearest_even && shift == 64 && (magnitude >> 63) ? 1 : 0;
+  } else if (shift >= 64) {   // as round_to: above the half only past 2^63 at a shift of 64
+    significand = rounding == Rounding::nearest_even && shift == 64 && magnitude > (uint64_t(1) << 63) ? 1 : 0;
   } else {
     significand = magnitude >> shift;
     if (rounding == Rounding::nearest_even) {

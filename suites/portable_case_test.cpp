@@ -82,6 +82,44 @@ TEST(PortableCase, AWarpsLanesDrawEveryElementOfARunOnce) {
   }
 }
 
+// The integer forms' cancellation C, in 32-bit integers, is the one the doubles give (cancelled_c_of_values, the bulk
+// generator's arithmetic), for codes that are uniform over every code and for the extremes: every product at its
+// largest magnitude, of either sign. Every integer form has integer kinds, and no other form does.
+TEST(PortableCase, IntegerCancellationIsTheDoubleSum) {
+  int integer_forms = 0;
+  for (const Form& form : instruction_space()) {
+    if (!gen::portable_drawable(form)) continue;
+    const gen::PortableCaseTables tables = gen::portable_case_tables(form);
+    const gen::portable::CaseTables& t = tables.tables;
+    ASSERT_EQ(gen::portable::integer_cancellation(t), !info(form.a).is_float) << form.opcode;
+    if (!gen::portable::integer_cancellation(t)) continue;
+    ++integer_forms;
+    const uint32_t stored = t.k / 2, chunks = t.k / t.chunk_width;
+    const uint32_t a_codes = 1u << t.a_values, b_codes = 1u << t.b_values;
+    gen::SplitMixDraw draw(uint64_t(integer_forms) * 1000003u);
+    for (int trial = 0; trial < 40; ++trial) {
+      // Trials 0-8: every A code one extreme and every B code one: 100..0 (the most negative where signed), 11..1
+      // (the largest unsigned) or 011..1 (the largest signed), each with each.
+      const auto extreme = [&](uint32_t codes, int which) { return which == 0 ? codes / 2 : which == 1 ? codes - 1 : codes / 2 - 1; };
+      std::vector<uint32_t> a(t.a_count), b(t.b_count), nibbles(t.m * chunks);
+      for (auto& x : a) x = trial < 9 ? extreme(a_codes, trial % 3) : uint32_t(draw.bits() % a_codes);
+      for (auto& x : b) x = trial < 9 ? extreme(b_codes, trial / 3) : uint32_t(draw.bits() % b_codes);
+      for (auto& x : nibbles) x = t.arena[t.chunk_nibbles + uint32_t(draw.bits() & 0xFF)] & 0xFFu;
+      const auto a_of = [&](uint32_t i, uint32_t s) { return a[i * stored + s]; };
+      const auto b_of = [&](uint32_t row, uint32_t j) { return b[row * t.n + j]; };
+      const auto nibble = [&](uint32_t i, uint32_t chunk) { return nibbles[i * chunks + chunk]; };
+      const auto a_value = [&](uint32_t i, uint32_t s) { return gen::portable::operand_value(t, t.a_kind, t.a_values, a_of(i, s)); };
+      const auto b_value = [&](uint32_t row, uint32_t j) { return gen::portable::operand_value(t, t.b_kind, t.b_values, b_of(row, j)); };
+      for (uint32_t i = 0; i < t.m; ++i)
+        for (uint32_t j = 0; j < t.n; ++j)
+          ASSERT_EQ(gen::portable::cancelled_integer_c(t, i, j, a_of, b_of, nibble),
+                    gen::portable::cancelled_c_of_values(t, i, j, 0xDEADBEEFu, a_value, b_value, nibble))
+              << form.opcode << " trial " << trial << " C[" << i << "][" << j << "]";
+    }
+  }
+  EXPECT_GE(integer_forms, 24) << "every sm_90 integer form without block scale";
+}
+
 TEST(PortableCase, EverySm90FormIsDrawable) {
   const Target sm90 = *find_target("sm_90a");
   for (const Form& form : instruction_space()) {

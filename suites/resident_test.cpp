@@ -535,6 +535,86 @@ TEST(ModelArithmetic, RoundedCodeIsRoundToEncoded) {
   EXPECT_GT(finite, compared / 2);   // most land inside the range, not only on zero or Inf
 }
 
+// Rounding depends on the value alone: m * 2^e rounds as (m >> z) * 2^(e + z) does, where m has z trailing zero bits.
+// So the magnitude's width cannot matter. A value shifted 64 places below its quantum (m's top bit at bit 63, exactly
+// half the quantum) once rounded to nearest even as above the half: 2^63 * 2^e rounded up to the smallest subnormal,
+// where 1 * 2^(e + 63) is a tie that rounds to the even 0. round_to and rounded_code, both formats, both roundings.
+TEST(ModelArithmetic, RoundingDependsOnlyOnTheValue) {
+  const resident::Sm90Choices choices{};
+  std::vector<uint64_t> odd_parts = {1, 3, 5, 0xB, 0x7F, 0x3FF, 0xFFF, 0x1FFFFFF, 0x2AAAAAAB};
+  uint64_t compared = 0, nonzero = 0;
+  for (const bool f16 : {false, true}) {
+    const model::ResultFormat format = f16 ? model::f16_format() : model::f32_format();
+    for (const Rounding rounding : {Rounding::toward_zero, Rounding::nearest_even})
+      for (const uint64_t odd : odd_parts)
+        for (int zeros = 1; model::bit_length(odd) + zeros <= 64; ++zeros) {
+          const uint64_t wide = odd << zeros;
+          const int length = model::bit_length(odd);
+          for (int leading = format.min_exponent - format.mantissa_bits - 3; leading <= format.max_exponent + 2; ++leading) {
+            const int exponent = leading - (length - 1);   // of `odd`; `wide` sits `zeros` places lower
+            const auto code = [&](uint64_t m, int e) {
+              return model::encode_value(format, model::round_to(format, false, m, e, rounding, choices, model::NoEvents{}),
+                                         choices.canonical_nan);
+            };
+            const uint32_t expected = code(odd, exponent);
+            ASSERT_EQ(code(wide, exponent - zeros), expected)
+                << "round_to " << (f16 ? "f16" : "f32") << (rounding == Rounding::nearest_even ? " nearest " : " toward zero ")
+                << odd << " * 2^" << exponent << " as " << wide << " * 2^" << exponent - zeros;
+            ASSERT_EQ(model::rounded_code(format, false, wide, exponent - zeros, rounding, choices), expected)
+                << "rounded_code " << (f16 ? "f16" : "f32") << (rounding == Rounding::nearest_even ? " nearest " : " toward zero ")
+                << wide << " * 2^" << exponent - zeros;
+            ++compared;
+            nonzero += expected != 0;
+          }
+        }
+  }
+  EXPECT_GT(compared, 100000u);
+  EXPECT_GT(nonzero, compared / 2);
+}
+
+// dump_disagreement (what gpu_resident_test and resident_benchmark ask of the cases a GPU dumps) finds nothing in the
+// host's own cases and D, and names the case and the operand or element of D where one differs: a float form
+// (judged by the model) and an integer one (by the exact reference).
+TEST(Resident, DumpDisagreementNamesWhatDiffers) {
+  for (const bool integer : {false, true}) {
+    const Form* chosen = nullptr;
+    for (const Form& form : instruction_space())
+      if (has_resident_kernel(form) && form.is_integer() == integer && (integer || model_for(form))) {
+        chosen = &form;
+        break;
+      }
+    ASSERT_NE(chosen, nullptr) << (integer ? "integer" : "float");
+    const Form& form = *chosen;
+    const auto model = model_for(form);
+    const int selector = form.selectors.front();
+    const uint64_t stream = 77, first = 1000;
+    const gen::CaseSeeds seeds(stream, form);
+    std::vector<ResidentDump> dumped(4);
+    for (size_t w = 0; w < dumped.size(); ++w) {
+      gen::Options options;
+      options.selector = selector;
+      gen::BulkGenerator(seeds.of(first + w)).next(form, dumped[w].test, options);
+      if (integer) {
+        for (const auto& element : reference(dumped[w].test).d) dumped[w].d.push_back(element.rounded_code);
+      } else {
+        dumped[w].d = model_result(dumped[w].test, *model);
+      }
+    }
+    const ModelParameters* parameters = model ? &*model : nullptr;
+    EXPECT_EQ(dump_disagreement(form, parameters, stream, first, dumped), "") << form.opcode;
+    std::vector<ResidentDump> changed = dumped;
+    changed[2].test.c[5] ^= 1u;
+    EXPECT_EQ(dump_disagreement(form, parameters, stream, first, changed),
+              form.opcode + " selector " + std::to_string(selector) + " case 1002: the GPU drew another C than the host");
+    changed = dumped;
+    changed[1].d[uint32_t(form.shape.n) + 1] ^= 1u;
+    const std::string said = dump_disagreement(form, parameters, stream, first, changed);
+    EXPECT_NE(said.find("case 1001: D[1][1] is "), std::string::npos) << said;
+    EXPECT_NE(said.find(integer ? "(the exact reference's)" : "(the model's)"), std::string::npos) << said;
+    EXPECT_NE(dump_disagreement(form, parameters, stream + 1, first, dumped), "") << "another stream's cases";
+  }
+}
+
 TEST(Resident, APairWithoutAKernelIsRefusedWithItsReason) {
   for (const Form& form : instruction_space()) {
     std::string why;
