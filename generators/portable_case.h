@@ -420,7 +420,8 @@ MMASP_PORTABLE bool integer_cancellation(const CaseTables& t) {
 // (integer products below 2^16 and partial sums far below 2^53), so minus it, as 32 bits, is minus the exact sum
 // modulo 2^32: what the wrapping 32-bit sum here gives. (On a GPU each double product cost two conversions from the
 // value table's floats: 20 % of an s4 k128 case's instructions went to this profile's C, ncu,
-// evidence/gpu-runs/2026-11-27b-lines/lines4.txt.) `a(i, s)`, `b(row, j)` read the case's A and B codes.
+// evidence/gpu-runs/2026-11-27b-lines/lines4.txt. The resident kernel's lean integer pairs now find the same C from
+// the dense judge's bytes, harness/resident_kernel.cuh.) `a(i, s)`, `b(row, j)` read the case's A and B codes.
 template <class A, class B, class Nibble>
 MMASP_PORTABLE uint32_t cancelled_integer_c(const CaseTables& t, uint32_t i, uint32_t j, const A& a, const B& b,
                                             const Nibble& nibble) {

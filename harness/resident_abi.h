@@ -326,16 +326,20 @@ MMASP_NO_UNROLL
 }
 
 // judged_integer from the dense bytes: the same exact result (integer_dense_fits).
-MMASP_PORTABLE uint32_t judged_integer_dense(const PairTables& p, const uint32_t* dense, const uint32_t* c,
-                                             uint32_t idx) {
+// Element idx's products summed from the dense bytes, exactly, as 32 bits (integer_dense_fits).
+MMASP_PORTABLE uint32_t dense_sum(const PairTables& p, const uint32_t* dense, uint32_t idx) {
   const gen::portable::CaseTables& t = p.cases;
   const uint32_t i = idx >> t.n_log2, j = idx & (t.n - 1), row_words = dense_row_words(t), words = t.k / 4;
   const uint32_t* a_row = dense + i * row_words;
   const uint32_t* b_row = dense + (t.m + j) * row_words;
-  const uint32_t products = p.a_signed ? (p.b_signed ? dense_products<true, true>(a_row, b_row, words)
-                                                     : dense_products<true, false>(a_row, b_row, words))
-                                       : (p.b_signed ? dense_products<false, true>(a_row, b_row, words)
-                                                     : dense_products<false, false>(a_row, b_row, words));
+  return p.a_signed ? (p.b_signed ? dense_products<true, true>(a_row, b_row, words)
+                                  : dense_products<true, false>(a_row, b_row, words))
+                    : (p.b_signed ? dense_products<false, true>(a_row, b_row, words)
+                                  : dense_products<false, false>(a_row, b_row, words));
+}
+MMASP_PORTABLE uint32_t judged_integer_dense(const PairTables& p, const uint32_t* dense, const uint32_t* c,
+                                             uint32_t idx) {
+  const uint32_t products = dense_sum(p, dense, idx);
   if (!p.satfinite) return c[idx] + products;   // wrapped to 32 bits, as the 64-bit sum wrapped is
   const long long sum = (long long)int32_t(c[idx]) + int32_t(products);   // the products' sum is exact in 32 bits
   return uint32_t(sum > 2147483647LL ? 2147483647LL : sum < -2147483648LL ? -2147483648LL : sum);

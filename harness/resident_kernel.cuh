@@ -26,10 +26,12 @@ __device__ __noinline__ uint32_t form_issue(uint32_t id, Registers a, Registers 
 // then the cancellation profile's C); returns this lane's metadata noise. With `use_values`, `values` is room for
 // a_count + b_count doubles the warp may use while it draws (the decoded operands' place). Never a null pointer: nvcc
 // has hoisted a load through one that only a condition guarded.
-__device__ __forceinline__ uint32_t draw_shared_case(const Launch& launch, const gen::portable::CaseTables& t,
+__device__ __forceinline__ uint32_t draw_shared_case(const Launch& launch, const PairTables& p,
                                                      uint64_t index, uint32_t lane, uint32_t* a, uint32_t* b,
-                                                     uint32_t* c, uint32_t* nibbles, bool use_values, double* values) {
+                                                     uint32_t* c, uint32_t* nibbles, bool use_values, double* values,
+                                                     bool dense, uint32_t* dense_rows) {
   namespace portable = gen::portable;
+  const portable::CaseTables& t = p.cases;
   const uint32_t stored = t.k / 2, chunks = 1u << t.chunks_log2;
   const uint64_t seed = portable::splitmix(launch.stream_base + index * portable::kGamma);
   const uint32_t profile = portable::profile_of(t, seed);
@@ -53,6 +55,13 @@ __device__ __forceinline__ uint32_t draw_shared_case(const Launch& launch, const
       const auto b_value = [&](uint32_t row, uint32_t j) { return b_values[row * t.n + j]; };
       for (uint32_t e = lane; e < t.c_count; e += 32)
         c[e] = portable::cancelled_c_of_values(t, e >> t.n_log2, e & (t.n - 1), c[e], a_value, b_value, nibble);
+    } else if (dense) {
+      // The dense integer judge's bytes hold every element's products, summed exactly in 32 bits: minus that sum is
+      // cancelled_integer_c's C (Resident tests compare them), at the cost of one spread and one dot product per
+      // element instead of a product loop.
+      spread_integer_dense(p, a, b, nibbles, lane, 32, dense_rows);
+      __syncwarp();
+      for (uint32_t e = lane; e < t.c_count; e += 32) c[e] = 0u - dense_sum(p, dense_rows, e);
     } else {
       const auto a_of = [&](uint32_t i, uint32_t s) { return a[i * stored + s]; };
       const auto b_of = [&](uint32_t row, uint32_t j) { return b[row * t.n + j]; };
@@ -93,6 +102,10 @@ __device__ __forceinline__ void resident_cases(const Launch& launch) {
   // While a case is drawn, the decoded operands' place is free (float forms): room for A's and B's values.
   const bool use_scratch = judge != Judge::integer;
   double* scratch = reinterpret_cast<double*>(a_decoded);
+  // Integer pairs the lean kernel judges from dense bytes find the cancellation profile's C from them too.
+  bool dense_cancellation = false;
+  if constexpr (kLean) dense_cancellation = judge == Judge::integer && p.integer_dense;
+  uint32_t* const dense_rows = a + dense_at(t);
   const uint64_t warp_index = uint64_t(blockIdx.x) * warps + warp, all_warps = uint64_t(gridDim.x) * warps;
   const uint32_t d_bits = p.container_bits[operand_d], d_per_lane = p.per_lane[operand_d];
   // D's layout, read as d_cell(q): this lane's element q of D (layout_cell).
@@ -119,7 +132,8 @@ __device__ __forceinline__ void resident_cases(const Launch& launch) {
   };
 
   if (launch.mode == Mode::issue) {
-    const uint32_t e = pack(draw_shared_case(launch, t, launch.first, lane, a, b, c, nibbles, use_scratch, scratch));
+    const uint32_t e = pack(draw_shared_case(launch, p, launch.first, lane, a, b, c, nibbles, use_scratch, scratch,
+                                             dense_cancellation, dense_rows));
     const uint32_t fold = form_issue(instruction, ra, rb, rc, e, (launch.count + 3) / 4);
     atomicAdd(&launch.counters->sink, (unsigned long long)fold);
     if (lane == 0) atomicAdd(&launch.counters->generated, 1ull);
@@ -233,7 +247,9 @@ __device__ __forceinline__ void resident_cases(const Launch& launch) {
     const bool active = w < launch.count;
     // Judge mode draws and runs only its first case, and judges it again and again.
     const bool fresh = launch.mode != Mode::judge || w == warp_index;
-    const uint32_t noise = active && fresh ? draw_shared_case(launch, t, index, lane, a, b, c, nibbles, use_scratch, scratch) : 0u;
+    const uint32_t noise = active && fresh ? draw_shared_case(launch, p, index, lane, a, b, c, nibbles, use_scratch,
+                                                              scratch, dense_cancellation, dense_rows)
+                                           : 0u;
     if (active) finish_case(w, index, fresh, noise);
     __syncwarp();   // every lane is done with this case before the next one overwrites it
     if (launch.phase_barrier)

@@ -204,7 +204,8 @@ TEST(Resident, TheNarrowModelIsTheModelOnEveryInput) {
   EXPECT_GT(elements, 100000u);
 }
 
-// The dense integer judge (spread_integer_dense, judged_integer_dense: dp4a over bytes) gives the exact reference's D
+// The dense integer judge (spread_integer_dense, judged_integer_dense: dp4a over bytes) gives the exact reference's D,
+// and minus its products' sum (dense_sum) the cancellation profile's C that the generator gives,
 // on drawn cases, on codes drawn uniformly from all bit patterns, and on the largest products (every A and B element
 // at its type's extreme, C at the edges of .satfinite's clamp), for every integer form.
 TEST(Resident, TheDenseIntegerJudgeIsTheReferenceOnEveryInput) {
@@ -245,9 +246,19 @@ TEST(Resident, TheDenseIntegerJudgeIsTheReferenceOnEveryInput) {
       const auto want = reference(test).d;
       std::vector<uint32_t> dense(resident::dense_words(p.cases));
       resident::spread_integer_dense(p, test.a_compressed.data(), test.b.data(), test.nibbles.data(), 0, 1, dense.data());
-      for (uint32_t idx = 0; idx < uint32_t(want.size()); ++idx, ++elements)
+      const gen::portable::CaseTables& t = p.cases;
+      const uint32_t stored = t.k / 2, chunks = t.k / t.chunk_width;
+      const auto a_of = [&](uint32_t i, uint32_t s) { return test.a_compressed[i * stored + s]; };
+      const auto b_of = [&](uint32_t row, uint32_t j) { return test.b[row * t.n + j]; };
+      const auto nibble = [&](uint32_t i, uint32_t chunk) { return test.nibbles[i * chunks + chunk]; };
+      for (uint32_t idx = 0; idx < uint32_t(want.size()); ++idx, ++elements) {
         ASSERT_EQ(resident::judged_integer_dense(p, dense.data(), test.c.data(), idx), want[idx].rounded_code)
             << form.opcode << " case " << index << " (kind " << kind << ") element " << idx;
+        // The kernel's cancellation C from the same bytes (draw_shared_case) is the generator's (cancelled_integer_c).
+        ASSERT_EQ(0u - resident::dense_sum(p, dense.data(), idx),
+                  gen::portable::cancelled_integer_c(t, idx >> t.n_log2, idx & (t.n - 1), a_of, b_of, nibble))
+            << form.opcode << " case " << index << " (kind " << kind << ") element " << idx << ": cancellation C";
+      }
     }
   }
   EXPECT_GE(forms, 16);
