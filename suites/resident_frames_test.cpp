@@ -109,8 +109,10 @@ TEST(ResidentFrames, EveryKernelsStackFrameIsTheMeasuredKernels) {
   // The kernels of f25e4b3 as ptxas V13.0.88 allocated them (-Xptxas -v), measured on an H100 in
   // evidence/gpu-runs/2026-11-26e-judge-constants (final.sh, table-final-s12.txt); the eighth session's kernel
   // (model::rounded_code, C summed in 32 bits) has the same registers and frames and was measured against them in
-  // evidence/gpu-runs/2026-11-27b-lines (step2.sh, final.sh). Registers are the launch bounds' caps
-  // (resident_kernels_source); a frame moves only with a new measurement (this file's first comment).
+  // evidence/gpu-runs/2026-11-27b-lines (step2.sh, final.sh), and the ninth session's (the integer forms' cancellation
+  // C from the dense judge's bytes) likewise in evidence/gpu-runs/2026-11-27c-integer-cancel (final.sh). Registers are
+  // the launch bounds' caps (resident_kernels_source); a frame moves only with a new measurement (this file's first
+  // comment).
   constexpr const char* kRecordedToolkit = "V13.0.88";
   struct Recorded {
     const char* kernel;
