@@ -325,7 +325,6 @@ MMASP_NO_UNROLL
   return sum;
 }
 
-// judged_integer from the dense bytes: the same exact result (integer_dense_fits).
 // Element idx's products summed from the dense bytes, exactly, as 32 bits (integer_dense_fits).
 MMASP_PORTABLE uint32_t dense_sum(const PairTables& p, const uint32_t* dense, uint32_t idx) {
   const gen::portable::CaseTables& t = p.cases;
@@ -337,6 +336,7 @@ MMASP_PORTABLE uint32_t dense_sum(const PairTables& p, const uint32_t* dense, ui
                     : (p.b_signed ? dense_products<false, true>(a_row, b_row, words)
                                   : dense_products<false, false>(a_row, b_row, words));
 }
+// judged_integer from the dense bytes: the same exact result (integer_dense_fits).
 MMASP_PORTABLE uint32_t judged_integer_dense(const PairTables& p, const uint32_t* dense, const uint32_t* c,
                                              uint32_t idx) {
   const uint32_t products = dense_sum(p, dense, idx);

@@ -24,8 +24,10 @@ __device__ __noinline__ uint32_t form_issue(uint32_t id, Registers a, Registers 
 
 // Draws case `index` into a warp's shared memory (every lane its share of each run, stream output by stream output,
 // then the cancellation profile's C); returns this lane's metadata noise. With `use_values`, `values` is room for
-// a_count + b_count doubles the warp may use while it draws (the decoded operands' place). Never a null pointer: nvcc
-// has hoisted a load through one that only a condition guarded.
+// a_count + b_count doubles the warp may use while it draws (the decoded operands' place). With `dense` (a lean
+// kernel's integer pair with PairTables::integer_dense), `dense_rows` is room for spread_integer_dense's bytes, from
+// which the cancellation profile's C is found. Never a null pointer: nvcc has hoisted a load through one that only a
+// condition guarded.
 __device__ __forceinline__ uint32_t draw_shared_case(const Launch& launch, const PairTables& p,
                                                      uint64_t index, uint32_t lane, uint32_t* a, uint32_t* b,
                                                      uint32_t* c, uint32_t* nibbles, bool use_values, double* values,
