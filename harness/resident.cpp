@@ -425,6 +425,16 @@ std::vector<ResidentDump> ResidentPath::dump(const Form& form, int selector, con
   return out;
 }
 
+std::vector<uint32_t> resident_expected_d(const MmaCase& test, const ModelParameters* model) {
+  if (test.form->is_integer()) {
+    std::vector<uint32_t> d;
+    for (const auto& element : reference(test).d) d.push_back(element.rounded_code);
+    return d;
+  }
+  if (!model) throw std::invalid_argument(test.form->opcode + ": a float form without a model to judge D by");
+  return model_result(test, *model);
+}
+
 std::string dump_disagreement(const Form& form, const ModelParameters* model, uint64_t stream_seed, uint64_t first,
                               const std::vector<ResidentDump>& dumped) {
   const gen::CaseSeeds seeds(stream_seed, form);
@@ -440,13 +450,8 @@ std::string dump_disagreement(const Form& form, const ModelParameters* model, ui
         {"the metadata nibbles", gpu.nibbles == host.nibbles}, {"the metadata noise", gpu.metadata_noise == host.metadata_noise}};
     for (const auto& [name, same] : operands)
       if (!same) return where + ": the GPU drew another " + name + " than the host";
-    std::vector<uint32_t> expected;
-    if (form.is_integer()) {
-      for (const auto& element : reference(host).d) expected.push_back(element.rounded_code);
-    } else {
-      if (!model) return where + ": a float form without a model to judge D by";
-      expected = model_result(host, *model);
-    }
+    if (!form.is_integer() && !model) return where + ": a float form without a model to judge D by";
+    const std::vector<uint32_t> expected = resident_expected_d(host, model);
     for (size_t e = 0; e < expected.size(); ++e)
       if (e >= dumped[w].d.size() || dumped[w].d[e] != expected[e]) {
         char codes[64];

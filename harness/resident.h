@@ -65,6 +65,9 @@ struct ResidentDump {
   MmaCase test;
   std::vector<uint32_t> d;   // M x N codes
 };
+// The D the resident path judges a case against: the exact reference's codes for an integer form, the model's
+// (`model`, which a float form must have; std::invalid_argument without one) for a float form.
+std::vector<uint32_t> resident_expected_d(const MmaCase& test, const ModelParameters* model);
 // Where dumped cases (cases first, first + 1, ... of the random stream `stream_seed`) differ from the host's: each
 // operand against the bulk generator's case, and D against the model's (float forms, `model`) or the exact
 // reference's (integer forms). Empty where all agree; else the first difference, named. What gpu_resident_test asks

@@ -14,12 +14,10 @@
 #include <map>
 #include <string>
 
-#include "generators/bulk.h"
 #include "harness/gpu_probe.h"
 #include "harness/resident.h"
 #include "harness/resident_source.h"
 #include "oracle/numeric_model_table.h"
-#include "oracle/reference.h"
 #include "suites/gpu_resource.h"
 
 namespace mmasp {

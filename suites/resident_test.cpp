@@ -65,12 +65,7 @@ TEST(Resident, EverySm90PairHasAKernelAndTablesThatPackAndJudgeAsTheHostDoes) {
           ASSERT_EQ(resident::metadata_register(p, test.nibbles.data(), lane, test.metadata_noise[lane]), want.e)
               << form.opcode << " selector " << selector << " lane " << lane << " metadata";
         }
-        std::vector<uint32_t> d_expected;
-        if (form.is_integer()) {
-          for (const auto& element : reference(test).d) d_expected.push_back(element.rounded_code);
-        } else {
-          d_expected = model_result(test, *model);
-        }
+        const std::vector<uint32_t> d_expected = resident_expected_d(test, model ? &*model : nullptr);
         for (uint32_t idx = 0; idx < uint32_t(d_expected.size()); ++idx)
           ASSERT_EQ(resident::judged(p, p.model, test.a_compressed.data(), test.b.data(), test.c.data(), test.nibbles.data(), idx),
                     d_expected[idx])
@@ -605,11 +600,7 @@ TEST(Resident, DumpDisagreementNamesWhatDiffers) {
       gen::Options options;
       options.selector = selector;
       gen::BulkGenerator(seeds.of(first + w)).next(form, dumped[w].test, options);
-      if (integer) {
-        for (const auto& element : reference(dumped[w].test).d) dumped[w].d.push_back(element.rounded_code);
-      } else {
-        dumped[w].d = model_result(dumped[w].test, *model);
-      }
+      dumped[w].d = resident_expected_d(dumped[w].test, model ? &*model : nullptr);
     }
     const ModelParameters* parameters = model ? &*model : nullptr;
     EXPECT_EQ(dump_disagreement(form, parameters, stream, first, dumped), "") << form.opcode;
