@@ -119,13 +119,6 @@ ResidentPairTables resident_pair_tables(const Form& form, int selector, const Mo
   }
   point_at_host_copies(out);
   t.integer_dense = resident::integer_dense_fits(t);   // reads the case tables (their shape and metadata columns)
-  if (t.integer_dense) {   // the spread's byte-permute selectors, per metadata nibble (integer_dense_fits: below 16)
-    t.dense_selectors = uint32_t(out.layouts.size());
-    out.layouts.resize(out.layouts.size() + 2 * 16);
-    for (uint32_t nibble = 0; nibble < 16; ++nibble)
-      resident::dense_chunk_selectors(t.cases, nibble, out.layouts.data() + t.dense_selectors + 2 * nibble);
-    point_at_host_copies(out);   // the layouts grew
-  }
   const uint32_t stored = t.cases.k / 2;
   t.narrow_accumulator = resident::narrow_accumulator_of(t);
   // The compile-time walks of the kernel take C's and D's formats as constants too (narrow_accumulator).

@@ -62,9 +62,6 @@ struct PairTables {
   // Integer forms the lean kernel judges from dense bytes (integer_dense_fits): A spread by its metadata and B
   // transposed once per case, each element of D a run of dp4a.
   bool integer_dense = false;
-  // integer_dense: per metadata nibble (0..15), the two byte-permute selectors that place a chunk's stored bytes at
-  // its logical columns (dense_chunk_selectors), at dense_selectors + 2 * nibble in `layouts`.
-  uint32_t dense_selectors = 0;
   const uint32_t* layouts = nullptr;
 };
 inline constexpr uint32_t kNoNibble = 0xFFFFFFFFu, kNoTable = 0xFFFFFFFFu;
@@ -225,22 +222,19 @@ MMASP_PORTABLE uint32_t a_element_column(const gen::portable::CaseTables& t, con
 // element of D is then K/4 dp4a instructions over 128-bit loads, a zero in A adding nothing to the exact sum. ---
 
 // Whether a pair's integer judge can use the dense bytes: codes of at most 8 bits (a byte, sign-extended where signed),
-// K a multiple of 16 (whole 128-bit loads), a chunk of 4 or 8 logical columns (one or two words of dense A) holding 2
-// or 4 stored elements, every products' sum exact in 32 bits (stored * |a| * |b| < 2^31), and every metadata nibble
-// the generator draws below 16 and naming distinct columns within its chunk (so that no stored element overwrites
-// another in dense A; legal metadata does, and the tables are checked rather than trusted).
+// K a multiple of 16 (whole 128-bit loads), a chunk of 4 or 8 logical columns (one or two words of dense A), every
+// products' sum exact in 32 bits (stored * |a| * |b| < 2^31), and every metadata nibble the generator draws naming
+// distinct columns within its chunk (so that no stored element overwrites another in dense A; legal metadata does, and
+// the tables are checked rather than trusted).
 MMASP_PORTABLE bool integer_dense_fits(const PairTables& p) {
   const gen::portable::CaseTables& t = p.cases;
   if (p.judge != Judge::integer || p.a_bits > 8 || p.b_bits > 8 || t.k % 16 != 0) return false;
-  if ((t.chunk_width != 4 && t.chunk_width != 8) || (t.stored_per_chunk != 2 && t.stored_per_chunk != 4) ||
-      t.arena == nullptr)
-    return false;
+  if ((t.chunk_width != 4 && t.chunk_width != 8) || t.stored_per_chunk > 4 || t.arena == nullptr) return false;
   const uint64_t largest_product = (uint64_t(1) << (p.a_signed ? p.a_bits - 1 : p.a_bits)) *
                                    (uint64_t(1) << (p.b_signed ? p.b_bits - 1 : p.b_bits));
   if (uint64_t(t.k / 2) * largest_product >= (uint64_t(1) << 31)) return false;
   for (uint32_t slot = 0; slot < 256; ++slot) {
     const uint32_t nibble = t.arena[t.chunk_nibbles + slot] & 0xFFu;
-    if (nibble >= 16) return false;
     uint32_t seen = 0;
     for (uint32_t s = 0; s < t.stored_per_chunk; ++s) {
       const uint32_t column = t.arena[t.chunk_columns + nibble * 4 + s];
@@ -251,87 +245,46 @@ MMASP_PORTABLE bool integer_dense_fits(const PairTables& p) {
   return true;
 }
 
-// PTX prmt.b32 in its default mode (the CUDA intrinsic __byte_perm): byte i of the result is byte
-// (selector >> 4i) & 7 of the eight bytes of b:a (a's bytes 0-3, b's 4-7). The selectors here never set a nibble's top
-// bit (prmt's sign replication). Resident.BytePermuteIsPrmt checks the host's emulation; gpu_resident_test, whose
-// device judge runs the instruction on every integer pair, checks the two agree.
-MMASP_PORTABLE uint32_t byte_permute(uint32_t a, uint32_t b, uint32_t selector) {
-#if defined(__CUDA_ARCH__)
-  return __byte_perm(a, b, selector);
-#else
-  const uint64_t both = uint64_t(b) << 32 | a;
-  uint32_t out = 0;
-  for (uint32_t i = 0; i < 4; ++i) out |= uint32_t((both >> (8 * ((selector >> (4 * i)) & 7))) & 0xFFu) << (8 * i);
-  return out;
-#endif
+// An integer code of `bits` bits as a byte: sign-extended where signed (a 4-bit -8 is 0xF8), as is where not.
+MMASP_PORTABLE uint32_t integer_byte(uint32_t code, uint32_t bits, bool is_signed) {
+  const uint32_t shift = 32 - bits;
+  return (is_signed ? uint32_t(int32_t(code << shift) >> shift) : (code << shift) >> shift) & 0xFFu;
 }
-
-// The low bytes of four words, as one word (byte s from word s): three byte permutes.
-MMASP_PORTABLE uint32_t low_bytes(uint32_t w0, uint32_t w1, uint32_t w2, uint32_t w3) {
-  return byte_permute(byte_permute(w0, w1, 0x0040u), byte_permute(w2, w3, 0x4000u), 0x7610u);
-}
-
-// Four integer codes of `bits` bits (1..8), one in the low bits of each byte (anything above them ignored), each as
-// its value's low byte (sign-extended where signed: a 4-bit -8 is 0xF8), as dp4a reads them. A byte whose sign bit
-// 2^(bits-1) is set gains 2^8 - 2^bits = that bit times 2^(9-bits) - 2, which never carries into the next byte.
-MMASP_PORTABLE uint32_t integer_bytes(uint32_t four, uint32_t bits, bool is_signed) {
-  if (bits >= 8) return four;   // the low byte is the value's, signed or not
-  four &= 0x01010101u * ((1u << bits) - 1);
-  if (!is_signed) return four;
-  return four | ((four & (0x01010101u << (bits - 1))) * ((1u << (9 - bits)) - 2));
-}
-
-// The selectors that spread a chunk's stored bytes (byte s of a word: stored element s, as low_bytes gives them) over
-// its logical columns: selectors[w] makes word w of the chunk's dense bytes (columns 4w .. 4w+3), byte 4 of b:a (b is
-// 0) where no stored element lies. From the case tables' metadata columns; a column outside the chunk (a nibble the
-// generator never draws: integer_dense_fits checks every one it draws) is left out.
-MMASP_PORTABLE void dense_chunk_selectors(const gen::portable::CaseTables& t, uint32_t nibble, uint32_t* selectors) {
-  selectors[0] = selectors[1] = 0x4444u;
-  for (uint32_t s = 0; s < t.stored_per_chunk; ++s) {
-    const uint32_t column = t.arena[t.chunk_columns + nibble * 4 + s], shift = 4 * (column & 3);
-    if (column >= t.chunk_width) continue;
-    selectors[column >> 2] = (selectors[column >> 2] & ~(0xFu << shift)) | (s << shift);
-  }
-}
-
-// x rotated left by n bits, 0 <= n < 32.
-MMASP_PORTABLE uint32_t rotate_left_32(uint32_t x, uint32_t n) { return (x << n) | (x >> ((32 - n) & 31)); }
 
 // Lane `lane`'s share of writing a case's dense bytes (dense_words words at `dense`, 16-byte aligned) from its codes:
-// dense A a chunk at a time (the chunk's stored codes gathered into one word of bytes and placed by its nibble's
-// selectors, whole words written, so nothing needs clearing first), B transposed a word at a time (four rows of one
-// column; each lane starts at a different one of the four, so that a warp's loads of B fall in 32 banks rather than 8).
-// Bytes are made four at a time (integer_bytes); making them one code at a time, each placed by a 64-bit shift, was
-// a quarter of an m16n8k128 s4 case's instructions (ncu, evidence/gpu-runs/2026-11-27c-integer-cancel/lines1.txt).
-// Reads only A, B and the nibbles, so running it again writes the same bytes (the benchmark's judge mode judges one
-// case again and again).
+// dense A a chunk at a time (the chunk's stored elements placed by its nibble, whole words written, so nothing needs
+// clearing first), B transposed a word at a time (four rows of one column; each lane starts at a different one of
+// the four, so that a warp's loads of B fall in 32 banks rather than 8). Reads only A, B and the nibbles, so running
+// it again writes the same bytes (the benchmark's judge mode judges one case again and again).
 MMASP_PORTABLE void spread_integer_dense(const PairTables& p, const uint32_t* a, const uint32_t* b,
                                          const uint32_t* nibbles, uint32_t lane, uint32_t lanes, uint32_t* dense) {
   const gen::portable::CaseTables& t = p.cases;
   const uint32_t row_words = dense_row_words(t), chunk_log2 = t.chunks_log2, per_chunk = t.stored_per_chunk;
   const uint32_t a_bits = p.a_bits, b_bits = p.b_bits;
-  const bool a_signed = p.a_signed, b_signed = p.b_signed, two_words = t.chunk_width == 8;
-  const uint32_t* selectors = p.layouts + p.dense_selectors;
+  const bool a_signed = p.a_signed, b_signed = p.b_signed;
+  const uint32_t* columns = t.arena + t.chunk_columns;
   for (uint32_t chunk = lane; chunk < t.nibble_count; chunk += lanes) {   // chunk = row * chunks + chunk in row
     const uint32_t row = chunk >> chunk_log2, within = chunk & ((1u << chunk_log2) - 1);
+    const uint32_t* nibble_columns = columns + nibbles[chunk] * 4;
     const uint32_t* stored = a + chunk * per_chunk;
-    const uint32_t gathered = per_chunk == 4 ? low_bytes(stored[0], stored[1], stored[2], stored[3])
-                                             : byte_permute(stored[0], stored[1], 0x0040u);   // bytes 2, 3 unused
-    const uint32_t bytes = integer_bytes(gathered, a_bits, a_signed);
-    const uint32_t* chunk_selectors = selectors + 2 * nibbles[chunk];
-    uint32_t* out = dense + row * row_words + within * (two_words ? 2 : 1);
-    out[0] = byte_permute(bytes, 0u, chunk_selectors[0]);
-    if (two_words) out[1] = byte_permute(bytes, 0u, chunk_selectors[1]);
+    uint64_t bytes = 0;
+    for (uint32_t s = 0; s < per_chunk; ++s)
+      bytes |= uint64_t(integer_byte(stored[s], a_bits, a_signed)) << (8 * nibble_columns[s]);
+    uint32_t* out = dense + row * row_words + within * (t.chunk_width / 4);
+    out[0] = uint32_t(bytes);
+    if (t.chunk_width == 8) out[1] = uint32_t(bytes >> 32);
   }
   const uint32_t n = t.n, words_per_column = t.k / 4;
   uint32_t* b_transposed = dense + t.m * row_words;
   for (uint32_t x = lane; x < n * words_per_column; x += lanes) {   // x = word * N + column
-    const uint32_t column = x & (n - 1), word = x >> t.n_log2, turn = word & 3;
+    const uint32_t column = x & (n - 1), word = x >> t.n_log2;
     const uint32_t* rows = b + 4 * word * n + column;
-    // Byte s of `turned` is row (s + turn) & 3; rotated left by `turn` bytes, byte r is row r.
-    const uint32_t turned = low_bytes(rows[turn * n], rows[((turn + 1) & 3) * n], rows[((turn + 2) & 3) * n],
-                                      rows[((turn + 3) & 3) * n]);
-    b_transposed[column * row_words + word] = integer_bytes(rotate_left_32(turned, 8 * turn), b_bits, b_signed);
+    uint32_t packed = 0;
+    for (uint32_t step = 0; step < 4; ++step) {
+      const uint32_t r = (step + word) & 3;
+      packed |= integer_byte(rows[r * n], b_bits, b_signed) << (8 * r);
+    }
+    b_transposed[column * row_words + word] = packed;
   }
 }
 
