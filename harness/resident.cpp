@@ -119,6 +119,11 @@ ResidentPairTables resident_pair_tables(const Form& form, int selector, const Mo
   }
   point_at_host_copies(out);
   t.integer_dense = resident::integer_dense_fits(t);   // reads the case tables (their shape and metadata columns)
+  // The dense bytes over the codes, in the dense kernels, where that measured faster: on the H100, m16n8k128 4-bit
+  // (20 warps per multiprocessor instead of 16) x1.13-x1.20, while the m16n8k64 forms, which it takes from 24 warps
+  // of 80 registers to 32 of 64 (8-bit) or leaves at 32 (4-bit), ran x0.87-x0.97 (evidence/gpu-runs/2026-11-27d-spread,
+  // step 7). A choice of speed, not of correctness: any pair that fits is judged alike either way.
+  t.dense_over_codes = t.integer_dense && resident::dense_over_codes_fits(t.cases) && t.cases.k >= 128;
   const uint32_t stored = t.cases.k / 2;
   t.narrow_accumulator = resident::narrow_accumulator_of(t);
   // The compile-time walks of the kernel take C's and D's formats as constants too (narrow_accumulator).
@@ -258,7 +263,10 @@ ResidentPath::ResidentPath(CudaDevice& device, ResidentImageChoice choice, const
   lean_kernel_ = device.function(*module_, kResidentLeanKernel);
   lean_768_kernel_ = device.function(*module_, kResidentLean768Kernel);
   lean_fp8_kernel_ = device.function(*module_, kResidentLeanFp8Kernel);
-  if (!kernel_ || !lean_kernel_ || !lean_768_kernel_ || !lean_fp8_kernel_) throw std::runtime_error("the resident kernel image lacks its kernels");
+  lean_dense_kernel_ = device.function(*module_, kResidentLeanDenseKernel);
+  lean_dense_768_kernel_ = device.function(*module_, kResidentLeanDense768Kernel);
+  if (!kernel_ || !lean_kernel_ || !lean_768_kernel_ || !lean_fp8_kernel_ || !lean_dense_kernel_ || !lean_dense_768_kernel_)
+    throw std::runtime_error("the resident kernel image lacks its kernels");
   multiprocessors_ = device.fingerprint().sm_count;
   shared_optin_ = device.max_shared_per_block();
 }
@@ -326,6 +334,11 @@ ResidentPath::Launched ResidentPath::launch(const Form& form, int selector, cons
   if (lean && shared_for(threads) > size_t(shared_optin_)) {
     kernel = lean_768_kernel_;
     threads = kLean768Threads;
+  }
+  // Integer pairs whose dense bytes go over their codes: their own kernels (resident_kernel.cuh says why), chosen by
+  // shared memory as the lean ones are. On the H100 m16n8k128 4-bit fits 20 warps so instead of 16.
+  if (lean && host.tables.dense_over_codes) {
+    kernel = threads == kLeanThreads ? lean_dense_kernel_ : lean_dense_768_kernel_;
   }
   // Narrow fp8 pairs: their own kernel (kResidentLeanFp8Kernel; resident_abi.h's judged_narrow_with says why).
   if (lean && host.tables.narrow_fp8_blocks) {

@@ -127,6 +127,8 @@ class ResidentPath {
   void* lean_kernel_ = nullptr;   // kResidentLeanKernel: narrow-model and integer pairs
   void* lean_768_kernel_ = nullptr;   // kResidentLean768Kernel: the same, 80 registers, at most 768 threads
   void* lean_fp8_kernel_ = nullptr;   // kResidentLeanFp8Kernel: narrow fp8 pairs with the sm_90 blocks only
+  void* lean_dense_kernel_ = nullptr;       // kResidentLeanDenseKernel: integer pairs with dense_over_codes only
+  void* lean_dense_768_kernel_ = nullptr;   // kResidentLeanDense768Kernel: the same, 80 registers, at most 768 threads
   int multiprocessors_ = 0;
   int shared_optin_ = 0;   // dynamic shared memory one block may have (bytes)
   PhaseBarrier phase_barrier_ = PhaseBarrier::float_pairs;

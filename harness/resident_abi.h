@@ -62,6 +62,9 @@ struct PairTables {
   // Integer forms the lean kernel judges from dense bytes (integer_dense_fits): A spread by its metadata and B
   // transposed once per case, each element of D a run of dp4a.
   bool integer_dense = false;
+  // integer_dense pairs whose dense bytes fit in the room of A's codes (dense_over_codes_fits): the kernel writes them
+  // there once the A and B registers are packed, so that the case alone sizes a warp's shared memory.
+  bool dense_over_codes = false;
   const uint32_t* layouts = nullptr;
 };
 inline constexpr uint32_t kNoNibble = 0xFFFFFFFFu, kNoTable = 0xFFFFFFFFu;
@@ -144,6 +147,17 @@ MMASP_PORTABLE uint32_t dense_row_words(const gen::portable::CaseTables& t) { re
 // A, then N rows of B transposed.
 MMASP_PORTABLE uint32_t dense_at(const gen::portable::CaseTables& t) { return (case_words(t) + 3) & ~3u; }
 MMASP_PORTABLE uint32_t dense_words(const gen::portable::CaseTables& t) { return (t.m + t.n) * dense_row_words(t); }
+// Whether the dense rows can be written over the case's codes (A's, from its first word) once the registers are
+// packed: all M + N rows within A's codes (so B's codes are still whole while B is transposed), and a dense row no
+// longer than a row of A's stored codes (so that dense row i lies below the codes of every row after i, and a warp
+// that reads one pass of chunks before it writes them never overwrites codes it has still to read:
+// spread_integer_dense). An m16n8k128 4-bit case is 2,432 words with 864 more of dense rows: 16 warps fit a
+// multiprocessor's 227 KB, 20 with the rows over the codes.
+MMASP_PORTABLE bool dense_over_codes_fits(const gen::portable::CaseTables& t) {
+  return (t.m + t.n) * dense_row_words(t) <= t.a_count && dense_row_words(t) <= t.k / 2;
+}
+// Where a pair's dense rows start in a warp's shared memory: over the codes, or after the case.
+MMASP_PORTABLE uint32_t dense_rows_at(const PairTables& p) { return p.dense_over_codes ? 0u : dense_at(p.cases); }
 
 // The narrow model's A words (decode_narrow): a row of A's stored elements, then one unused word, so that the eight rows
 // a warp's lanes read at once start in eight different shared-memory banks (a row of 8, 16 or 32 64-bit words spans a
@@ -159,7 +173,8 @@ MMASP_PORTABLE uint32_t shared_words(const PairTables& p) {
   switch (p.judge) {
     case Judge::float_model: return aligned + decoded_words(p.cases);
     case Judge::narrow_model: return aligned + narrow_words(p.cases);
-    case Judge::integer: return p.integer_dense ? dense_at(p.cases) + dense_words(p.cases) : words;
+    case Judge::integer:
+      return p.integer_dense && !p.dense_over_codes ? dense_at(p.cases) + dense_words(p.cases) : words;
   }
   return words;
 }
@@ -255,7 +270,12 @@ MMASP_PORTABLE uint32_t integer_byte(uint32_t code, uint32_t bits, bool is_signe
 // dense A a chunk at a time (the chunk's stored elements placed by its nibble, whole words written, so nothing needs
 // clearing first), B transposed a word at a time (four rows of one column; each lane starts at a different one of
 // the four, so that a warp's loads of B fall in 32 banks rather than 8). Reads only A, B and the nibbles, so running
-// it again writes the same bytes (the benchmark's judge mode judges one case again and again).
+// it again writes the same bytes (the benchmark's judge mode judges one case again and again). With kOverCodes
+// (PairTables::dense_over_codes) `dense` is `a` itself: the warp takes A's chunks a pass of `lanes` at a time, every
+// lane reading its chunk's codes before any writes (__syncwarp), and dense_over_codes_fits keeps each pass's rows below
+// the codes of the passes after it; B's rows land in A's codes, all read by then. A's and B's codes are then spent: the
+// registers must be packed first, and it runs once per case.
+template <bool kOverCodes = false>
 MMASP_PORTABLE void spread_integer_dense(const PairTables& p, const uint32_t* a, const uint32_t* b,
                                          const uint32_t* nibbles, uint32_t lane, uint32_t lanes, uint32_t* dense) {
   const gen::portable::CaseTables& t = p.cases;
@@ -263,16 +283,32 @@ MMASP_PORTABLE void spread_integer_dense(const PairTables& p, const uint32_t* a,
   const uint32_t a_bits = p.a_bits, b_bits = p.b_bits;
   const bool a_signed = p.a_signed, b_signed = p.b_signed;
   const uint32_t* columns = t.arena + t.chunk_columns;
-  for (uint32_t chunk = lane; chunk < t.nibble_count; chunk += lanes) {   // chunk = row * chunks + chunk in row
-    const uint32_t row = chunk >> chunk_log2, within = chunk & ((1u << chunk_log2) - 1);
+  // A chunk's dense bytes (chunk = row * chunks + chunk in row), and where they go.
+  const auto chunk_bytes = [&](uint32_t chunk) {
     const uint32_t* nibble_columns = columns + nibbles[chunk] * 4;
     const uint32_t* stored = a + chunk * per_chunk;
     uint64_t bytes = 0;
     for (uint32_t s = 0; s < per_chunk; ++s)
       bytes |= uint64_t(integer_byte(stored[s], a_bits, a_signed)) << (8 * nibble_columns[s]);
+    return bytes;
+  };
+  const auto put_chunk = [&](uint32_t chunk, uint64_t bytes) {
+    const uint32_t row = chunk >> chunk_log2, within = chunk & ((1u << chunk_log2) - 1);
     uint32_t* out = dense + row * row_words + within * (t.chunk_width / 4);
     out[0] = uint32_t(bytes);
     if (t.chunk_width == 8) out[1] = uint32_t(bytes >> 32);
+  };
+  if constexpr (kOverCodes) {
+    for (uint32_t pass = 0; pass < t.nibble_count; pass += lanes) {   // the same passes in every lane
+      const uint32_t chunk = pass + lane;
+      const uint64_t bytes = chunk < t.nibble_count ? chunk_bytes(chunk) : 0;
+#if defined(__CUDA_ARCH__)
+      __syncwarp();
+#endif
+      if (chunk < t.nibble_count) put_chunk(chunk, bytes);
+    }
+  } else {
+    for (uint32_t chunk = lane; chunk < t.nibble_count; chunk += lanes) put_chunk(chunk, chunk_bytes(chunk));
   }
   const uint32_t n = t.n, words_per_column = t.k / 4;
   uint32_t* b_transposed = dense + t.m * row_words;

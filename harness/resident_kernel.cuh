@@ -27,7 +27,9 @@ __device__ __noinline__ uint32_t form_issue(uint32_t id, Registers a, Registers 
 // a_count + b_count doubles the warp may use while it draws (the decoded operands' place). With `dense` (a lean
 // kernel's integer pair with PairTables::integer_dense), `dense_rows` is room for spread_integer_dense's bytes, from
 // which the cancellation profile's C is found. Never a null pointer: nvcc has hoisted a load through one that only a
-// condition guarded.
+// condition guarded. kDenseOverCodes (the kernel for PairTables::dense_over_codes pairs) leaves the cancellation
+// profile's C to finish_case, which finds it from the dense bytes once the registers are packed.
+template <bool kDenseOverCodes = false>
 __device__ __forceinline__ uint32_t draw_shared_case(const Launch& launch, const PairTables& p,
                                                      uint64_t index, uint32_t lane, uint32_t* a, uint32_t* b,
                                                      uint32_t* c, uint32_t* nibbles, bool use_values, double* values,
@@ -43,7 +45,7 @@ __device__ __forceinline__ uint32_t draw_shared_case(const Launch& launch, const
   portable::draw_codes(t, seed, profile, portable::run_c, t.c_count, lane, 32, c);
   const uint32_t noise = portable::drawn(t, seed, profile, portable::run_noise, lane);
   __syncwarp();
-  if (profile == t.cancellation_profile) {
+  if (profile == t.cancellation_profile && !kDenseOverCodes) {
     const auto nibble = [&](uint32_t i, uint32_t chunk) { return nibbles[i * chunks + chunk]; };
     // Each lane rewrites only its own elements of C, and reads only A, B and the nibbles. Every A and B element
     // meets N (or about N) elements of C: with room, the warp turns each code into its value once.
@@ -82,9 +84,14 @@ __device__ __forceinline__ void swap_first_two(Registers& registers) {
 }
 
 // kFp8Blocks (lean only): the kernel for pairs with narrow_fp8_blocks, which judges nothing else (resident.cpp).
-template <bool kLean, bool kFp8Blocks = false>
+// kDenseOverCodes (lean only): the kernel for integer pairs with PairTables::dense_over_codes, which judges nothing
+// else: A's and B's registers are packed before the dense bytes are spread over their codes (pack_and_spread). Its own
+// kernel so that the others' code, and ptxas's allocation of it, stay as they were: in the lean kernels this path cost
+// the float forms 2-6 % (evidence/gpu-runs/2026-11-27d-spread, v6).
+template <bool kLean, bool kFp8Blocks = false, bool kDenseOverCodes = false>
 __device__ __forceinline__ void resident_cases(const Launch& launch) {
   static_assert(kLean || !kFp8Blocks, "the fp8 kernel is a lean one");
+  static_assert(kLean || !kDenseOverCodes, "the dense kernel is a lean one");
   extern __shared__ __align__(16) uint32_t shared[];   // 16: the dense integer judge's 128-bit loads
   const PairTables& p = *launch.pair;
   const gen::portable::CaseTables& t = p.cases;
@@ -106,8 +113,8 @@ __device__ __forceinline__ void resident_cases(const Launch& launch) {
   double* scratch = reinterpret_cast<double*>(a_decoded);
   // Integer pairs the lean kernel judges from dense bytes find the cancellation profile's C from them too.
   bool dense_cancellation = false;
-  if constexpr (kLean) dense_cancellation = judge == Judge::integer && p.integer_dense;
-  uint32_t* const dense_rows = a + dense_at(t);
+  if constexpr (kLean && !kDenseOverCodes) dense_cancellation = judge == Judge::integer && p.integer_dense;
+  uint32_t* const dense_rows = a + (kDenseOverCodes ? 0u : dense_at(t));
   const uint64_t warp_index = uint64_t(blockIdx.x) * warps + warp, all_warps = uint64_t(gridDim.x) * warps;
   const uint32_t d_bits = p.container_bits[operand_d], d_per_lane = p.per_lane[operand_d];
   // D's layout, read as d_cell(q): this lane's element q of D (layout_cell).
@@ -134,8 +141,8 @@ __device__ __forceinline__ void resident_cases(const Launch& launch) {
   };
 
   if (launch.mode == Mode::issue) {
-    const uint32_t e = pack(draw_shared_case(launch, p, launch.first, lane, a, b, c, nibbles, use_scratch, scratch,
-                                             dense_cancellation, dense_rows));
+    const uint32_t e = pack(draw_shared_case<kDenseOverCodes>(launch, p, launch.first, lane, a, b, c, nibbles,
+                                                              use_scratch, scratch, dense_cancellation, dense_rows));
     const uint32_t fold = form_issue(instruction, ra, rb, rc, e, (launch.count + 3) / 4);
     atomicAdd(&launch.counters->sink, (unsigned long long)fold);
     if (lane == 0) atomicAdd(&launch.counters->generated, 1ull);
@@ -146,13 +153,42 @@ __device__ __forceinline__ void resident_cases(const Launch& launch) {
   const Fault::Kind fault_kind = fault.kind;
   unsigned long long cases = 0;
   uint32_t sink = 0;
-  // One case from its drawn inputs: pack, run, judge. `return` ends the case.
-  const auto finish_case = [&](uint64_t w, uint64_t index, bool fresh, uint32_t noise) {
+  // kDenseOverCodes: A's and B's codes are spent once the dense bytes are spread; a dumped case's codes go out before.
+  const uint32_t dumped_from = kDenseOverCodes ? t.a_count + t.b_count : 0u;
+  // kDenseOverCodes: A and B packed from their codes, the codes spread into the dense bytes over them, the
+  // cancellation profile's C from those bytes (minus each element's products' sum, exact in 32 bits: cancelled_integer_c's
+  // C, Resident tests compare them), then C packed. Inlined by force, as finish_case is.
+  const auto pack_and_spread = [&](uint64_t w, uint64_t index, uint32_t noise) __attribute__((always_inline)) {
+    ra = pack_operand(p, operand_a, a, lane);
+    rb = pack_operand(p, operand_b, b, lane);
+    const uint32_t e = metadata_register(p, nibbles, lane, noise);
+    if (launch.mode == Mode::dump) {
+      uint32_t* out = launch.dump + w * dump_words(p);
+      for (uint32_t x = lane; x < dumped_from; x += 32) out[x] = a[x];
+    }
+    __syncwarp();   // every lane has read its codes
+    spread_integer_dense<true>(p, a, b, nibbles, lane, 32, dense_rows);
+    __syncwarp();
+    const uint64_t seed = gen::portable::splitmix(launch.stream_base + index * gen::portable::kGamma);
+    if (gen::portable::profile_of(t, seed) == t.cancellation_profile) {
+      for (uint32_t x = lane; x < t.c_count; x += 32) c[x] = 0u - dense_sum(p, dense_rows, x);
+      __syncwarp();
+    }
+    rc = pack_operand(p, operand_c, c, lane);
+    return e;
+  };
+
+  // One case from its drawn inputs: pack, run, judge. `return` ends the case. In the kDenseOverCodes kernel, with
+  // pack_and_spread, nvcc made this a function of its own (a 712-byte closure in local memory, 1.4-1.5 KB ptxas
+  // frames, every lean form 30-60 % slower: evidence/gpu-runs/2026-11-27d-spread, v5), hence inlined by force.
+  const auto finish_case = [&](uint64_t w, uint64_t index, bool fresh, uint32_t noise) __attribute__((always_inline)) {
     if (launch.mode == Mode::draw) {
       ++cases;
       return;
     }
-    const uint32_t e = fresh ? pack(noise) : 0u;
+    uint32_t e = 0;
+    if constexpr (kDenseOverCodes) e = fresh ? pack_and_spread(w, index, noise) : 0u;
+    else e = fresh ? pack(noise) : 0u;
     if (!fresh) {
       // Judge mode after the first case: rd stays that case's result.
     } else if constexpr (kLean) {   // resident.cpp sends register faults to the general kernel
@@ -194,13 +230,20 @@ __device__ __forceinline__ void resident_cases(const Launch& launch) {
     }
     if (launch.mode == Mode::dump) {
       uint32_t* out = launch.dump + w * dump_words(p);
-      for (uint32_t x = lane; x < words; x += 32) out[x] = a[x];   // A, B, C and the nibbles lie one after the other
+      for (uint32_t x = dumped_from + lane; x < words; x += 32) out[x] = a[x];   // A, B, C, the nibbles one after another
       out[words + lane] = noise;
       for (uint32_t r = 0; r < 4; ++r)
         if (r < d_registers) out[words + 32 + lane * d_registers + r] = rd.r[r];
     }
     bool deviates = false;
-    if (judge == Judge::narrow_model) {
+    if constexpr (kDenseOverCodes) {
+      if (judge == Judge::integer && p.integer_dense && p.dense_over_codes) {   // the bytes pack_and_spread wrote
+        for (uint32_t q = 0; q < d_per_lane; ++q)
+          deviates |= element_of(rd, q, d_bits) != judged_integer_dense(p, dense_rows, c, d_cell(q));
+      } else {
+        deviates = true;   // never: resident.cpp sends only dense_over_codes pairs to this kernel; if it did not, say so
+      }
+    } else if (judge == Judge::narrow_model) {
       decode_narrow(p, a, b, nibbles, lane, 32, a_narrow, b_narrow);
       __syncwarp();
       for (uint32_t q = 0; q < d_per_lane; ++q)
@@ -249,8 +292,9 @@ __device__ __forceinline__ void resident_cases(const Launch& launch) {
     const bool active = w < launch.count;
     // Judge mode draws and runs only its first case, and judges it again and again.
     const bool fresh = launch.mode != Mode::judge || w == warp_index;
-    const uint32_t noise = active && fresh ? draw_shared_case(launch, p, index, lane, a, b, c, nibbles, use_scratch,
-                                                              scratch, dense_cancellation, dense_rows)
+    const uint32_t noise = active && fresh ? draw_shared_case<kDenseOverCodes>(launch, p, index, lane, a, b, c, nibbles,
+                                                                                use_scratch, scratch, dense_cancellation,
+                                                                                dense_rows)
                                            : 0u;
     if (active) finish_case(w, index, fresh, noise);
     __syncwarp();   // every lane is done with this case before the next one overwrites it

@@ -149,6 +149,12 @@ std::string resident_kernels_source(ResidentImage image) {
      << "extern \"C\" __global__ void __launch_bounds__(" << kResidentLean768Threads << ", 1)\n"
      << "mmasp_resident_lean_768(const __grid_constant__ mmasp::resident::Launch launch) {\n"
      << "  mmasp::resident::resident_cases<true>(launch);\n}\n\n"
+     << "extern \"C\" __global__ void __launch_bounds__(" << kResidentLeanThreads << ", 1)\n"
+     << "mmasp_resident_lean_dense(const __grid_constant__ mmasp::resident::Launch launch) {\n"
+     << "  mmasp::resident::resident_cases<true, false, true>(launch);\n}\n\n"
+     << "extern \"C\" __global__ void __launch_bounds__(" << kResidentLean768Threads << ", 1)\n"
+     << "mmasp_resident_lean_dense_768(const __grid_constant__ mmasp::resident::Launch launch) {\n"
+     << "  mmasp::resident::resident_cases<true, false, true>(launch);\n}\n\n"
      << "extern \"C\" __global__ void __launch_bounds__(" << kResidentLeanFp8Threads << ", 1)\n"
      << "mmasp_resident_lean_fp8(const __grid_constant__ mmasp::resident::Launch launch) {\n"
      << "  mmasp::resident::resident_cases<true, true>(launch);\n}\n";

@@ -39,6 +39,10 @@ inline constexpr const char* kResidentLean768Kernel = "mmasp_resident_lean_768";
 // blocks walked by compile-time indices, in blocks of at most 512 threads (shared memory holds 16 of their warps on
 // an H100), so up to 128 registers.
 inline constexpr const char* kResidentLeanFp8Kernel = "mmasp_resident_lean_fp8";
+// The lean kernel for integer pairs whose dense bytes are written over their codes (PairTables::dense_over_codes) and
+// nothing else, for blocks of up to 1,024 threads (64 registers) and of up to 768 (80), as the two above.
+inline constexpr const char* kResidentLeanDenseKernel = "mmasp_resident_lean_dense";
+inline constexpr const char* kResidentLeanDense768Kernel = "mmasp_resident_lean_dense_768";
 // The lean kernels' largest blocks: their __launch_bounds__ (resident_kernels_source writes them) and what
 // resident.cpp launches.
 inline constexpr unsigned kResidentLeanThreads = 1024, kResidentLean768Threads = 768, kResidentLeanFp8Threads = 512;

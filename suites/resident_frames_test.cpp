@@ -121,6 +121,10 @@ TEST(ResidentFrames, EveryKernelsStackFrameIsTheMeasuredKernels) {
   const Recorded recorded[] = {{mmasp::kResidentLeanKernel, 64, 888},
                                {mmasp::kResidentLean768Kernel, 80, 776},
                                {mmasp::kResidentLeanFp8Kernel, 128, 496},
+                               // The dense kernels (m16n8k128 integer pairs, dense bytes over the codes), measured
+                               // in evidence/gpu-runs/2026-11-27d-spread (measure7.sh).
+                               {mmasp::kResidentLeanDenseKernel, 64, 904},
+                               {mmasp::kResidentLeanDense768Kernel, 80, 792},
                                {mmasp::kResidentKernel, 128, 568}};
   if (std::string(MMASP_NVCC_VERSION) != kRecordedToolkit)
     GTEST_SKIP() << "the record is of ptxas " << kRecordedToolkit << "; this build's toolkit is " << MMASP_NVCC_VERSION

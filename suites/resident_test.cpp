@@ -14,6 +14,7 @@
 #include "oracle/number_format.h"
 #include "oracle/reference.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace mmasp {
@@ -258,6 +259,56 @@ TEST(Resident, TheDenseIntegerJudgeIsTheReferenceOnEveryInput) {
   }
   EXPECT_GE(forms, 16);
   EXPECT_GT(elements, 100000u);
+}
+
+// Where PairTables::dense_over_codes, the kernel writes the dense bytes over the case's codes (its A's first word on),
+// once the registers are packed: the bytes must be those written elsewhere, C and the nibbles untouched, and the case
+// alone sizes a warp's shared memory. One lane spreading chunk by chunk is the strictest order (each chunk's bytes
+// written before the next chunk's codes are read; a warp reads a pass of 32 chunks before it writes them). Every pair
+// that fits (m16n8k64 and m16n8k128; m16n8k32's 24 dense rows are more than A's 256 codes) is checked; the tables
+// take it for m16n8k128, where it measured faster (resident_pair_tables).
+TEST(Resident, DenseBytesWrittenOverTheCodesAreTheBytes) {
+  int fits = 0, taken = 0;
+  for (const Form& form : instruction_space()) {
+    if (!has_resident_kernel(form) || !form.is_integer()) continue;
+    const ResidentPairTables tables = resident_pair_tables(form, form.selectors.front(), nullptr);
+    resident::PairTables p = tables.tables;
+    const gen::portable::CaseTables& t = p.cases;
+    EXPECT_EQ(resident::dense_over_codes_fits(t), form.shape.k >= 64) << form.opcode;
+    EXPECT_EQ(p.dense_over_codes, form.shape.k >= 128) << form.opcode;
+    EXPECT_EQ(resident::shared_words(p), p.dense_over_codes ? resident::case_words(t)
+                                                            : resident::dense_at(t) + resident::dense_words(t))
+        << form.opcode;
+    taken += p.dense_over_codes;
+    if (!resident::dense_over_codes_fits(t)) continue;
+    ++fits;
+    p.dense_over_codes = true;
+    gen::Options options;
+    options.selector = form.selectors.front();
+    const gen::CaseSeeds seeds(0x0ce4, form);
+    for (uint64_t index = 0; index < 20; ++index) {
+      MmaCase test;
+      gen::BulkGenerator(seeds.of(index)).next(form, test, options);
+      std::vector<uint32_t> elsewhere(resident::dense_words(t), 0);
+      resident::spread_integer_dense(p, test.a_compressed.data(), test.b.data(), test.nibbles.data(), 0, 1, elsewhere.data());
+      std::vector<uint32_t> shared(resident::case_words(t));   // the kernel's layout: A, B, C, the nibbles
+      std::copy(test.a_compressed.begin(), test.a_compressed.end(), shared.begin());
+      std::copy(test.b.begin(), test.b.end(), shared.begin() + t.a_count);
+      std::copy(test.c.begin(), test.c.end(), shared.begin() + t.a_count + t.b_count);
+      std::copy(test.nibbles.begin(), test.nibbles.end(), shared.begin() + t.a_count + t.b_count + t.c_count);
+      const uint32_t* nibbles = shared.data() + t.a_count + t.b_count + t.c_count;
+      resident::spread_integer_dense<true>(p, shared.data(), shared.data() + t.a_count, nibbles, 0, 1, shared.data());
+      const uint32_t row_words = resident::dense_row_words(t);
+      for (uint32_t w = 0; w < elsewhere.size(); ++w)   // padding words (past K/4 in a row) are never read
+        if (w % row_words < t.k / 4) ASSERT_EQ(shared[w], elsewhere[w]) << form.opcode << " case " << index << " dense word " << w;
+      for (uint32_t x = 0; x < t.c_count; ++x)   // C and the nibbles untouched
+        ASSERT_EQ(shared[t.a_count + t.b_count + x], test.c[x]) << form.opcode << " C " << x;
+      for (uint32_t x = 0; x < t.nibble_count; ++x)
+        ASSERT_EQ(nibbles[x], test.nibbles[x]) << form.opcode << " nibble " << x;
+    }
+  }
+  EXPECT_GE(fits, 48) << "every m16n8k64 and m16n8k128 form: 8- and 4-bit, signednesses, .satfinite, both metadata orders";
+  EXPECT_GE(taken, 16) << "every m16n8k128 form";
 }
 
 // A stored element that metadata placed on another's column would overwrite it in dense A: tables whose drawable
