@@ -62,8 +62,9 @@ struct PairTables {
   // Integer forms the lean kernel judges from dense bytes (integer_dense_fits): A spread by its metadata and B
   // transposed once per case, each element of D a run of dp4a.
   bool integer_dense = false;
-  // integer_dense pairs whose dense bytes fit in the room of A's codes (dense_over_codes_fits): the kernel writes them
-  // there once the A and B registers are packed, so that the case alone sizes a warp's shared memory.
+  // integer_dense pairs whose dense bytes go in the room of A's codes (dense_over_codes_fits, and where that measured
+  // faster: resident_pair_tables): the dense kernels write them there once the A and B registers are packed, so that
+  // the case alone sizes a warp's shared memory.
   bool dense_over_codes = false;
   const uint32_t* layouts = nullptr;
 };
