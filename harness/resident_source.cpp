@@ -139,25 +139,25 @@ std::string resident_kernels_source(ResidentImage image) {
                  : "d0[i] ^ d1[i] ^ d2[i] ^ d3[i];\n")
        << "      }\n      return fold;\n";
   });
-  cu << "  }\n  return fold;\n}\n\n}  // namespace mmasp::resident\n\n"
-     << "extern \"C\" __global__ void __launch_bounds__(128, 4)\n"
-     << "mmasp_resident(const __grid_constant__ mmasp::resident::Launch launch) {\n"
-     << "  mmasp::resident::resident_cases<false>(launch);\n}\n\n"
-     << "extern \"C\" __global__ void __launch_bounds__(" << kResidentLeanThreads << ", 1)\n"
-     << "mmasp_resident_lean(const __grid_constant__ mmasp::resident::Launch launch) {\n"
-     << "  mmasp::resident::resident_cases<true>(launch);\n}\n\n"
-     << "extern \"C\" __global__ void __launch_bounds__(" << kResidentLean768Threads << ", 1)\n"
-     << "mmasp_resident_lean_768(const __grid_constant__ mmasp::resident::Launch launch) {\n"
-     << "  mmasp::resident::resident_cases<true>(launch);\n}\n\n"
-     << "extern \"C\" __global__ void __launch_bounds__(" << kResidentLeanThreads << ", 1)\n"
-     << "mmasp_resident_lean_dense(const __grid_constant__ mmasp::resident::Launch launch) {\n"
-     << "  mmasp::resident::resident_cases<true, false, true>(launch);\n}\n\n"
-     << "extern \"C\" __global__ void __launch_bounds__(" << kResidentLean768Threads << ", 1)\n"
-     << "mmasp_resident_lean_dense_768(const __grid_constant__ mmasp::resident::Launch launch) {\n"
-     << "  mmasp::resident::resident_cases<true, false, true>(launch);\n}\n\n"
-     << "extern \"C\" __global__ void __launch_bounds__(" << kResidentLeanFp8Threads << ", 1)\n"
-     << "mmasp_resident_lean_fp8(const __grid_constant__ mmasp::resident::Launch launch) {\n"
-     << "  mmasp::resident::resident_cases<true, true>(launch);\n}\n";
+  cu << "  }\n  return fold;\n}\n\n}  // namespace mmasp::resident\n";
+  // Every kernel: its name (resident_source.h), its __launch_bounds__ (threads, blocks per multiprocessor) and
+  // resident_cases' template arguments (kLean, kFp8Blocks, kDenseOverCodes). The general kernel's 128 threads are
+  // resident.cpp's kThreads.
+  struct Entry {
+    const char* name;
+    unsigned threads, blocks;
+    const char* arguments;
+  };
+  const Entry entries[] = {{kResidentKernel, 128, 4, "false"},
+                           {kResidentLeanKernel, kResidentLeanThreads, 1, "true"},
+                           {kResidentLean768Kernel, kResidentLean768Threads, 1, "true"},
+                           {kResidentLeanDenseKernel, kResidentLeanThreads, 1, "true, false, true"},
+                           {kResidentLeanDense768Kernel, kResidentLean768Threads, 1, "true, false, true"},
+                           {kResidentLeanFp8Kernel, kResidentLeanFp8Threads, 1, "true, true"}};
+  for (const Entry& e : entries)
+    cu << "\nextern \"C\" __global__ void __launch_bounds__(" << e.threads << ", " << e.blocks << ")\n"
+       << e.name << "(const __grid_constant__ mmasp::resident::Launch launch) {\n"
+       << "  mmasp::resident::resident_cases<" << e.arguments << ">(launch);\n}\n";
   return cu.str();
 }
 
