@@ -2,7 +2,10 @@
 // sm_90 form (selector 0), all measured in one run on one GPU:
 //   verified cases/s  cases drawn, run and judged on the GPU (every element against the model, or exactly)
 //   drawn/s, drawn+run/s, judged/s   where the time goes: the cases only drawn; drawn and run; one case per warp
-//                     judged again and again (the judge's own rate, with only its code running)
+//                     judged again and again (the judge's own rate, with only its code running). For the pairs
+//                     whose dense integer bytes go over their codes (PairTables::dense_over_codes, m16n8k128) the
+//                     cancellation profile's C is found after packing, so drawn/s leaves it out, and the bytes are
+//                     spread once per case before the instruction, so judged/s leaves that out
 //   bare mma.sp/s     the instruction alone on fixed registers, four independent results per round, every SM full
 //   fraction          verified / bare: how much of the tensor cores' own rate the check keeps
 //   host cases/s      the host path of mmasp run (draw, pack, copy, run, judge by the model tier) on every host thread
