@@ -157,8 +157,11 @@ MMASP_PORTABLE uint32_t dense_words(const gen::portable::CaseTables& t) { return
 MMASP_PORTABLE bool dense_over_codes_fits(const gen::portable::CaseTables& t) {
   return (t.m + t.n) * dense_row_words(t) <= t.a_count && dense_row_words(t) <= t.k / 2;
 }
-// Where a pair's dense rows start in a warp's shared memory: over the codes, or after the case.
-MMASP_PORTABLE uint32_t dense_rows_at(const PairTables& p) { return p.dense_over_codes ? 0u : dense_at(p.cases); }
+// Where the dense rows start in a warp's shared memory: over the codes (PairTables::dense_over_codes), or after the
+// case.
+MMASP_PORTABLE uint32_t dense_rows_at(const gen::portable::CaseTables& t, bool over_codes) {
+  return over_codes ? 0u : dense_at(t);
+}
 
 // The narrow model's A words (decode_narrow): a row of A's stored elements, then one unused word, so that the eight rows
 // a warp's lanes read at once start in eight different shared-memory banks (a row of 8, 16 or 32 64-bit words spans a
@@ -175,7 +178,7 @@ MMASP_PORTABLE uint32_t shared_words(const PairTables& p) {
     case Judge::float_model: return aligned + decoded_words(p.cases);
     case Judge::narrow_model: return aligned + narrow_words(p.cases);
     case Judge::integer:
-      return p.integer_dense && !p.dense_over_codes ? dense_at(p.cases) + dense_words(p.cases) : words;
+      return p.integer_dense && !p.dense_over_codes ? dense_rows_at(p.cases, false) + dense_words(p.cases) : words;
   }
   return words;
 }

@@ -114,7 +114,7 @@ __device__ __forceinline__ void resident_cases(const Launch& launch) {
   // Integer pairs the lean kernel judges from dense bytes find the cancellation profile's C from them too.
   bool dense_cancellation = false;
   if constexpr (kLean && !kDenseOverCodes) dense_cancellation = judge == Judge::integer && p.integer_dense;
-  uint32_t* const dense_rows = a + (kDenseOverCodes ? 0u : dense_at(t));
+  uint32_t* const dense_rows = a + dense_rows_at(t, kDenseOverCodes);
   const uint64_t warp_index = uint64_t(blockIdx.x) * warps + warp, all_warps = uint64_t(gridDim.x) * warps;
   const uint32_t d_bits = p.container_bits[operand_d], d_per_lane = p.per_lane[operand_d];
   // D's layout, read as d_cell(q): this lane's element q of D (layout_cell).
