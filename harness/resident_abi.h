@@ -66,6 +66,10 @@ struct PairTables {
   // faster: resident_pair_tables): the dense kernels write them there once the A and B registers are packed, so that
   // the case alone sizes a warp's shared memory.
   bool dense_over_codes = false;
+  // integer_dense pairs whose chunks dense_selectors_fit: per metadata nibble (0..15), the two byte-permute selectors
+  // that place a chunk's stored bytes at its logical columns (dense_chunk_selectors), at dense_selectors + 2 * nibble
+  // in `layouts`; kNoTable where there are none. The dense kernels' spread reads them (spread_integer_dense<true>).
+  uint32_t dense_selectors = 0xFFFFFFFFu;
   const uint32_t* layouts = nullptr;
 };
 inline constexpr uint32_t kNoNibble = 0xFFFFFFFFu, kNoTable = 0xFFFFFFFFu;
@@ -279,6 +283,63 @@ MMASP_PORTABLE uint32_t integer_byte(uint32_t code, uint32_t bits, bool is_signe
 // lane reading its chunk's codes before any writes (__syncwarp), and dense_over_codes_fits keeps each pass's rows below
 // the codes of the passes after it; B's rows land in A's codes, all read by then. A's and B's codes are then spent: the
 // registers must be packed first, and it runs once per case.
+// PTX prmt.b32 in its default mode (the CUDA intrinsic __byte_perm): byte i of the result is byte
+// (selector >> 4i) & 7 of the eight bytes of b:a (a's bytes 0-3, b's 4-7). The selectors here never set a nibble's top
+// bit (prmt's sign replication). Resident.BytePermuteIsPrmt checks the host's emulation; gpu_resident_test, whose
+// device judge runs the instruction on every dense-over-codes pair, checks the two agree.
+MMASP_PORTABLE uint32_t byte_permute(uint32_t a, uint32_t b, uint32_t selector) {
+#if defined(__CUDA_ARCH__)
+  return __byte_perm(a, b, selector);
+#else
+  const uint64_t both = uint64_t(b) << 32 | a;
+  uint32_t out = 0;
+  for (uint32_t i = 0; i < 4; ++i) out |= uint32_t((both >> (8 * ((selector >> (4 * i)) & 7))) & 0xFFu) << (8 * i);
+  return out;
+#endif
+}
+// The low bytes of four words, as one word (byte s from word s): three byte permutes.
+MMASP_PORTABLE uint32_t low_bytes(uint32_t w0, uint32_t w1, uint32_t w2, uint32_t w3) {
+  return byte_permute(byte_permute(w0, w1, 0x0040u), byte_permute(w2, w3, 0x4000u), 0x7610u);
+}
+// Four integer codes of `bits` bits (1..8), one in the low bits of each byte (anything above them ignored), each as
+// its value's low byte (sign-extended where signed: a 4-bit -8 is 0xF8), as dp4a reads them. A byte whose sign bit
+// 2^(bits-1) is set gains 2^8 - 2^bits = that bit times 2^(9-bits) - 2, which never carries into the next byte.
+MMASP_PORTABLE uint32_t integer_bytes(uint32_t four, uint32_t bits, bool is_signed) {
+  if (bits >= 8) return four;   // the low byte is the value's, signed or not
+  four &= 0x01010101u * ((1u << bits) - 1);
+  if (!is_signed) return four;
+  return four | ((four & (0x01010101u << (bits - 1))) * ((1u << (9 - bits)) - 2));
+}
+// Whether a pair's chunks can be spread by byte permutes: 2 or 4 stored elements a chunk (low_bytes gathers them) and
+// every metadata nibble the generator draws below 16 (the selectors' table).
+MMASP_PORTABLE bool dense_selectors_fit(const gen::portable::CaseTables& t) {
+  if (t.stored_per_chunk != 2 && t.stored_per_chunk != 4) return false;
+  for (uint32_t slot = 0; slot < 256; ++slot)
+    if ((t.arena[t.chunk_nibbles + slot] & 0xFFu) >= 16) return false;
+  return true;
+}
+// The selectors that spread a chunk's stored bytes (byte s of a word: stored element s, as low_bytes gives them) over
+// its logical columns: selectors[w] makes word w of the chunk's dense bytes (columns 4w .. 4w+3), byte 4 of b:a (b is
+// 0) where no stored element lies. From the case tables' metadata columns; a column outside the chunk (a nibble the
+// generator never draws: integer_dense_fits checks every one it draws) is left out.
+MMASP_PORTABLE void dense_chunk_selectors(const gen::portable::CaseTables& t, uint32_t nibble, uint32_t* selectors) {
+  selectors[0] = selectors[1] = 0x4444u;
+  for (uint32_t s = 0; s < t.stored_per_chunk; ++s) {
+    const uint32_t column = t.arena[t.chunk_columns + nibble * 4 + s], shift = 4 * (column & 3);
+    if (column >= t.chunk_width) continue;
+    selectors[column >> 2] = (selectors[column >> 2] & ~(0xFu << shift)) | (s << shift);
+  }
+}
+// x rotated left by n bits, 0 <= n < 32.
+MMASP_PORTABLE uint32_t rotate_left_32(uint32_t x, uint32_t n) { return (x << n) | (x >> ((32 - n) & 31)); }
+
+// kOverCodes (the dense kernels, PairTables::dense_over_codes, which also has dense_selectors): the bytes over the
+// codes, a pass of 32 chunks read before it is written, and made four at a time: a chunk's stored codes gathered into
+// one word by byte permutes and placed by its nibble's selectors, B's four rows gathered and rotated into place, four
+// bytes sign-extended at once (integer_bytes). One code at a time, each placed by a 64-bit shift, was a quarter of an
+// m16n8k128 s4 case's instructions (ncu, evidence/gpu-runs/2026-11-27c-integer-cancel/lines1.txt); the same change
+// in the lean kernels, which the float forms share, cost those 2-4 % (evidence/gpu-runs/2026-11-27d-spread, v1), so
+// the lean kernels keep the code below (kOverCodes false).
 template <bool kOverCodes = false>
 MMASP_PORTABLE void spread_integer_dense(const PairTables& p, const uint32_t* a, const uint32_t* b,
                                          const uint32_t* nibbles, uint32_t lane, uint32_t lanes, uint32_t* dense) {
@@ -303,14 +364,41 @@ MMASP_PORTABLE void spread_integer_dense(const PairTables& p, const uint32_t* a,
     if (t.chunk_width == 8) out[1] = uint32_t(bytes >> 32);
   };
   if constexpr (kOverCodes) {
+    const bool two_words = t.chunk_width == 8;
+    const uint32_t* selectors = p.layouts + p.dense_selectors;
     for (uint32_t pass = 0; pass < t.nibble_count; pass += lanes) {   // the same passes in every lane
       const uint32_t chunk = pass + lane;
-      const uint64_t bytes = chunk < t.nibble_count ? chunk_bytes(chunk) : 0;
+      uint32_t first = 0, second = 0;
+      if (chunk < t.nibble_count) {
+        const uint32_t* stored = a + chunk * per_chunk;
+        const uint32_t gathered = per_chunk == 4 ? low_bytes(stored[0], stored[1], stored[2], stored[3])
+                                                 : byte_permute(stored[0], stored[1], 0x0040u);   // bytes 2, 3 unused
+        const uint32_t bytes = integer_bytes(gathered, a_bits, a_signed);
+        const uint32_t* chunk_selectors = selectors + 2 * nibbles[chunk];
+        first = byte_permute(bytes, 0u, chunk_selectors[0]);
+        second = two_words ? byte_permute(bytes, 0u, chunk_selectors[1]) : 0u;
+      }
 #if defined(__CUDA_ARCH__)
       __syncwarp();
 #endif
-      if (chunk < t.nibble_count) put_chunk(chunk, bytes);
+      if (chunk < t.nibble_count) {
+        const uint32_t row = chunk >> chunk_log2, within = chunk & ((1u << chunk_log2) - 1);
+        uint32_t* out = dense + row * row_words + within * (two_words ? 2 : 1);
+        out[0] = first;
+        if (two_words) out[1] = second;
+      }
     }
+    const uint32_t n = t.n, words_per_column = t.k / 4;
+    uint32_t* b_transposed = dense + t.m * row_words;
+    for (uint32_t x = lane; x < n * words_per_column; x += lanes) {   // x = word * N + column
+      const uint32_t column = x & (n - 1), word = x >> t.n_log2, turn = word & 3;
+      const uint32_t* rows = b + 4 * word * n + column;
+      // Byte s of `turned` is row (s + turn) & 3; rotated left by `turn` bytes, byte r is row r.
+      const uint32_t turned = low_bytes(rows[turn * n], rows[((turn + 1) & 3) * n], rows[((turn + 2) & 3) * n],
+                                        rows[((turn + 3) & 3) * n]);
+      b_transposed[column * row_words + word] = integer_bytes(rotate_left_32(turned, 8 * turn), b_bits, b_signed);
+    }
+    return;
   } else {
     for (uint32_t chunk = lane; chunk < t.nibble_count; chunk += lanes) put_chunk(chunk, chunk_bytes(chunk));
   }

@@ -122,7 +122,8 @@ TEST(ResidentFrames, EveryKernelsStackFrameIsTheMeasuredKernels) {
                                {mmasp::kResidentLean768Kernel, 80, 776},
                                {mmasp::kResidentLeanFp8Kernel, 128, 496},
                                // The dense kernels (m16n8k128 integer pairs, dense bytes over the codes), measured
-                               // in evidence/gpu-runs/2026-11-27d-spread (measure7.sh).
+                               // in evidence/gpu-runs/2026-11-27d-spread (measure7.sh); with the byte-permute spread
+                               // the same, measured in evidence/gpu-runs/2026-11-27e-checks (measure5.sh).
                                {mmasp::kResidentLeanDenseKernel, 64, 904},
                                {mmasp::kResidentLeanDense768Kernel, 80, 792},
                                {mmasp::kResidentKernel, 128, 568}};

@@ -261,6 +261,109 @@ TEST(Resident, TheDenseIntegerJudgeIsTheReferenceOnEveryInput) {
   EXPECT_GT(elements, 100000u);
 }
 
+// byte_permute's host emulation is PTX prmt.b32's default mode: result byte i is byte (selector >> 4i) & 7 of b:a.
+TEST(Resident, BytePermuteIsPrmt) {
+  const uint32_t a = 0x33221100u, b = 0x77665544u;
+  EXPECT_EQ(resident::byte_permute(a, b, 0x3210u), a);
+  EXPECT_EQ(resident::byte_permute(a, b, 0x7654u), b);
+  EXPECT_EQ(resident::byte_permute(a, b, 0x0123u), 0x00112233u);
+  EXPECT_EQ(resident::byte_permute(a, b, 0x4444u), 0x44444444u);
+  EXPECT_EQ(resident::byte_permute(a, b, 0x5140u), 0x55114400u);
+  EXPECT_EQ(resident::low_bytes(0xAAAAAA01u, 0xBBBBBB02u, 0xCCCCCC03u, 0xDDDDDD04u), 0x04030201u);
+  for (uint32_t n = 0; n < 32; ++n)
+    EXPECT_EQ(resident::rotate_left_32(0x80000001u, n), n == 0 ? 0x80000001u : (0x80000001u << n) | (0x80000001u >> (32 - n)));
+}
+
+// integer_bytes gives each of four codes (any bits above the code's ignored) its value's low byte, for every width of
+// at most a byte and both signednesses: what dp4a must read.
+TEST(Resident, IntegerBytesAreEachCodesValue) {
+  gen::SplitMixDraw junk(0x1b1b);
+  for (uint32_t bits = 1; bits <= 8; ++bits)
+    for (const bool is_signed : {false, true}) {
+      const auto kind = is_signed ? gen::portable::ValueKind::signed_integer : gen::portable::ValueKind::unsigned_integer;
+      for (uint32_t code = 0; code < (1u << bits); ++code)
+        for (uint32_t place = 0; place < 4; ++place) {
+          uint32_t codes[4];
+          for (uint32_t& c : codes) c = uint32_t(junk.bits());
+          codes[place] = (codes[place] & ~((1u << bits) - 1)) | code;
+          uint32_t four = 0, want = 0;
+          for (uint32_t q = 0; q < 4; ++q) {
+            four |= (codes[q] & 0xFFu) << (8 * q);
+            want |= (gen::portable::integer_operand(kind, bits, codes[q]) & 0xFFu) << (8 * q);
+          }
+          ASSERT_EQ(resident::integer_bytes(four, bits, is_signed), want)
+              << bits << " bits, " << (is_signed ? "signed" : "unsigned") << ", code " << code << " in byte " << place;
+        }
+    }
+}
+
+// The dense kernels' spread (spread_integer_dense<true>, byte permutes) from codes whose bits above the type's are
+// random: dense A holds each stored element's value (its low byte, as integer_operand gives it) at the logical column
+// its metadata names and 0 at every other column; B transposed holds B[k][j] at byte k of row j. Every integer form
+// with the selectors (all of them), cases drawn by the bulk generator (its metadata).
+TEST(Resident, TheDenseKernelsBytesAreEveryElementsValueAtItsColumn) {
+  int forms = 0;
+  for (const Form& form : instruction_space()) {
+    if (!has_resident_kernel(form) || !form.is_integer()) continue;
+    const ResidentPairTables tables = resident_pair_tables(form, form.selectors.front(), nullptr);
+    const resident::PairTables& p = tables.tables;
+    ASSERT_TRUE(p.integer_dense) << form.opcode;
+    ASSERT_NE(p.dense_selectors, resident::kNoTable) << form.opcode;
+    ++forms;
+    const gen::portable::CaseTables& t = p.cases;
+    const uint32_t stored = t.k / 2, chunks = t.k / t.chunk_width, row_words = resident::dense_row_words(t);
+    gen::Options options;
+    options.selector = form.selectors.front();
+    const gen::CaseSeeds seeds(0xde45e, form);
+    gen::SplitMixDraw junk(0x5eed + uint64_t(forms));
+    for (uint64_t index = 0; index < 40; ++index) {
+      MmaCase test;
+      gen::BulkGenerator(seeds.of(index)).next(form, test, options);
+      for (auto& x : test.a_compressed) x |= uint32_t(junk.bits()) << t.a_values;
+      for (auto& x : test.b) x |= uint32_t(junk.bits()) << t.b_values;
+      std::vector<uint32_t> dense(resident::dense_words(t), 0xA5A5A5A5u);
+      resident::spread_integer_dense<true>(p, test.a_compressed.data(), test.b.data(), test.nibbles.data(), 0, 1,
+                                           dense.data());
+      const auto byte_at = [&](uint32_t row, uint32_t column) { return (dense[row * row_words + column / 4] >> (8 * (column % 4))) & 0xFFu; };
+      for (uint32_t i = 0; i < t.m; ++i) {
+        std::vector<uint32_t> want(t.k, 0);
+        const auto nibble_of = [&](uint32_t chunk) { return test.nibbles[i * chunks + chunk]; };
+        for (uint32_t s = 0; s < stored; ++s)
+          want[gen::portable::logical_column(t, nibble_of, s)] =
+              gen::portable::integer_operand(t.a_kind, t.a_values, test.a_compressed[i * stored + s]) & 0xFFu;
+        for (uint32_t column = 0; column < t.k; ++column)
+          ASSERT_EQ(byte_at(i, column), want[column]) << form.opcode << " case " << index << " A row " << i << " column " << column;
+      }
+      for (uint32_t j = 0; j < t.n; ++j)
+        for (uint32_t k = 0; k < t.k; ++k)
+          ASSERT_EQ(byte_at(t.m + j, k), gen::portable::integer_operand(t.b_kind, t.b_values, test.b[k * t.n + j]) & 0xFFu)
+              << form.opcode << " case " << index << " B row " << k << " column " << j;
+    }
+  }
+  EXPECT_GE(forms, 64) << "every sm_90 integer form";
+}
+
+// The selectors' table has a row per nibble below 16 and gathers 2 or 4 stored elements a chunk: tables outside that
+// have none, and their pairs keep the lean kernels' spread (resident_pair_tables).
+TEST(Resident, TheDenseSelectorsRefuseWhatTheirTableCannotHold) {
+  const Form& form = *find_form("mma.sp::ordered_metadata.sync.aligned.m16n8k128.row.col.s32.s4.s4.s32");
+  ResidentPairTables tables = resident_pair_tables(form, 0, nullptr);
+  ASSERT_TRUE(tables.tables.dense_over_codes);
+  gen::portable::CaseTables t = tables.tables.cases;
+  EXPECT_TRUE(resident::dense_selectors_fit(t));
+  std::vector<uint32_t> arena = tables.cases.arena;
+  arena[t.chunk_nibbles + 17] = 16;   // a drawable nibble past the table
+  t.arena = arena.data();
+  EXPECT_FALSE(resident::dense_selectors_fit(t));
+  t.arena = tables.cases.arena.data();
+  for (const uint32_t stored : {1u, 3u}) {   // chunks low_bytes does not gather
+    t.stored_per_chunk = stored;
+    EXPECT_FALSE(resident::dense_selectors_fit(t)) << stored;
+  }
+  t.stored_per_chunk = 2;
+  EXPECT_TRUE(resident::dense_selectors_fit(t));
+}
+
 // Where PairTables::dense_over_codes, the kernel writes the dense bytes over the case's codes (its A's first word on),
 // once the registers are packed: the bytes must be those written elsewhere, C and the nibbles untouched, and the case
 // alone sizes a warp's shared memory. One lane spreading chunk by chunk is the strictest order (each chunk's bytes
