@@ -14,12 +14,17 @@
 #include <gtest/gtest.h>
 
 #include <cctype>
+#include <cstdint>
+#include <cstring>
 #include <fstream>
+#include <iterator>
 #include <map>
+#include <vector>
 #include <sstream>
 #include <string>
 
 #include "harness/resident_source.h"
+#include "harness/sha256.h"
 
 namespace {
 
@@ -144,6 +149,99 @@ TEST(ResidentFrames, EveryKernelsStackFrameIsTheMeasuredKernels) {
         << " loaded). Measure the kernel on a GPU against the one before; see this file's first comment.";
   }
 #endif
+}
+
+// An ELF64 file's sections named `.text.<kernel>` (a cubin holds each kernel's code in one), by kernel name. Every
+// offset is checked against the file's size; a file that is not ELF64 little-endian gives none.
+std::map<std::string, std::string> kernel_text_sections(const std::vector<unsigned char>& elf) {
+  std::map<std::string, std::string> out;
+  const auto read = [&](size_t at, size_t bytes, uint64_t* value) {
+    if (at > elf.size() || bytes > elf.size() - at) return false;
+    uint64_t v = 0;
+    for (size_t i = 0; i < bytes; ++i) v |= uint64_t(elf[at + i]) << (8 * i);
+    *value = v;
+    return true;
+  };
+  if (elf.size() < 64 || std::memcmp(elf.data(), "\x7f" "ELF", 4) != 0 || elf[4] != 2 || elf[5] != 1) return out;
+  uint64_t table = 0, entry = 0, count = 0, names = 0;
+  if (!read(0x28, 8, &table) || !read(0x3A, 2, &entry) || !read(0x3C, 2, &count) || !read(0x3E, 2, &names) ||
+      entry < 0x28 || names >= count)
+    return out;
+  uint64_t names_at = 0, names_size = 0;
+  if (!read(table + names * entry + 0x18, 8, &names_at) || !read(table + names * entry + 0x20, 8, &names_size) ||
+      names_at > elf.size() || names_size > elf.size() - names_at)
+    return out;
+  for (uint64_t i = 0; i < count; ++i) {
+    uint64_t name = 0, type = 0, at = 0, size = 0;
+    const uint64_t header = table + i * entry;
+    if (!read(header, 4, &name) || !read(header + 4, 4, &type) || !read(header + 0x18, 8, &at) ||
+        !read(header + 0x20, 8, &size) || name >= names_size)
+      continue;
+    const char* begin = reinterpret_cast<const char*>(elf.data() + names_at + name);
+    const std::string section(begin, strnlen(begin, size_t(names_size - name)));
+    const std::string prefix = ".text.";
+    if (section.rfind(prefix, 0) != 0 || type == 8 /* SHT_NOBITS */ || at > elf.size() || size > elf.size() - at)
+      continue;
+    out[section.substr(prefix.size())] = std::string(reinterpret_cast<const char*>(elf.data() + at), size_t(size));
+  }
+  return out;
+}
+
+// Each kernel's code (the SHA-256 of its .text section in the sm_90a cubin) against the code last measured on a GPU.
+// Frames (above) miss what moved the float forms in the sixth and ninth rounds: changes that kept every frame and
+// spill yet changed a kernel's code, and with it its speed by 2-6 % (evidence/gpu-runs/2026-11-27d-spread, v1 and v6).
+// So a change that touches a kernel's code fails here until that kernel is measured; a kernel whose code is unchanged
+// needs no new measurement, which is how the tenth round changed the dense kernels alone
+// (evidence/gpu-runs/2026-11-27e-checks). nvcc's code for the same source and flags is the same on every machine
+// (a fresh clone's cubin matched the measured build's, kernel by kernel).
+TEST(ResidentFrames, EveryKernelsCodeIsTheMeasuredKernels) {
+#if !defined(MMASP_RESIDENT_CUBIN)
+  GTEST_SKIP() << "this build has no GPU-resident kernels (no nvcc), so there is no cubin to check";
+#else
+  constexpr const char* kRecordedToolkit = "V13.0.88";
+  struct Recorded {
+    const char* kernel;
+    const char* text_sha256;
+    const char* measured;
+  };
+  const Recorded recorded[] = {
+      {mmasp::kResidentLeanKernel, "da6a11ef81ea6f6981a1d5a5cffa26600079ac49f8a440ac07101bd21ea1c7c5", "ee66ae5, evidence/gpu-runs/2026-11-27e-checks (checks2.sh)"},
+      {mmasp::kResidentLean768Kernel, "e1ee77c984102465eeb1e5b02cceb5db0fc00d12637ca967067b5e2eeb5eac3c", "ee66ae5, evidence/gpu-runs/2026-11-27e-checks (checks2.sh)"},
+      {mmasp::kResidentLeanFp8Kernel, "1cc68fd9173e37160475ef95878715ce287a457fc1be85e26942c8d2f1e3d2bf", "ee66ae5, evidence/gpu-runs/2026-11-27e-checks (checks2.sh)"},
+      {mmasp::kResidentKernel, "0d1e901dc777f07c4c7bc9369e65d6f52466621b8ef2fdfbde4488672aba3006", "ee66ae5, evidence/gpu-runs/2026-11-27e-checks (checks1.sh: selftest --faults)"},
+      {mmasp::kResidentLeanDenseKernel, "874256c244d9bcf228e922f3365dbe6b00eca8233edc6157ded6b48b1912cb23", "480dd6b, evidence/gpu-runs/2026-11-27e-checks (measure5.sh)"},
+      {mmasp::kResidentLeanDense768Kernel, "e1b87362f33648691a87eeeab662f6229c9991fdb38e24707d3e69d468af2e06", "480dd6b, evidence/gpu-runs/2026-11-27e-checks (measure5.sh)"}};
+  if (std::string(MMASP_NVCC_VERSION) != kRecordedToolkit)
+    GTEST_SKIP() << "the record is of nvcc " << kRecordedToolkit << "; this build's toolkit is " << MMASP_NVCC_VERSION
+                 << ", whose code differs: measure its kernels on a GPU before recording them";
+  std::ifstream in(MMASP_RESIDENT_CUBIN, std::ios::binary);
+  ASSERT_TRUE(in) << "the build wrote no cubin at " << MMASP_RESIDENT_CUBIN;
+  const std::vector<unsigned char> cubin((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto sections = kernel_text_sections(cubin);
+  EXPECT_EQ(sections.size(), std::size(recorded)) << "a kernel was added or removed: record and measure it";
+  for (const Recorded& r : recorded) {
+    SCOPED_TRACE(r.kernel);
+    ASSERT_TRUE(sections.count(r.kernel)) << "the cubin (" << MMASP_RESIDENT_CUBIN << ") has no .text." << r.kernel;
+    EXPECT_EQ(mmasp::sha256_hex(sections.at(r.kernel)), r.text_sha256)
+        << r.kernel << "'s code is not the code measured (" << r.measured << "). Measure it on a GPU against the "
+        << "kernel before (docs/resident.md, \"Measuring a change to the kernels\") and record it here with that evidence.";
+  }
+#endif
+}
+
+// The section reader on a crafted file: a header that points past the end, and a file that is not ELF, give nothing.
+TEST(ResidentFrames, TheSectionReaderRefusesWhatIsNotAWholeElfFile) {
+  EXPECT_TRUE(kernel_text_sections({}).empty());
+  std::vector<unsigned char> elf(64, 0);
+  std::memcpy(elf.data(), "\x7f" "ELF", 4);
+  elf[4] = 2;
+  elf[5] = 1;
+  elf[0x28] = 0xF0;   // the section table past the end
+  elf[0x3A] = 64;
+  elf[0x3C] = 4;
+  EXPECT_TRUE(kernel_text_sections(elf).empty());
+  elf[4] = 1;   // ELF32
+  EXPECT_TRUE(kernel_text_sections(elf).empty());
 }
 
 }  // namespace
