@@ -119,18 +119,18 @@ ResidentPairTables resident_pair_tables(const Form& form, int selector, const Mo
   }
   point_at_host_copies(out);
   t.integer_dense = resident::integer_dense_fits(t);   // reads the case tables (their shape and metadata columns)
+  // The dense kernels spread by byte permutes (spread_integer_dense_over_codes), from the selectors' table.
+  if (t.integer_dense && resident::dense_selectors_fit(t.cases)) {
+    t.dense_selectors = uint32_t(out.layouts.size());
+    out.layouts.resize(out.layouts.size() + 2 * resident::kDenseSelectorNibbles);
+    for (uint32_t nibble = 0; nibble < resident::kDenseSelectorNibbles; ++nibble)
+      resident::dense_chunk_selectors(t.cases, nibble, out.layouts.data() + t.dense_selectors + 2 * nibble);
+    point_at_host_copies(out);   // the layouts grew
+  }
   // The dense bytes over the codes, in the dense kernels, where that measured faster: on the H100, m16n8k128 4-bit
   // (20 warps per multiprocessor instead of 16) x1.13-x1.20, while the m16n8k64 forms, which it takes from 24 warps
   // of 80 registers to 32 of 64 (8-bit) or leaves at 32 (4-bit), ran x0.87-x0.97 (evidence/gpu-runs/2026-11-27d-spread,
   // step 7). A choice of speed, not of correctness: any pair that fits is judged alike either way.
-  // The dense kernels spread by byte permutes (spread_integer_dense<true>), from the selectors' table.
-  if (t.integer_dense && resident::dense_selectors_fit(t.cases)) {
-    t.dense_selectors = uint32_t(out.layouts.size());
-    out.layouts.resize(out.layouts.size() + 2 * 16);
-    for (uint32_t nibble = 0; nibble < 16; ++nibble)
-      resident::dense_chunk_selectors(t.cases, nibble, out.layouts.data() + t.dense_selectors + 2 * nibble);
-    point_at_host_copies(out);   // the layouts grew
-  }
   t.dense_over_codes = t.integer_dense && resident::dense_over_codes_fits(t.cases) && t.cases.k >= 128 &&
                        t.dense_selectors != resident::kNoTable;
   const uint32_t stored = t.cases.k / 2;

@@ -68,7 +68,7 @@ struct PairTables {
   bool dense_over_codes = false;
   // integer_dense pairs whose chunks dense_selectors_fit: per metadata nibble (0..15), the two byte-permute selectors
   // that place a chunk's stored bytes at its logical columns (dense_chunk_selectors), at dense_selectors + 2 * nibble
-  // in `layouts`; kNoTable where there are none. The dense kernels' spread reads them (spread_integer_dense<true>).
+  // in `layouts`; kNoTable where there are none. The dense kernels' spread reads them (spread_integer_dense_over_codes).
   uint32_t dense_selectors = 0xFFFFFFFFu;
   const uint32_t* layouts = nullptr;
 };
@@ -274,15 +274,6 @@ MMASP_PORTABLE uint32_t integer_byte(uint32_t code, uint32_t bits, bool is_signe
   return (is_signed ? uint32_t(int32_t(code << shift) >> shift) : (code << shift) >> shift) & 0xFFu;
 }
 
-// Lane `lane`'s share of writing a case's dense bytes (dense_words words at `dense`, 16-byte aligned) from its codes:
-// dense A a chunk at a time (the chunk's stored elements placed by its nibble, whole words written, so nothing needs
-// clearing first), B transposed a word at a time (four rows of one column; each lane starts at a different one of
-// the four, so that a warp's loads of B fall in 32 banks rather than 8). Reads only A, B and the nibbles, so running
-// it again writes the same bytes (the benchmark's judge mode judges one case again and again). With kOverCodes
-// (PairTables::dense_over_codes) `dense` is `a` itself: the warp takes A's chunks a pass of `lanes` at a time, every
-// lane reading its chunk's codes before any writes (__syncwarp), and dense_over_codes_fits keeps each pass's rows below
-// the codes of the passes after it; B's rows land in A's codes, all read by then. A's and B's codes are then spent: the
-// registers must be packed first, and it runs once per case.
 // PTX prmt.b32 in its default mode (the CUDA intrinsic __byte_perm): byte i of the result is byte
 // (selector >> 4i) & 7 of the eight bytes of b:a (a's bytes 0-3, b's 4-7). The selectors here never set a nibble's top
 // bit (prmt's sign replication). Resident.BytePermuteIsPrmt checks the host's emulation; gpu_resident_test, whose
@@ -310,12 +301,14 @@ MMASP_PORTABLE uint32_t integer_bytes(uint32_t four, uint32_t bits, bool is_sign
   if (!is_signed) return four;
   return four | ((four & (0x01010101u << (bits - 1))) * ((1u << (9 - bits)) - 2));
 }
+// The selectors' table (PairTables::dense_selectors): two words for each metadata nibble below this.
+inline constexpr uint32_t kDenseSelectorNibbles = 16;
 // Whether a pair's chunks can be spread by byte permutes: 2 or 4 stored elements a chunk (low_bytes gathers them) and
-// every metadata nibble the generator draws below 16 (the selectors' table).
+// every metadata nibble the generator draws below kDenseSelectorNibbles (the selectors' table).
 MMASP_PORTABLE bool dense_selectors_fit(const gen::portable::CaseTables& t) {
   if (t.stored_per_chunk != 2 && t.stored_per_chunk != 4) return false;
   for (uint32_t slot = 0; slot < 256; ++slot)
-    if ((t.arena[t.chunk_nibbles + slot] & 0xFFu) >= 16) return false;
+    if ((t.arena[t.chunk_nibbles + slot] & 0xFFu) >= kDenseSelectorNibbles) return false;
   return true;
 }
 // The selectors that spread a chunk's stored bytes (byte s of a word: stored element s, as low_bytes gives them) over
@@ -333,14 +326,12 @@ MMASP_PORTABLE void dense_chunk_selectors(const gen::portable::CaseTables& t, ui
 // x rotated left by n bits, 0 <= n < 32.
 MMASP_PORTABLE uint32_t rotate_left_32(uint32_t x, uint32_t n) { return (x << n) | (x >> ((32 - n) & 31)); }
 
-// kOverCodes (the dense kernels, PairTables::dense_over_codes, which also has dense_selectors): the bytes over the
-// codes, a pass of 32 chunks read before it is written, and made four at a time: a chunk's stored codes gathered into
-// one word by byte permutes and placed by its nibble's selectors, B's four rows gathered and rotated into place, four
-// bytes sign-extended at once (integer_bytes). One code at a time, each placed by a 64-bit shift, was a quarter of an
-// m16n8k128 s4 case's instructions (ncu, evidence/gpu-runs/2026-11-27c-integer-cancel/lines1.txt); the same change
-// in the lean kernels, which the float forms share, cost those 2-4 % (evidence/gpu-runs/2026-11-27d-spread, v1), so
-// the lean kernels keep the code below (kOverCodes false).
-template <bool kOverCodes = false>
+// Lane `lane`'s share of writing a case's dense bytes (dense_words words at `dense`, 16-byte aligned) from its codes:
+// dense A a chunk at a time (the chunk's stored elements placed by its nibble, whole words written, so nothing needs
+// clearing first), B transposed a word at a time (four rows of one column; each lane starts at a different one of
+// the four, so that a warp's loads of B fall in 32 banks rather than 8). Reads only A, B and the nibbles, so running
+// it again writes the same bytes (the benchmark's judge mode judges one case again and again). The lean kernels'
+// spread; the dense kernels' is spread_integer_dense_over_codes, below.
 MMASP_PORTABLE void spread_integer_dense(const PairTables& p, const uint32_t* a, const uint32_t* b,
                                          const uint32_t* nibbles, uint32_t lane, uint32_t lanes, uint32_t* dense) {
   const gen::portable::CaseTables& t = p.cases;
@@ -363,45 +354,7 @@ MMASP_PORTABLE void spread_integer_dense(const PairTables& p, const uint32_t* a,
     out[0] = uint32_t(bytes);
     if (t.chunk_width == 8) out[1] = uint32_t(bytes >> 32);
   };
-  if constexpr (kOverCodes) {
-    const bool two_words = t.chunk_width == 8;
-    const uint32_t* selectors = p.layouts + p.dense_selectors;
-    for (uint32_t pass = 0; pass < t.nibble_count; pass += lanes) {   // the same passes in every lane
-      const uint32_t chunk = pass + lane;
-      uint32_t first = 0, second = 0;
-      if (chunk < t.nibble_count) {
-        const uint32_t* stored = a + chunk * per_chunk;
-        const uint32_t gathered = per_chunk == 4 ? low_bytes(stored[0], stored[1], stored[2], stored[3])
-                                                 : byte_permute(stored[0], stored[1], 0x0040u);   // bytes 2, 3 unused
-        const uint32_t bytes = integer_bytes(gathered, a_bits, a_signed);
-        const uint32_t* chunk_selectors = selectors + 2 * nibbles[chunk];
-        first = byte_permute(bytes, 0u, chunk_selectors[0]);
-        second = two_words ? byte_permute(bytes, 0u, chunk_selectors[1]) : 0u;
-      }
-#if defined(__CUDA_ARCH__)
-      __syncwarp();
-#endif
-      if (chunk < t.nibble_count) {
-        const uint32_t row = chunk >> chunk_log2, within = chunk & ((1u << chunk_log2) - 1);
-        uint32_t* out = dense + row * row_words + within * (two_words ? 2 : 1);
-        out[0] = first;
-        if (two_words) out[1] = second;
-      }
-    }
-    const uint32_t n = t.n, words_per_column = t.k / 4;
-    uint32_t* b_transposed = dense + t.m * row_words;
-    for (uint32_t x = lane; x < n * words_per_column; x += lanes) {   // x = word * N + column
-      const uint32_t column = x & (n - 1), word = x >> t.n_log2, turn = word & 3;
-      const uint32_t* rows = b + 4 * word * n + column;
-      // Byte s of `turned` is row (s + turn) & 3; rotated left by `turn` bytes, byte r is row r.
-      const uint32_t turned = low_bytes(rows[turn * n], rows[((turn + 1) & 3) * n], rows[((turn + 2) & 3) * n],
-                                        rows[((turn + 3) & 3) * n]);
-      b_transposed[column * row_words + word] = integer_bytes(rotate_left_32(turned, 8 * turn), b_bits, b_signed);
-    }
-    return;
-  } else {
-    for (uint32_t chunk = lane; chunk < t.nibble_count; chunk += lanes) put_chunk(chunk, chunk_bytes(chunk));
-  }
+  for (uint32_t chunk = lane; chunk < t.nibble_count; chunk += lanes) put_chunk(chunk, chunk_bytes(chunk));
   const uint32_t n = t.n, words_per_column = t.k / 4;
   uint32_t* b_transposed = dense + t.m * row_words;
   for (uint32_t x = lane; x < n * words_per_column; x += lanes) {   // x = word * N + column
@@ -413,6 +366,58 @@ MMASP_PORTABLE void spread_integer_dense(const PairTables& p, const uint32_t* a,
       packed |= integer_byte(rows[r * n], b_bits, b_signed) << (8 * r);
     }
     b_transposed[column * row_words + word] = packed;
+  }
+}
+
+// The dense kernels' spread (PairTables::dense_over_codes, which also has dense_selectors): the same bytes as
+// spread_integer_dense, with `dense` at `a` itself. The warp takes A's chunks a pass of `lanes` at a time, every lane
+// reading its chunk's codes before any writes (__syncwarp), and dense_over_codes_fits keeps each pass's rows below the
+// codes of the passes after it; B's rows land in A's codes, all read by then. A's and B's codes are then spent: the
+// registers must be packed first, and it runs once per case. The bytes are made four at a time: a chunk's stored
+// codes gathered into one word by byte permutes and placed by its nibble's selectors, B's four rows gathered and
+// rotated into place, four bytes sign-extended at once (integer_bytes). One code at a time, each placed by a 64-bit
+// shift, was a quarter of an m16n8k128 s4 case's instructions (ncu, evidence/gpu-runs/2026-11-27c-integer-cancel/
+// lines1.txt); the same change in the lean kernels, which the float forms share, cost those 2-4 %
+// (evidence/gpu-runs/2026-11-27d-spread, v1), so they keep spread_integer_dense.
+MMASP_PORTABLE void spread_integer_dense_over_codes(const PairTables& p, const uint32_t* a, const uint32_t* b,
+                                                    const uint32_t* nibbles, uint32_t lane, uint32_t lanes, uint32_t* dense) {
+  const gen::portable::CaseTables& t = p.cases;
+  const uint32_t row_words = dense_row_words(t), chunk_log2 = t.chunks_log2, per_chunk = t.stored_per_chunk;
+  const uint32_t a_bits = p.a_bits, b_bits = p.b_bits;
+  const bool a_signed = p.a_signed, b_signed = p.b_signed;
+  const bool two_words = t.chunk_width == 8;
+  const uint32_t* selectors = p.layouts + p.dense_selectors;
+  for (uint32_t pass = 0; pass < t.nibble_count; pass += lanes) {   // the same passes in every lane
+    const uint32_t chunk = pass + lane;
+    uint32_t first = 0, second = 0;
+    if (chunk < t.nibble_count) {
+      const uint32_t* stored = a + chunk * per_chunk;
+      const uint32_t gathered = per_chunk == 4 ? low_bytes(stored[0], stored[1], stored[2], stored[3])
+                                               : byte_permute(stored[0], stored[1], 0x0040u);   // bytes 2, 3 unused
+      const uint32_t bytes = integer_bytes(gathered, a_bits, a_signed);
+      const uint32_t* chunk_selectors = selectors + 2 * nibbles[chunk];
+      first = byte_permute(bytes, 0u, chunk_selectors[0]);
+      second = two_words ? byte_permute(bytes, 0u, chunk_selectors[1]) : 0u;
+    }
+#if defined(__CUDA_ARCH__)
+    __syncwarp();
+#endif
+    if (chunk < t.nibble_count) {
+      const uint32_t row = chunk >> chunk_log2, within = chunk & ((1u << chunk_log2) - 1);
+      uint32_t* out = dense + row * row_words + within * (two_words ? 2 : 1);
+      out[0] = first;
+      if (two_words) out[1] = second;
+    }
+  }
+  const uint32_t n = t.n, words_per_column = t.k / 4;
+  uint32_t* b_transposed = dense + t.m * row_words;
+  for (uint32_t x = lane; x < n * words_per_column; x += lanes) {   // x = word * N + column
+    const uint32_t column = x & (n - 1), word = x >> t.n_log2, turn = word & 3;
+    const uint32_t* rows = b + 4 * word * n + column;
+    // Byte s of `turned` is row (s + turn) & 3; rotated left by `turn` bytes, byte r is row r.
+    const uint32_t turned = low_bytes(rows[turn * n], rows[((turn + 1) & 3) * n], rows[((turn + 2) & 3) * n],
+                                      rows[((turn + 3) & 3) * n]);
+    b_transposed[column * row_words + word] = integer_bytes(rotate_left_32(turned, 8 * turn), b_bits, b_signed);
   }
 }
 

@@ -167,7 +167,7 @@ __device__ __forceinline__ void resident_cases(const Launch& launch) {
       for (uint32_t x = lane; x < dumped_from; x += 32) out[x] = a[x];
     }
     __syncwarp();   // every lane has read its codes
-    spread_integer_dense<true>(p, a, b, nibbles, lane, 32, dense_rows);
+    spread_integer_dense_over_codes(p, a, b, nibbles, lane, 32, dense_rows);
     __syncwarp();
     const uint64_t seed = gen::portable::splitmix(launch.stream_base + index * gen::portable::kGamma);
     if (gen::portable::profile_of(t, seed) == t.cancellation_profile) {

@@ -297,7 +297,7 @@ TEST(Resident, IntegerBytesAreEachCodesValue) {
     }
 }
 
-// The dense kernels' spread (spread_integer_dense<true>, byte permutes) from codes whose bits above the type's are
+// The dense kernels' spread (spread_integer_dense_over_codes, byte permutes) from codes whose bits above the type's are
 // random: dense A holds each stored element's value (its low byte, as integer_operand gives it) at the logical column
 // its metadata names and 0 at every other column; B transposed holds B[k][j] at byte k of row j. Every integer form
 // with the selectors (all of them), cases drawn by the bulk generator (its metadata).
@@ -322,7 +322,7 @@ TEST(Resident, TheDenseKernelsBytesAreEveryElementsValueAtItsColumn) {
       for (auto& x : test.a_compressed) x |= uint32_t(junk.bits()) << t.a_values;
       for (auto& x : test.b) x |= uint32_t(junk.bits()) << t.b_values;
       std::vector<uint32_t> dense(resident::dense_words(t), 0xA5A5A5A5u);
-      resident::spread_integer_dense<true>(p, test.a_compressed.data(), test.b.data(), test.nibbles.data(), 0, 1,
+      resident::spread_integer_dense_over_codes(p, test.a_compressed.data(), test.b.data(), test.nibbles.data(), 0, 1,
                                            dense.data());
       const auto byte_at = [&](uint32_t row, uint32_t column) { return (dense[row * row_words + column / 4] >> (8 * (column % 4))) & 0xFFu; };
       for (uint32_t i = 0; i < t.m; ++i) {
@@ -400,7 +400,7 @@ TEST(Resident, DenseBytesWrittenOverTheCodesAreTheBytes) {
       std::copy(test.c.begin(), test.c.end(), shared.begin() + t.a_count + t.b_count);
       std::copy(test.nibbles.begin(), test.nibbles.end(), shared.begin() + t.a_count + t.b_count + t.c_count);
       const uint32_t* nibbles = shared.data() + t.a_count + t.b_count + t.c_count;
-      resident::spread_integer_dense<true>(p, shared.data(), shared.data() + t.a_count, nibbles, 0, 1, shared.data());
+      resident::spread_integer_dense_over_codes(p, shared.data(), shared.data() + t.a_count, nibbles, 0, 1, shared.data());
       const uint32_t row_words = resident::dense_row_words(t);
       for (uint32_t w = 0; w < elsewhere.size(); ++w)   // padding words (past K/4 in a row) are never read
         if (w % row_words < t.k / 4) ASSERT_EQ(shared[w], elsewhere[w]) << form.opcode << " case " << index << " dense word " << w;
