@@ -17,7 +17,10 @@
 // variant of build/generated/resident_kernels_sm_90a.cu (nvcc as CMakeLists.txt runs it), loaded in place of the
 // embedded image --image names: a kernel change measured without rebuilding this binary. --phase-barrier
 // float|on|off: where the lean kernels' warps wait for their scheduler's others after every case (float: float pairs
-// only, what mmasp run does). Before a form is timed, 64 of its cases are dumped from the GPU and compared with the
+// only, what mmasp run does). --max-warps N: at most N warps (in steps of 4) in a lean kernel's block, to measure what
+// occupancy is worth to a form (the same cases and judgement, fewer warps to hide latency). --lean-kernel wide: the
+// 1,024-thread lean kernel (64 registers) also for pairs that fit fewer than 32 warps (auto: the 768-thread one, 80
+// registers, for those). Before a form is timed, 64 of its cases are dumped from the GPU and compared with the
 // host's cases and D (dump_disagreement); a form whose image disagrees is reported NOT MEASURED, and the exit status
 // is 1.
 #include <chrono>
@@ -45,6 +48,8 @@ int main(int argc, char** argv) {
   ResidentImageChoice image = ResidentImageChoice::automatic;
   std::string image_file;
   ResidentPath::PhaseBarrier phase_barrier = ResidentPath::PhaseBarrier::float_pairs;
+  unsigned max_warps = 0;
+  bool wide_lean = false;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string option = argv[i];
     if (option == "--form") filter = argv[i + 1];
@@ -60,6 +65,9 @@ int main(int argc, char** argv) {
     else if (option == "--phase-barrier" && std::string(argv[i + 1]) == "off") phase_barrier = ResidentPath::PhaseBarrier::off;
     else if (option == "--phase-barrier" && std::string(argv[i + 1]) == "float")
       phase_barrier = ResidentPath::PhaseBarrier::float_pairs;
+    else if (option == "--max-warps") max_warps = unsigned(std::strtoul(argv[i + 1], nullptr, 10));
+    else if (option == "--lean-kernel" && std::string(argv[i + 1]) == "wide") wide_lean = true;
+    else if (option == "--lean-kernel" && std::string(argv[i + 1]) == "auto") wide_lean = false;
     else {
       std::fprintf(stderr, "unknown option %s\n", option.c_str());
       return 2;
@@ -73,15 +81,20 @@ int main(int argc, char** argv) {
   auto device = std::make_shared<CudaDevice>(0);
   ResidentPath path(*device, image, image_file);
   path.set_phase_barrier(phase_barrier);
+  path.set_max_lean_warps(max_warps);
+  path.set_wide_lean_kernel_always(wide_lean);
   const DeviceFingerprint f = device->fingerprint();
   std::printf("device: %s (sm_%d, %d SMs), driver %s; selector 0 of each form; image %s%s%s (loaded in %.2f s); "
-              "phase barrier %s\n",
+              "phase barrier %s; %s%s\n",
               f.name.c_str(), f.sm, f.sm_count, f.driver_version.c_str(), std::string(name(path.image())).c_str(),
               image_file.empty() ? "" : " from ", image_file.c_str(),
               path.load_seconds(),
               phase_barrier == ResidentPath::PhaseBarrier::on    ? "on"
               : phase_barrier == ResidentPath::PhaseBarrier::off ? "off"
-                                                                 : "float pairs");
+                                                                 : "float pairs",
+              max_warps >= 4 ? ("at most " + std::to_string(max_warps / 4 * 4) + " warps a block").c_str()
+                             : "warps as many as fit",
+              wide_lean ? "; the 1,024-thread lean kernel for every lean pair" : "");
   GpuBackend backend(device, CompilePath::driver_jit, nullptr);
   const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
   std::printf("%-72s %12s %12s %12s %12s %12s %9s %11s %8s\n", "form", "verified/s", "drawn/s", "drawn+run/s",

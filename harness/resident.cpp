@@ -340,7 +340,7 @@ ResidentPath::Launched ResidentPath::launch(const Form& form, int selector, cons
   // registers (64 make it spill): on the H100, m16n8k32 bf16 (28 warps fit) 6.37e7 -> 6.97e7 verified cases/s with
   // 24 warps of 80 registers; fp8 k64 and s4 k128 (16 and 20 warps) alike within 2 %; forms that fit 32 warps lost
   // 5-19 % with 24 (evidence/gpu-runs/2026-11-26-resident-speed/registers.log).
-  if (lean && shared_for(threads) > size_t(shared_optin_)) {
+  if (lean && shared_for(threads) > size_t(shared_optin_) && !wide_lean_always_) {
     kernel = lean_768_kernel_;
     threads = kLean768Threads;
   }
@@ -355,6 +355,7 @@ ResidentPath::Launched ResidentPath::launch(const Form& form, int selector, cons
     threads = kLeanFp8Threads;
   }
   while (threads > kThreads && shared_for(threads) > size_t(shared_optin_)) threads -= kThreads;
+  if (lean && max_lean_warps_ >= 4) threads = std::min(threads, max_lean_warps_ * 32);
   const size_t shared = shared_for(threads);
   const int per_multiprocessor = device_.resident_blocks(kernel, int(threads), shared);
   if (per_multiprocessor < 1) throw std::runtime_error(form.opcode + ": the resident kernel does not fit on a multiprocessor");

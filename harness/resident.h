@@ -112,6 +112,14 @@ class ResidentPath {
   // everywhere or nowhere. The cases and their judgement are the same either way.
   enum class PhaseBarrier { float_pairs, on, off };
   void set_phase_barrier(PhaseBarrier choice) { phase_barrier_ = choice; }
+  // At most this many warps in a lean kernel's block (0: as many as its launch bounds and shared memory allow), in
+  // steps of 4 (one per scheduler): the benchmark's --max-warps, to measure what occupancy is worth to a form. The
+  // cases and their judgement are the same either way.
+  void set_max_lean_warps(unsigned warps) { max_lean_warps_ = warps / 4 * 4; }
+  // Whether a pair whose warps shared memory holds fewer than 32 of runs the 1,024-thread lean kernel (64 registers)
+  // with as many warps as fit, instead of the 768-thread one (80 registers): the benchmark's --lean-kernel wide, to
+  // tell what the registers are worth from what the warps are.
+  void set_wide_lean_kernel_always(bool always) { wide_lean_always_ = always; }
   // The cases [first, first + count) as drawn on the GPU, and the hardware's D.
   std::vector<ResidentDump> dump(const Form& form, int selector, const ModelParameters* model, uint64_t stream_seed,
                                  uint64_t first, uint32_t count);
@@ -132,6 +140,8 @@ class ResidentPath {
   int multiprocessors_ = 0;
   int shared_optin_ = 0;   // dynamic shared memory one block may have (bytes)
   PhaseBarrier phase_barrier_ = PhaseBarrier::float_pairs;
+  unsigned max_lean_warps_ = 0;
+  bool wide_lean_always_ = false;
 };
 
 }  // namespace mmasp
