@@ -5,7 +5,9 @@
 //                     judged again and again (the judge's own rate, with only its code running). For the pairs
 //                     whose dense integer bytes go over their codes (PairTables::dense_over_codes, m16n8k128) the
 //                     cancellation profile's C is found after packing, so drawn/s leaves it out, and the bytes are
-//                     spread once per case before the instruction, so judged/s leaves that out
+//                     spread once per case before the instruction, so judged/s leaves that out; for the narrow pairs
+//                     whose words go over their codes (PairTables::narrow_over_codes: fp8, m16n8k32 f16 and bf16) the
+//                     words are made once per case, from codes judging spends, so judged/s leaves that out too
 //   bare mma.sp/s     the instruction alone on fixed registers, four independent results per round, every SM full
 //   fraction          verified / bare: how much of the tensor cores' own rate the check keeps
 //   host cases/s      the host path of mmasp run (draw, pack, copy, run, judge by the model tier) on every host thread

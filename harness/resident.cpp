@@ -58,7 +58,9 @@ void point_at_host_copies(ResidentPairTables& out) {
 
 }  // namespace
 
-uint32_t resident_shared_words(const resident::PairTables& p) { return resident::shared_words(p); }
+uint32_t resident_shared_words(const resident::PairTables& p, bool narrow_over_codes_kernel) {
+  return narrow_over_codes_kernel ? resident::narrow_over_codes_shared_words(p.cases) : resident::shared_words(p);
+}
 
 ResidentPairTables resident_pair_tables(const Form& form, int selector, const ModelParameters* model) {
   std::string why;
@@ -143,6 +145,14 @@ ResidentPairTables resident_pair_tables(const Form& form, int selector, const Mo
   t.narrow_fp8_blocks = t.judge == resident::Judge::narrow_model && t.narrow_choices == 1 && t.narrow_accumulator != 0 &&
                         stored == 32 && t.model.block_products == 16 && t.model.block_interleave == 2 &&
                         model::narrow::products_fit_32(16, t.model.fraction_bits);
+  // Narrow words over the codes where the words after the case leave fewer than 32 warps on sm_90 (227 KB of shared
+  // memory a block, cudaDevAttrMaxSharedMemoryPerBlockOptin on the H100 and H200): fp8 k64 (16 warps; its 128
+  // registers allow no more, but the room it frees is L1's, which its draw's table lookups need: 12 warps drew 1.43e8
+  // cases/s where 16 drew 9.8e7, evidence/gpu-runs/2026-11-27f-h100/call3.log) and the m16n8k32 f16 and bf16 forms
+  // (28 warps fit, 24 ran, with about 55 KB of L1 left; 28 with 23 KB drew 10-20 % slower, call4.log).
+  constexpr uint32_t kWordsFor32Warps = 227u * 1024u / 4u / 32u;
+  t.narrow_over_codes = t.judge == resident::Judge::narrow_model && resident::narrow_over_codes_fits(t.cases) &&
+                        resident::shared_words(t) > kWordsFor32Warps;
   if (t.judge == resident::Judge::narrow_model) {   // decode_narrow's tables, where the format has one
     const model::OperandFormat* formats[2] = {&t.a_format, &t.b_format};
     for (int operand = 0; operand < 2; ++operand) {
@@ -274,7 +284,9 @@ ResidentPath::ResidentPath(CudaDevice& device, ResidentImageChoice choice, const
   lean_fp8_kernel_ = device.function(*module_, kResidentLeanFp8Kernel);
   lean_dense_kernel_ = device.function(*module_, kResidentLeanDenseKernel);
   lean_dense_768_kernel_ = device.function(*module_, kResidentLeanDense768Kernel);
-  if (!kernel_ || !lean_kernel_ || !lean_768_kernel_ || !lean_fp8_kernel_ || !lean_dense_kernel_ || !lean_dense_768_kernel_)
+  lean_narrow_kernel_ = device.function(*module_, kResidentLeanNarrowKernel);
+  if (!kernel_ || !lean_kernel_ || !lean_768_kernel_ || !lean_fp8_kernel_ || !lean_dense_kernel_ || !lean_dense_768_kernel_ ||
+      !lean_narrow_kernel_)
     throw std::runtime_error("the resident kernel image lacks its kernels");
   multiprocessors_ = device.fingerprint().sm_count;
   shared_optin_ = device.max_shared_per_block();
@@ -335,7 +347,9 @@ ResidentPath::Launched ResidentPath::launch(const Form& form, int selector, cons
   const bool barrier = phase_barrier_ == PhaseBarrier::on ||
                        (phase_barrier_ == PhaseBarrier::float_pairs && host.tables.judge != resident::Judge::integer);
   launch.phase_barrier = lean && barrier ? 1 : 0;
-  const auto shared_for = [&](unsigned t) { return size_t(t / 32) * resident_shared_words(host.tables) * 4; };
+  // Words per warp in the kernel chosen: shared_words, until a narrow-over-codes kernel is (below).
+  uint32_t warp_words = resident_shared_words(host.tables, false);
+  const auto shared_for = [&](unsigned t) { return size_t(t / 32) * warp_words * 4; };
   // Where shared memory holds fewer than 32 of the pair's warps, the lean kernel of at most 768 threads and 80
   // registers (64 make it spill): on the H100, m16n8k32 bf16 (28 warps fit) 6.37e7 -> 6.97e7 verified cases/s with
   // 24 warps of 80 registers; fp8 k64 and s4 k128 (16 and 20 warps) alike within 2 %; forms that fit 32 warps lost
@@ -349,10 +363,16 @@ ResidentPath::Launched ResidentPath::launch(const Form& form, int selector, cons
   if (lean && host.tables.dense_over_codes) {
     kernel = threads == kLeanThreads ? lean_dense_kernel_ : lean_dense_768_kernel_;
   }
-  // Narrow fp8 pairs: their own kernel (kResidentLeanFp8Kernel; resident_abi.h's judged_narrow_with says why).
-  if (lean && host.tables.narrow_fp8_blocks) {
+  // Narrow fp8 pairs: their own kernel (kResidentLeanFp8Kernel; resident_abi.h's judged_narrow_with says why), whose
+  // words go over their codes; other narrow pairs whose words do: theirs, with as many warps as fit (32 for m16n8k32).
+  if (lean && host.tables.narrow_fp8_blocks && host.tables.narrow_over_codes) {
     kernel = lean_fp8_kernel_;
     threads = kLeanFp8Threads;
+    warp_words = resident_shared_words(host.tables, true);
+  } else if (lean && host.tables.narrow_over_codes) {
+    kernel = lean_narrow_kernel_;
+    threads = kLeanThreads;
+    warp_words = resident_shared_words(host.tables, true);
   }
   while (threads > kThreads && shared_for(threads) > size_t(shared_optin_)) threads -= kThreads;
   if (lean && max_lean_warps_ >= 4) threads = std::min(threads, max_lean_warps_ * 32);

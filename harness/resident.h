@@ -44,8 +44,9 @@ struct ResidentPairTables {
 // `model`: the verified parameters for a float form (required), ignored for integer forms. Throws
 // std::invalid_argument for a pair without a resident kernel (has_resident_kernel).
 ResidentPairTables resident_pair_tables(const Form& form, int selector, const ModelParameters* model);
-// Shared-memory words per warp the kernel uses for a pair (its layout: resident_kernel.cuh).
-uint32_t resident_shared_words(const resident::PairTables& p);
+// Shared-memory words per warp a kernel uses for a pair (its layout: resident_kernel.cuh): the narrow-over-codes
+// kernels' (for PairTables::narrow_over_codes pairs without a fault that needs the general kernel), or every other's.
+uint32_t resident_shared_words(const resident::PairTables& p, bool narrow_over_codes_kernel);
 // A test-only fault of the catalogue as the kernel applies it, or nullopt (with why) where it cannot.
 std::optional<resident::Fault> resident_fault(const Fault& fault, const Form& form, const ModelParameters* truth,
                                               std::string* why);
@@ -137,6 +138,7 @@ class ResidentPath {
   void* lean_fp8_kernel_ = nullptr;   // kResidentLeanFp8Kernel: narrow fp8 pairs with the sm_90 blocks only
   void* lean_dense_kernel_ = nullptr;       // kResidentLeanDenseKernel: integer pairs with dense_over_codes only
   void* lean_dense_768_kernel_ = nullptr;   // kResidentLeanDense768Kernel: the same, 80 registers, at most 768 threads
+  void* lean_narrow_kernel_ = nullptr;      // kResidentLeanNarrowKernel: narrow_over_codes pairs but fp8
   int multiprocessors_ = 0;
   int shared_optin_ = 0;   // dynamic shared memory one block may have (bytes)
   PhaseBarrier phase_barrier_ = PhaseBarrier::float_pairs;

@@ -71,6 +71,12 @@ struct PairTables {
   // in `layouts`; kNoTable where there are none. The dense kernels' spread reads them (spread_integer_dense_over_codes).
   uint32_t dense_selectors = 0xFFFFFFFFu;
   const uint32_t* layouts = nullptr;
+  // narrow_model pairs whose words go over the case's codes (narrow_over_codes_fits, where the words after the case
+  // leave fewer than 32 warps a multiprocessor: resident_pair_tables): B's words in the room of A's and B's codes once
+  // the registers are packed, A's after the case (decode_narrow_over_codes), so that a warp needs about 60 % of the
+  // room. Their kernels (the fp8 one, and kResidentLeanNarrowKernel for the rest) judge nothing else. Last in the
+  // struct, so that the other kernels read every other field where they did before.
+  bool narrow_over_codes = false;
 };
 inline constexpr uint32_t kNoNibble = 0xFFFFFFFFu, kNoTable = 0xFFFFFFFFu;
 
@@ -174,8 +180,24 @@ MMASP_PORTABLE uint32_t narrow_a_slots(const gen::portable::CaseTables& t) { ret
 MMASP_PORTABLE uint32_t narrow_a_slot(const gen::portable::CaseTables& t, uint32_t e) { return e + (e >> t.stored_log2); }
 // The same for the narrow model (decode_narrow): per A element its packed 64-bit word (rows padded), per B element its.
 MMASP_PORTABLE uint32_t narrow_words(const gen::portable::CaseTables& t) { return 2 * narrow_a_slots(t) + 2 * t.b_count; }
+// Whether a narrow pair's words can go over its codes (PairTables::narrow_over_codes): B's words, 8 bytes each, fill
+// the room of A's and B's codes, 4 bytes each, when B has no more elements than A; A's words go after the case. The
+// cancellation profile's operand values, drawn before the words exist, then have the A words' room: as floats (every
+// operand value of a narrow pair is one: f16, bf16, tf32 and the fp8 value tables), a_count + b_count of them fit
+// in 2 * narrow_a_slots words when b_count <= a_count.
+MMASP_PORTABLE bool narrow_over_codes_fits(const gen::portable::CaseTables& t) {
+  return t.b_count <= t.a_count && t.b_count % 32 == 0;
+}
+// Words per warp for a narrow_over_codes pair: the case (8-byte aligned), then A's words (rows padded as
+// narrow_a_slot pads them). fp8 k64: 2,464 words instead of 3,488; m16n8k32 f16 and bf16: 1,312 instead of 1,824.
+MMASP_PORTABLE uint32_t narrow_over_codes_shared_words(const gen::portable::CaseTables& t) {
+  const uint32_t words = case_words(t);
+  return words + (words & 1) + 2 * narrow_a_slots(t);
+}
 // Words per warp of shared memory for a pair: the case, then (8-byte aligned) its decoded operands, or (16-byte
-// aligned, a multiple of 4 words in all, so that every warp's rows stay aligned) its dense bytes, if any.
+// aligned, a multiple of 4 words in all, so that every warp's rows stay aligned) its dense bytes, if any. In every
+// kernel but the narrow-over-codes ones, which size a warp by narrow_over_codes_shared_words: a narrow_over_codes
+// pair that a fault sends to the general kernel has this layout there.
 MMASP_PORTABLE uint32_t shared_words(const PairTables& p) {
   const uint32_t words = case_words(p.cases), aligned = words + (words & 1);
   switch (p.judge) {
@@ -658,6 +680,51 @@ MMASP_PORTABLE void decode_narrow(const PairTables& p, const uint32_t* a, const 
   } else {
     for (uint32_t e = lane; e < t.b_count; e += lanes)
       b_narrow[e] = model::narrow::pack(model::decode_operand(b[e], b_format, subnormals));
+  }
+}
+
+// decode_narrow for a narrow_over_codes pair, whose case starts at `codes` (A's codes, B's, C's, the nibbles): A's
+// words as decode_narrow writes them, at `a_narrow` (after the case); then B's words over the codes, word e at the
+// case's words 2e and 2e + 1. The warp takes B a step of `lanes` elements at a time, every lane reading its code
+// before any writes (__syncwarp): step k writes words below 2 * lanes * (k + 1) and has read every B code below
+// lanes * (k + 1), at words below a_count + lanes * (k + 1), so with b_count <= a_count (narrow_over_codes_fits) no
+// write reaches a code still to be read, nor C. A's and B's codes are then spent: the registers must be packed first
+// (and a dumped case's codes written out), and it runs once per case.
+MMASP_PORTABLE void decode_narrow_over_codes(const PairTables& p, uint32_t* codes, const uint32_t* nibbles,
+                                             uint32_t lane, uint32_t lanes, uint64_t* a_narrow) {
+  const gen::portable::CaseTables& t = p.cases;
+  const uint32_t n = t.n;
+  const Subnormals subnormals = p.model.subnormal_inputs;
+  const PairTables::NarrowTable a_table = p.narrow_tables[operand_a], b_table = p.narrow_tables[operand_b];
+  const model::OperandFormat a_format = p.a_format, b_format = p.b_format;
+  for (uint32_t e = lane; e < t.a_count; e += lanes) {
+    const uint64_t word =
+        a_table.offset != kNoTable
+            ? narrow_looked_up(p.layouts + a_table.offset, a_table.pad_bits, a_table.mantissa_bits, a_table.index_bits, codes[e])
+            : model::narrow::pack(model::decode_operand(codes[e], a_format, subnormals));
+    a_narrow[narrow_a_slot(t, e)] = word | uint64_t(a_element_column(t, nibbles, e) * n) << (32 + model::narrow::kTagShift);
+  }
+#if defined(__CUDA_ARCH__)
+  __syncwarp();   // every lane has read its A codes
+#endif
+  const uint32_t* b = codes + t.a_count;
+  for (uint32_t step = 0; step < t.b_count; step += lanes) {   // the same steps in every lane
+    const uint32_t e = step + lane;
+    const uint32_t code = e < t.b_count ? b[e] : 0u;
+#if defined(__CUDA_ARCH__)
+    __syncwarp();
+#endif
+    if (e >= t.b_count) continue;
+    const uint64_t word =
+        b_table.offset != kNoTable
+            ? narrow_looked_up(p.layouts + b_table.offset, b_table.pad_bits, b_table.mantissa_bits, b_table.index_bits, code)
+            : model::narrow::pack(model::decode_operand(code, b_format, subnormals));
+#if defined(__CUDA_ARCH__)
+    reinterpret_cast<uint64_t*>(codes)[e] = word;
+#else
+    codes[2 * e] = uint32_t(word);   // the GPU's little-endian 64-bit word, without a type-punned store on the host
+    codes[2 * e + 1] = uint32_t(word >> 32);
+#endif
   }
 }
 

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "harness/resident_abi.h"
 
@@ -29,10 +30,12 @@ __device__ __noinline__ uint32_t form_issue(uint32_t id, Registers a, Registers 
 // which the cancellation profile's C is found. Never a null pointer: nvcc has hoisted a load through one that only a
 // condition guarded. kDenseOverCodes (the kernel for PairTables::dense_over_codes pairs) leaves the cancellation
 // profile's C to finish_case, which finds it from the dense bytes once the registers are packed.
-template <bool kDenseOverCodes = false>
+// Value: double, or float where a narrow_over_codes kernel has only room for floats (every operand value of a narrow
+// pair is one exactly: narrow_over_codes_fits; the products are still summed in double).
+template <bool kDenseOverCodes = false, class Value = double>
 __device__ __forceinline__ uint32_t draw_shared_case(const Launch& launch, const PairTables& p,
                                                      uint64_t index, uint32_t lane, uint32_t* a, uint32_t* b,
-                                                     uint32_t* c, uint32_t* nibbles, bool use_values, double* values,
+                                                     uint32_t* c, uint32_t* nibbles, bool use_values, Value* values,
                                                      bool dense, uint32_t* dense_rows) {
   namespace portable = gen::portable;
   const portable::CaseTables& t = p.cases;
@@ -50,13 +53,13 @@ __device__ __forceinline__ uint32_t draw_shared_case(const Launch& launch, const
     // Each lane rewrites only its own elements of C, and reads only A, B and the nibbles. Every A and B element
     // meets N (or about N) elements of C: with room, the warp turns each code into its value once.
     if (use_values) {
-      double* a_values = values;
-      double* b_values = values + t.a_count;
-      for (uint32_t e = lane; e < t.a_count; e += 32) a_values[e] = portable::operand_value(t, t.a_kind, t.a_values, a[e]);
-      for (uint32_t e = lane; e < t.b_count; e += 32) b_values[e] = portable::operand_value(t, t.b_kind, t.b_values, b[e]);
+      Value* a_values = values;
+      Value* b_values = values + t.a_count;
+      for (uint32_t e = lane; e < t.a_count; e += 32) a_values[e] = Value(portable::operand_value(t, t.a_kind, t.a_values, a[e]));
+      for (uint32_t e = lane; e < t.b_count; e += 32) b_values[e] = Value(portable::operand_value(t, t.b_kind, t.b_values, b[e]));
       __syncwarp();
-      const auto a_value = [&](uint32_t i, uint32_t s) { return a_values[i * stored + s]; };
-      const auto b_value = [&](uint32_t row, uint32_t j) { return b_values[row * t.n + j]; };
+      const auto a_value = [&](uint32_t i, uint32_t s) { return double(a_values[i * stored + s]); };
+      const auto b_value = [&](uint32_t row, uint32_t j) { return double(b_values[row * t.n + j]); };
       for (uint32_t e = lane; e < t.c_count; e += 32)
         c[e] = portable::cancelled_c_of_values(t, e >> t.n_log2, e & (t.n - 1), c[e], a_value, b_value, nibble);
     } else if (dense) {
@@ -84,14 +87,18 @@ __device__ __forceinline__ void swap_first_two(Registers& registers) {
 }
 
 // kFp8Blocks (lean only): the kernel for pairs with narrow_fp8_blocks, which judges nothing else (resident.cpp).
+// kNarrowOverCodes (lean only): the kernels for narrow pairs with PairTables::narrow_over_codes, which judge nothing
+// else: B's narrow words over the case's codes once the registers are packed (decode_narrow_over_codes), so that a
+// warp needs narrow_over_codes_shared_words; the fp8 kernel is one.
 // kDenseOverCodes (lean only): the kernel for integer pairs with PairTables::dense_over_codes, which judges nothing
 // else: A's and B's registers are packed before the dense bytes are spread over their codes (pack_and_spread). Its own
 // kernel so that the others' code, and ptxas's allocation of it, stay as they were: in the lean kernels this path cost
 // the float forms 2-6 % (evidence/gpu-runs/2026-11-27d-spread, v6).
-template <bool kLean, bool kFp8Blocks = false, bool kDenseOverCodes = false>
+template <bool kLean, bool kFp8Blocks = false, bool kDenseOverCodes = false, bool kNarrowOverCodes = false>
 __device__ __forceinline__ void resident_cases(const Launch& launch) {
   static_assert(kLean || !kFp8Blocks, "the fp8 kernel is a lean one");
   static_assert(kLean || !kDenseOverCodes, "the dense kernel is a lean one");
+  static_assert(kLean || !kNarrowOverCodes, "the narrow-over-codes kernels are lean ones");
   extern __shared__ __align__(16) uint32_t shared[];   // 16: the dense integer judge's 128-bit loads
   const PairTables& p = *launch.pair;
   const gen::portable::CaseTables& t = p.cases;
@@ -99,7 +106,7 @@ __device__ __forceinline__ void resident_cases(const Launch& launch) {
   const uint32_t words = case_words(t), decoded_at = words + (words & 1);
   const Judge judge = p.judge;
   // Per warp: the case (A, B, C, nibbles), then (8-byte aligned) its A and B decoded once for the model.
-  uint32_t* a = shared + warp * shared_words(p);
+  uint32_t* a = shared + warp * (kNarrowOverCodes ? narrow_over_codes_shared_words(t) : shared_words(p));
   uint32_t* b = a + t.a_count;
   uint32_t* c = b + t.b_count;
   uint32_t* nibbles = c + t.c_count;
@@ -107,13 +114,14 @@ __device__ __forceinline__ void resident_cases(const Launch& launch) {
   uint64_t* b_decoded = a_decoded + t.a_count;
   uint32_t* columns = reinterpret_cast<uint32_t*>(b_decoded + t.b_count);
   uint64_t* a_narrow = a_decoded;                                        // narrow_model: decode_narrow's layout
-  uint64_t* b_narrow = a_narrow + narrow_a_slots(t);
+  uint64_t* b_narrow = kNarrowOverCodes ? reinterpret_cast<uint64_t*>(a) : a_narrow + narrow_a_slots(t);
   // While a case is drawn, the decoded operands' place is free (float forms): room for A's and B's values.
   const bool use_scratch = judge != Judge::integer;
-  double* scratch = reinterpret_cast<double*>(a_decoded);
+  using ScratchValue = std::conditional_t<kNarrowOverCodes, float, double>;
+  ScratchValue* scratch = reinterpret_cast<ScratchValue*>(a_decoded);
   // Integer pairs the lean kernel judges from dense bytes find the cancellation profile's C from them too.
   bool dense_cancellation = false;
-  if constexpr (kLean && !kDenseOverCodes) dense_cancellation = judge == Judge::integer && p.integer_dense;
+  if constexpr (kLean && !kDenseOverCodes && !kNarrowOverCodes) dense_cancellation = judge == Judge::integer && p.integer_dense;
   uint32_t* const dense_rows = a + dense_rows_at(t, kDenseOverCodes);
   const uint64_t warp_index = uint64_t(blockIdx.x) * warps + warp, all_warps = uint64_t(gridDim.x) * warps;
   const uint32_t d_bits = p.container_bits[operand_d], d_per_lane = p.per_lane[operand_d];
@@ -141,7 +149,7 @@ __device__ __forceinline__ void resident_cases(const Launch& launch) {
   };
 
   if (launch.mode == Mode::issue) {
-    const uint32_t e = pack(draw_shared_case<kDenseOverCodes>(launch, p, launch.first, lane, a, b, c, nibbles,
+    const uint32_t e = pack(draw_shared_case<kDenseOverCodes, ScratchValue>(launch, p, launch.first, lane, a, b, c, nibbles,
                                                               use_scratch, scratch, dense_cancellation, dense_rows));
     const uint32_t fold = form_issue(instruction, ra, rb, rc, e, (launch.count + 3) / 4);
     atomicAdd(&launch.counters->sink, (unsigned long long)fold);
@@ -244,12 +252,17 @@ __device__ __forceinline__ void resident_cases(const Launch& launch) {
         deviates = true;   // never: resident.cpp sends only dense_over_codes pairs to this kernel; if it did not, say so
       }
     } else if (judge == Judge::narrow_model) {
-      decode_narrow(p, a, b, nibbles, lane, 32, a_narrow, b_narrow);
+      if constexpr (kNarrowOverCodes) {
+        // The codes are spent by it (a dumped case's went out above); judge mode keeps its first case's words.
+        if (fresh) decode_narrow_over_codes(p, a, nibbles, lane, 32, a_narrow);
+      } else {
+        decode_narrow(p, a, b, nibbles, lane, 32, a_narrow, b_narrow);
+      }
       __syncwarp();
       for (uint32_t q = 0; q < d_per_lane; ++q)
         deviates |= element_of(rd, q, d_bits) != judged_narrow_with<kFp8Blocks>(p, a_narrow, b_narrow, c, d_cell(q));
-    } else if constexpr (kFp8Blocks) {
-      deviates = true;   // never: resident.cpp sends only narrow fp8 pairs to this kernel; if it did not, say so
+    } else if constexpr (kFp8Blocks || kNarrowOverCodes) {
+      deviates = true;   // never: resident.cpp sends only narrow fp8 or narrow_over_codes pairs here; if it did not, say so
     } else if (judge == Judge::integer) {
       bool dense = false;
       if constexpr (kLean) dense = p.integer_dense;
@@ -292,7 +305,7 @@ __device__ __forceinline__ void resident_cases(const Launch& launch) {
     const bool active = w < launch.count;
     // Judge mode draws and runs only its first case, and judges it again and again.
     const bool fresh = launch.mode != Mode::judge || w == warp_index;
-    const uint32_t noise = active && fresh ? draw_shared_case<kDenseOverCodes>(launch, p, index, lane, a, b, c, nibbles,
+    const uint32_t noise = active && fresh ? draw_shared_case<kDenseOverCodes, ScratchValue>(launch, p, index, lane, a, b, c, nibbles,
                                                                                 use_scratch, scratch, dense_cancellation,
                                                                                 dense_rows)
                                            : 0u;

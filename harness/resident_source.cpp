@@ -141,7 +141,7 @@ std::string resident_kernels_source(ResidentImage image) {
   });
   cu << "  }\n  return fold;\n}\n\n}  // namespace mmasp::resident\n";
   // Every kernel: its name (resident_source.h), its __launch_bounds__ (threads, blocks per multiprocessor) and
-  // resident_cases' template arguments (kLean, kFp8Blocks, kDenseOverCodes). The general kernel's 128 threads are
+  // resident_cases' template arguments (kLean, kFp8Blocks, kDenseOverCodes, kNarrowOverCodes). The general kernel's 128 threads are
   // resident.cpp's kThreads.
   struct Entry {
     const char* name;
@@ -153,7 +153,8 @@ std::string resident_kernels_source(ResidentImage image) {
                            {kResidentLean768Kernel, kResidentLean768Threads, 1, "true"},
                            {kResidentLeanDenseKernel, kResidentLeanThreads, 1, "true, false, true"},
                            {kResidentLeanDense768Kernel, kResidentLean768Threads, 1, "true, false, true"},
-                           {kResidentLeanFp8Kernel, kResidentLeanFp8Threads, 1, "true, true"}};
+                           {kResidentLeanFp8Kernel, kResidentLeanFp8Threads, 1, "true, true, false, true"},
+                           {kResidentLeanNarrowKernel, kResidentLeanThreads, 1, "true, false, false, true"}};
   for (const Entry& e : entries)
     cu << "\nextern \"C\" __global__ void __launch_bounds__(" << e.threads << ", " << e.blocks << ")\n"
        << e.name << "(const __grid_constant__ mmasp::resident::Launch launch) {\n"

@@ -43,6 +43,9 @@ inline constexpr const char* kResidentLeanFp8Kernel = "mmasp_resident_lean_fp8";
 // nothing else, for blocks of up to 1,024 threads (64 registers) and of up to 768 (80), as the two above.
 inline constexpr const char* kResidentLeanDenseKernel = "mmasp_resident_lean_dense";
 inline constexpr const char* kResidentLeanDense768Kernel = "mmasp_resident_lean_dense_768";
+// The lean kernel for narrow pairs whose words go over their codes (PairTables::narrow_over_codes) other than fp8 ones
+// (the m16n8k32 f16 and bf16 forms on sm_90), and nothing else, for blocks of up to 1,024 threads (64 registers).
+inline constexpr const char* kResidentLeanNarrowKernel = "mmasp_resident_lean_narrow";
 // The lean kernels' largest blocks: their __launch_bounds__ (resident_kernels_source writes them) and what
 // resident.cpp launches.
 inline constexpr unsigned kResidentLeanThreads = 1024, kResidentLean768Threads = 768, kResidentLeanFp8Threads = 512;

@@ -414,6 +414,80 @@ TEST(Resident, DenseBytesWrittenOverTheCodesAreTheBytes) {
   EXPECT_GE(taken, 16) << "every m16n8k128 form";
 }
 
+// The narrow words over the codes (PairTables::narrow_over_codes; the fp8 and m16n8k32 f16 and bf16 forms on sm_90):
+// decode_narrow_over_codes leaves, in the kernel's layout, the words decode_narrow writes elsewhere, with C and the
+// nibbles untouched, and the judge finds the model's D from them; no step of a warp's 32 lanes writes over a B code
+// still to be read; the cancellation profile's operand values fit their room as floats, every one of them exactly.
+TEST(Resident, NarrowWordsWrittenOverTheCodesAreTheWords) {
+  int taken = 0;
+  for (const Form& form : instruction_space()) {
+    if (!has_resident_kernel(form) || form.is_integer()) continue;
+    const auto model = model_for(form);
+    ASSERT_TRUE(model) << form.opcode;
+    const ResidentPairTables tables = resident_pair_tables(form, form.selectors.front(), &*model);
+    const resident::PairTables& p = tables.tables;
+    const gen::portable::CaseTables& t = p.cases;
+    const bool expected = p.judge == resident::Judge::narrow_model &&
+                          (form.family == "fp8" || (form.shape.k == 32 && (form.family == "f16" || form.family == "bf16")));
+    EXPECT_EQ(p.narrow_over_codes, expected) << form.opcode;
+    EXPECT_EQ(resident_shared_words(p, false), resident::shared_words(p)) << form.opcode;   // the general kernel's too
+    EXPECT_EQ(resident_shared_words(p, true), resident::narrow_over_codes_shared_words(t)) << form.opcode;
+    if (!p.narrow_over_codes) continue;
+    ++taken;
+    EXPECT_TRUE(resident::narrow_over_codes_fits(t)) << form.opcode;
+    EXPECT_LT(resident::narrow_over_codes_shared_words(t), resident::shared_words(p)) << form.opcode;
+    for (uint32_t step = 0; step < t.b_count; step += 32)   // writes below 2 (step + 32); codes read below a_count + step + 32
+      ASSERT_LE(2 * (step + 32), t.a_count + step + 32) << form.opcode << " step " << step;
+    const uint32_t words = resident::case_words(t), aligned = words + (words & 1);
+    EXPECT_LE(t.a_count + t.b_count, resident::narrow_over_codes_shared_words(t) - aligned) << form.opcode << ": the floats' room";
+    const ElemType operand_types[2] = {form.a, form.b};
+    for (int operand = 0; operand < 2; ++operand) {
+      const int bits = info(operand_types[operand]).bits;
+      ASSERT_LE(bits, 16) << form.opcode;
+      const gen::portable::ValueKind kind = operand == 0 ? t.a_kind : t.b_kind;
+      const uint32_t values = operand == 0 ? t.a_values : t.b_values;
+      for (uint32_t code = 0; code < (1u << bits); ++code) {
+        const double value = gen::portable::operand_value(t, kind, values, code);
+        if (std::isnan(value)) ASSERT_TRUE(std::isnan(double(float(value)))) << form.opcode << " code " << code;
+        else ASSERT_EQ(double(float(value)), value) << form.opcode << " operand " << operand << " code " << code;
+      }
+    }
+    gen::Options options;
+    options.selector = form.selectors.front();
+    const gen::CaseSeeds seeds(0x0a11, form);
+    for (uint64_t index = 0; index < 20; ++index) {
+      MmaCase test;
+      gen::BulkGenerator(seeds.of(index)).next(form, test, options);
+      const NarrowWords elsewhere = narrow_words(p, test);
+      // The kernel's layout: A, B, C, the nibbles, then (8-byte aligned) A's words.
+      std::vector<uint32_t> shared(resident::narrow_over_codes_shared_words(t), 0xA5A5A5A5u);
+      std::copy(test.a_compressed.begin(), test.a_compressed.end(), shared.begin());
+      std::copy(test.b.begin(), test.b.end(), shared.begin() + t.a_count);
+      std::copy(test.c.begin(), test.c.end(), shared.begin() + t.a_count + t.b_count);
+      std::copy(test.nibbles.begin(), test.nibbles.end(), shared.begin() + t.a_count + t.b_count + t.c_count);
+      const uint32_t* nibbles = shared.data() + t.a_count + t.b_count + t.c_count;
+      std::vector<uint64_t> a_words(resident::narrow_a_slots(t));
+      resident::decode_narrow_over_codes(p, shared.data(), nibbles, 0, 1, a_words.data());
+      std::vector<uint64_t> b_words(t.b_count);
+      for (uint32_t e = 0; e < t.b_count; ++e) {
+        b_words[e] = uint64_t(shared[2 * e + 1]) << 32 | shared[2 * e];
+        ASSERT_EQ(b_words[e], elsewhere.b[e]) << form.opcode << " case " << index << " B word " << e;
+      }
+      for (uint32_t e = 0; e < t.a_count; ++e)
+        ASSERT_EQ(a_words[resident::narrow_a_slot(t, e)], elsewhere.a[resident::narrow_a_slot(t, e)])
+            << form.opcode << " case " << index << " A word " << e;
+      for (uint32_t x = 0; x < t.c_count; ++x)   // C and the nibbles untouched
+        ASSERT_EQ(shared[t.a_count + t.b_count + x], test.c[x]) << form.opcode << " C " << x;
+      for (uint32_t x = 0; x < t.nibble_count; ++x) ASSERT_EQ(nibbles[x], test.nibbles[x]) << form.opcode << " nibble " << x;
+      const std::vector<uint32_t> d_expected = resident_expected_d(test, &*model);
+      for (uint32_t idx = 0; idx < uint32_t(d_expected.size()); ++idx)
+        ASSERT_EQ(resident::judged_narrow(p, a_words.data(), b_words.data(), test.c.data(), idx), d_expected[idx])
+            << form.opcode << " case " << index << " element " << idx;
+    }
+  }
+  EXPECT_EQ(taken, 14) << "the 8 fp8 forms and the 6 m16n8k32 f16 and bf16 forms";
+}
+
 // A stored element that metadata placed on another's column would overwrite it in dense A: tables whose drawable
 // nibbles name a column twice keep the general integer judge.
 TEST(Resident, TheDenseIntegerJudgeRefusesMetadataThatRepeatsAColumn) {
