@@ -36,8 +36,8 @@ inline constexpr const char* kResidentLeanKernel = "mmasp_resident_lean";  // th
 // shared memory holds fewer than 32 warps of a pair anyway).
 inline constexpr const char* kResidentLean768Kernel = "mmasp_resident_lean_768";
 // The lean kernel for fp8 pairs with the sm_90 record's blocks (PairTables::narrow_fp8_blocks) and nothing else: their
-// blocks walked by compile-time indices, in blocks of at most 512 threads (shared memory holds 16 of their warps on
-// an H100), so up to 128 registers.
+// blocks walked by compile-time indices, in blocks of at most 512 threads, so up to 128 registers. Their words go over
+// their codes (PairTables::narrow_over_codes): 16 warps leave about 90 KB of L1 to the draw's tables (23 would fit).
 inline constexpr const char* kResidentLeanFp8Kernel = "mmasp_resident_lean_fp8";
 // The lean kernel for integer pairs whose dense bytes are written over their codes (PairTables::dense_over_codes) and
 // nothing else, for blocks of up to 1,024 threads (64 registers) and of up to 768 (80), as the two above.
