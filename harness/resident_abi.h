@@ -598,10 +598,15 @@ MMASP_PORTABLE uint32_t judged_decoded(const PairTables& p, const model::Paramet
 
 // --- The narrow model (model::narrow): for pairs whose parameters are the verified sm_90 choices and whose operands
 // pack into one word; narrow_pair() says which. The kernel's fast path. ---
+// An A word's tag (model::narrow's packed word): the byte offset, in B's words, of the B row that the A element's
+// logical column meets, so that the judge finds the B word by one add.
+MMASP_PORTABLE uint32_t narrow_tag(const gen::portable::CaseTables& t, uint32_t column) {
+  return column * t.n * uint32_t(sizeof(uint64_t));
+}
 MMASP_PORTABLE bool narrow_pair(const PairTables& p) {
   return p.judge != Judge::integer && has_fast_path(p.model) && model::narrow::applies(p.model) &&
          model::narrow::fits(p.a_format) && model::narrow::fits(p.b_format) &&
-         p.cases.k * p.cases.n <= (1u << model::narrow::kTagBits);   // a B row's offset fits an A word's tag
+         narrow_tag(p.cases, p.cases.k - 1) < (1u << model::narrow::kTagBits);   // every B row offset fits a tag
 }
 
 // decode_narrow's tables (PairTables::NarrowTable). A code's word is the table's entry for its sign and exponent
@@ -647,17 +652,16 @@ MMASP_PORTABLE uint64_t narrow_looked_up(const uint32_t* table, uint32_t pad_bit
   const uint32_t mantissa = field & ((1u << mantissa_bits) - 1);
   const uint32_t at = 2 * (((mantissa != 0) << index_bits) + ((field >> mantissa_bits) & ((1u << index_bits) - 1)));
   const uint32_t high = table[at + 1];
-  const uint32_t finite = uint32_t(int32_t(high << 1) >> 31);   // all ones where kFinite (bit 30) is set
+  const uint32_t finite = uint32_t(int32_t(high << (31 - model::narrow::kFiniteBit)) >> 31);   // all ones where kFinite
   return uint64_t(high | (mantissa & finite)) << 32 | table[at];
 }
 
 // Lane `lane`'s share of packing a case's A and B (decode_operand, then narrow::pack, or their table): per A element
-// its word (at narrow_a_slot), tagged with the offset (column * N) of the B row its logical column meets; per B
+// its word (at narrow_a_slot), tagged with the byte offset (narrow_tag) of the B row its logical column meets; per B
 // element its word.
 MMASP_PORTABLE void decode_narrow(const PairTables& p, const uint32_t* a, const uint32_t* b, const uint32_t* nibbles,
                                   uint32_t lane, uint32_t lanes, uint64_t* a_narrow, uint64_t* b_narrow) {
   const gen::portable::CaseTables& t = p.cases;
-  const uint32_t n = t.n;
   const model::OperandFormat a_format = p.a_format, b_format = p.b_format;
   const Subnormals subnormals = p.model.subnormal_inputs;
   // A packed word's tag is its own bits of the high half (narrow::pack), so a looked-up word takes its tag by an OR.
@@ -667,11 +671,12 @@ MMASP_PORTABLE void decode_narrow(const PairTables& p, const uint32_t* a, const 
     for (uint32_t e = lane; e < t.a_count; e += lanes)
       a_narrow[narrow_a_slot(t, e)] =
           narrow_looked_up(table, a_table.pad_bits, a_table.mantissa_bits, a_table.index_bits, a[e]) |
-          uint64_t(a_element_column(t, nibbles, e) * n) << (32 + model::narrow::kTagShift);
+          uint64_t(narrow_tag(t, a_element_column(t, nibbles, e))) << (32 + model::narrow::kTagShift);
   } else {
     for (uint32_t e = lane; e < t.a_count; e += lanes)
       a_narrow[narrow_a_slot(t, e)] =
-          model::narrow::pack(model::decode_operand(a[e], a_format, subnormals), a_element_column(t, nibbles, e) * n);
+          model::narrow::pack(model::decode_operand(a[e], a_format, subnormals),
+                              narrow_tag(t, a_element_column(t, nibbles, e)));
   }
   if (b_table.offset != kNoTable) {
     const uint32_t* table = p.layouts + b_table.offset;
@@ -693,7 +698,6 @@ MMASP_PORTABLE void decode_narrow(const PairTables& p, const uint32_t* a, const 
 MMASP_PORTABLE void decode_narrow_over_codes(const PairTables& p, uint32_t* codes, const uint32_t* nibbles,
                                              uint32_t lane, uint32_t lanes, uint64_t* a_narrow) {
   const gen::portable::CaseTables& t = p.cases;
-  const uint32_t n = t.n;
   const Subnormals subnormals = p.model.subnormal_inputs;
   const PairTables::NarrowTable a_table = p.narrow_tables[operand_a], b_table = p.narrow_tables[operand_b];
   const model::OperandFormat a_format = p.a_format, b_format = p.b_format;
@@ -702,7 +706,8 @@ MMASP_PORTABLE void decode_narrow_over_codes(const PairTables& p, uint32_t* code
         a_table.offset != kNoTable
             ? narrow_looked_up(p.layouts + a_table.offset, a_table.pad_bits, a_table.mantissa_bits, a_table.index_bits, codes[e])
             : model::narrow::pack(model::decode_operand(codes[e], a_format, subnormals));
-    a_narrow[narrow_a_slot(t, e)] = word | uint64_t(a_element_column(t, nibbles, e) * n) << (32 + model::narrow::kTagShift);
+    a_narrow[narrow_a_slot(t, e)] =
+        word | uint64_t(narrow_tag(t, a_element_column(t, nibbles, e))) << (32 + model::narrow::kTagShift);
   }
 #if defined(__CUDA_ARCH__)
   __syncwarp();   // every lane has read its A codes
@@ -765,10 +770,10 @@ MMASP_PORTABLE uint32_t judged_narrow_with(const PairTables& p, const uint64_t* 
   const gen::portable::CaseTables& t = p.cases;
   const uint32_t n = t.n, i = idx >> t.n_log2, j = idx & (n - 1), stored = t.k / 2;
   const uint64_t* a_row = a_narrow + narrow_a_slot(t, i * stored);
-  const uint64_t* b_column = b_narrow + j;
+  const unsigned char* b_column = reinterpret_cast<const unsigned char*>(b_narrow + j);   // tags are byte offsets
   const auto products = [&](int s, uint64_t& a_word, uint64_t& b_word) {
     a_word = a_row[s];
-    b_word = b_column[model::narrow::tag(a_word)];
+    b_word = *reinterpret_cast<const uint64_t*>(b_column + model::narrow::tag(a_word));
   };
   // C's value, decoded in the format narrow_accumulator names (its fields constants at compile time).
   const auto c_value_in = [&](const auto f16_d, Subnormals subnormals) {

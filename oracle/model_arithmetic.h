@@ -866,11 +866,12 @@ inline constexpr int kSignificandBits = 11, kExponentOffset = 256;
 // that the sum of two low halves holds both sums without a carry between them, and a product of two finite values has
 // a field sum of at least 1024 where one with a zero or special factor (low half 0) has less: the largest low-half
 // sum of a block's products is its largest finite product's, found without a test. High half: significand (bits
-// 0-10), a caller's tag (bits 11-27; the kernel keeps the offset of the B row an A element meets there), NaN (bit 28,
-// with special), negative (29), finite and non-zero (30), Inf or NaN (31). Zeros and specials have significand 0 and
-// a low half 0.
-inline constexpr uint32_t kTagShift = 11, kTagBits = 17, kNaN = 1u << 28, kNegative = 1u << 29, kFinite = 1u << 30,
-                          kSpecial = 1u << 31;
+// 0-10), NaN (bit 11, with special), negative (12), finite and non-zero (13), Inf or NaN (14), and a caller's tag in
+// the top bits (15-31; the kernel keeps there the byte offset of the B row an A element meets), so that the tag is
+// one shift: with it below the flags, finding a B word took two more instructions per product in each pass (SASS of
+// the sm_90a kernels, evidence/gpu-runs/2026-11-28-h100). Zeros and specials have significand 0 and a low half 0.
+inline constexpr uint32_t kNaN = 1u << 11, kNegative = 1u << 12, kFiniteBit = 13, kFinite = 1u << kFiniteBit,
+                          kSpecial = 1u << 14, kTagShift = 15, kTagBits = 32 - kTagShift;
 inline constexpr int kFieldOffset = 3 * kExponentOffset;
 inline constexpr uint32_t kFinitePair = uint32_t(2 * (kFieldOffset - kExponentOffset)) << 16;
 inline constexpr int kNarrowFractionBits = 29;
@@ -895,7 +896,7 @@ MMASP_PORTABLE uint64_t pack(const Value& v, uint32_t tag = 0) {
   }
   return uint64_t(high) << 32 | low;
 }
-MMASP_PORTABLE uint32_t tag(uint64_t x) { return uint32_t(x >> (32 + kTagShift)) & ((1u << kTagBits) - 1); }
+MMASP_PORTABLE uint32_t tag(uint64_t x) { return uint32_t(x >> (32 + kTagShift)); }
 
 // Whether the narrow arithmetic computes element() for parameters of type P with these numbers.
 template <class P>
@@ -909,24 +910,18 @@ MMASP_PORTABLE bool products_fit_32(int products, int fraction_bits) {
   return fraction_bits + 2 < 31 && uint64_t(products) * ((uint64_t(1) << (fraction_bits + 2)) - 1) <= 0x7FFFFFFFu;
 }
 
-// x shifted by n, 0 once n reaches 32 (so a negative n, read as a large unsigned one, gives 0): PTX shl and shr
-// clamp their shift amount that way; C++ leaves it undefined, so the host says it.
-MMASP_PORTABLE uint32_t shift_left_or_zero(uint32_t x, uint32_t n) {
+// value * 2^(32 - m), the bits below 2^0 cut off (m of at least 0, and value * 2^(32 - m) below 2^32): the low word of
+// (value << 32) >> m, 0 once m reaches 64 (PTX shr.b64 clamps its shift amount so). So one number, m, aligns a value
+// either way: m below 32 shifts it left, above 32 right. On sm_90 that is one funnel shift where a left shift, a right
+// shift, a negation and an OR aligned a product before (evidence/gpu-runs/2026-11-28-h100/shift.cu, whose check
+// compared it on the H100 with the shifts it replaces for m 0..79).
+MMASP_PORTABLE uint32_t aligned_at(uint32_t value, uint32_t m) {
 #if defined(__CUDA_ARCH__)
-  uint32_t r;
-  asm("shl.b32 %0, %1, %2;" : "=r"(r) : "r"(x), "r"(n));
-  return r;
+  uint64_t r;
+  asm("shr.b64 %0, %1, %2;" : "=l"(r) : "l"(uint64_t(value) << 32), "r"(m));
+  return uint32_t(r);
 #else
-  return n >= 32 ? 0u : x << n;
-#endif
-}
-MMASP_PORTABLE uint32_t shift_right_or_zero(uint32_t x, uint32_t n) {
-#if defined(__CUDA_ARCH__)
-  uint32_t r;
-  asm("shr.b32 %0, %1, %2;" : "=r"(r) : "r"(x), "r"(n));
-  return r;
-#else
-  return n >= 32 ? 0u : x >> n;
+  return m >= 64 ? 0u : uint32_t((uint64_t(value) << 32) >> m);
 #endif
 }
 
@@ -964,6 +959,7 @@ class Block {
     lsb_ = top_ - p_.fraction_bits;
     if (p_.alignment_floor_guard >= 0) lsb_ = max_of(lsb_, kF32MinSubnormalExponent - p_.alignment_floor_guard);
     product_base_ = lsb_ + 2 * kExponentOffset;
+    product_top_ = uint32_t(32 + product_base_);
     return true;
   }
 
@@ -973,8 +969,7 @@ class Block {
   // Its significand has at most 25 bits (C in f32 or f16, or an f32 block sum rounded), so it fits one word.
   MMASP_PORTABLE void sum(const Value& v) {
     if (v.cls != Value::finite) return;
-    const uint32_t shift = uint32_t(v.exponent - lsb_), significand = uint32_t(v.significand);
-    const uint32_t aligned = shift_left_or_zero(significand, shift) | shift_right_or_zero(significand, 0u - shift);
+    const uint32_t aligned = aligned_at(uint32_t(v.significand), uint32_t(32 + lsb_ - v.exponent));
     sum_ += v.negative ? -(long long)aligned : (long long)aligned;
   }
   // A zero's significand is 0, so its product adds nothing whatever its shift; no test for it.
@@ -988,13 +983,12 @@ class Block {
     sum_ += ((a_high ^ b_high) & kNegative) ? -(long long)aligned : (long long)aligned;
   }
   // sum_product where products_fit_32(the block's products, fraction_bits): the same aligned product, summed in 32
-  // bits. Shifted left by `shift` or right by `-shift`, whichever is not negative (the other gives 0; at 0 both give
-  // the product), without a branch or a select.
+  // bits. Its shift is (exponent sum) - product_base_, so aligned_at's m is product_top_ - (exponent sum), at least 2
+  // for a finite product (its shift is below 31: products_fit_32); a zero's product is 0 at any m.
   MMASP_PORTABLE void sum_product_32(uint64_t a, uint64_t b) {
     const uint32_t a_high = uint32_t(a >> 32), b_high = uint32_t(b >> 32);
     const uint32_t product = (a_high & kSignificandMask) * (b_high & kSignificandMask);
-    const uint32_t shift = ((uint32_t(a) + uint32_t(b)) & 0xFFFFu) - uint32_t(product_base_);
-    const uint32_t aligned = shift_left_or_zero(product, shift) | shift_right_or_zero(product, 0u - shift);
+    const uint32_t aligned = aligned_at(product, product_top_ - ((uint32_t(a) + uint32_t(b)) & 0xFFFFu));
     products_ += ((a_high ^ b_high) & kNegative) ? -int32_t(aligned) : int32_t(aligned);
   }
 
@@ -1044,6 +1038,7 @@ class Block {
   bool terms_ = false, nan_ = false, positive_inf_ = false, negative_inf_ = false;
   uint32_t top_products_ = 0, flags_ = 0;
   int top_ = 0, lsb_ = 0, product_base_ = 0;
+  uint32_t product_top_ = 0;   // 32 + product_base_: sum_product_32's m for an exponent sum of 0
   long long sum_ = 0;
   int32_t products_ = 0;   // sum_product_32's sum
 };

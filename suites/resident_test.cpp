@@ -600,6 +600,22 @@ TEST(Resident, TheNarrowThirtyTwoBitSumsHoldTheLargestBlocks) {
 
 // A narrow pair needs the verified choices and operands that pack; anything else keeps the general model.
 // model::for_block walks a block's products without block_of's divisions; block_of stays the rule.
+// narrow::aligned_at aligns a value by one number m either way: left by 32 - m while m is below 32, right by m - 32
+// (the bits shifted out cut off) from there, 0 from 64 on, as the left and right shifts it replaced did, for every m
+// a 32-bit register can hold. The device's shr.b64 was compared with the same shifts on the H100
+// (evidence/gpu-runs/2026-11-28-h100/shift.cu).
+TEST(ModelArithmetic, AlignedAtShiftsEitherWay) {
+  const uint32_t values[] = {0u, 1u, 3u, 0x7FFu, 0x3FFFFFu, 0x12345u, 0x1FFFFFFu, 0x40000000u, 0xFFFFFFFFu};
+  for (uint32_t value : values)
+    for (uint64_t m = 0; m <= 0xFFFFFFFFu; m = m < 200 ? m + 1 : m * 3 + 1) {
+      uint32_t expected = 0;
+      if (m < 32) expected = uint32_t(uint64_t(value) << (32 - m));   // the low word
+      else if (m < 64) expected = value >> (m - 32);
+      ASSERT_EQ(model::narrow::aligned_at(value, uint32_t(m)), expected) << "value " << value << ", m " << m;
+    }
+  ASSERT_EQ(model::narrow::aligned_at(0x3FFFFFu, 0xFFFFFFFFu), 0u);   // a shift past the product's top, read unsigned
+}
+
 TEST(ModelArithmetic, ForBlockEnumeratesBlockOf) {
   for (int interleave : {0, 1, 2, 4})
     for (int products : {4, 8, 16})
