@@ -694,7 +694,9 @@ MMASP_PORTABLE void decode_narrow(const PairTables& p, const uint32_t* a, const 
 // before any writes (__syncwarp): step k writes words below 2 * lanes * (k + 1) and has read every B code below
 // lanes * (k + 1), at words below a_count + lanes * (k + 1), so with b_count <= a_count (narrow_over_codes_fits) no
 // write reaches a code still to be read, nor C. A's and B's codes are then spent: the registers must be packed first
-// (and a dumped case's codes written out), and it runs once per case.
+// (and a dumped case's codes written out), and it runs once per case. Its word-making repeats decode_narrow's on
+// purpose: with one function for both, m16n8k16 f16->f32 ran x0.93-x0.955 on the H100, where the variant's other
+// change alone gave x0.965-x0.98 (evidence/gpu-runs/2026-11-28-h100, call7.sh and call8.sh).
 MMASP_PORTABLE void decode_narrow_over_codes(const PairTables& p, uint32_t* codes, const uint32_t* nibbles,
                                              uint32_t lane, uint32_t lanes, uint64_t* a_narrow) {
   const gen::portable::CaseTables& t = p.cases;
