@@ -33,6 +33,18 @@ NarrowWords narrow_words(const resident::PairTables& p, const MmaCase& test) {
   return words;
 }
 
+// A case in a warp's shared memory as the kernel draws it: A, B, C, then the nibbles, from the first word, in `words`
+// words (at least case_words) whose rest holds `fill`.
+std::vector<uint32_t> case_in_kernel_layout(const gen::portable::CaseTables& t, const MmaCase& test, uint32_t words,
+                                            uint32_t fill) {
+  std::vector<uint32_t> shared(words, fill);
+  std::copy(test.a_compressed.begin(), test.a_compressed.end(), shared.begin());
+  std::copy(test.b.begin(), test.b.end(), shared.begin() + t.a_count);
+  std::copy(test.c.begin(), test.c.end(), shared.begin() + t.a_count + t.b_count);
+  std::copy(test.nibbles.begin(), test.nibbles.end(), shared.begin() + t.a_count + t.b_count + t.c_count);
+  return shared;
+}
+
 TEST(Resident, EverySm90PairHasAKernelAndTablesThatPackAndJudgeAsTheHostDoes) {
   int pairs = 0;
   for (const Form& form : instruction_space()) {
@@ -394,11 +406,7 @@ TEST(Resident, DenseBytesWrittenOverTheCodesAreTheBytes) {
       gen::BulkGenerator(seeds.of(index)).next(form, test, options);
       std::vector<uint32_t> elsewhere(resident::dense_words(t), 0);
       resident::spread_integer_dense(p, test.a_compressed.data(), test.b.data(), test.nibbles.data(), 0, 1, elsewhere.data());
-      std::vector<uint32_t> shared(resident::case_words(t));   // the kernel's layout: A, B, C, the nibbles
-      std::copy(test.a_compressed.begin(), test.a_compressed.end(), shared.begin());
-      std::copy(test.b.begin(), test.b.end(), shared.begin() + t.a_count);
-      std::copy(test.c.begin(), test.c.end(), shared.begin() + t.a_count + t.b_count);
-      std::copy(test.nibbles.begin(), test.nibbles.end(), shared.begin() + t.a_count + t.b_count + t.c_count);
+      std::vector<uint32_t> shared = case_in_kernel_layout(t, test, resident::case_words(t), 0);
       const uint32_t* nibbles = shared.data() + t.a_count + t.b_count + t.c_count;
       resident::spread_integer_dense_over_codes(p, shared.data(), shared.data() + t.a_count, nibbles, 0, 1, shared.data());
       const uint32_t row_words = resident::dense_row_words(t);
@@ -459,12 +467,9 @@ TEST(Resident, NarrowWordsWrittenOverTheCodesAreTheWords) {
       MmaCase test;
       gen::BulkGenerator(seeds.of(index)).next(form, test, options);
       const NarrowWords elsewhere = narrow_words(p, test);
-      // The kernel's layout: A, B, C, the nibbles, then (8-byte aligned) A's words.
-      std::vector<uint32_t> shared(resident::narrow_over_codes_shared_words(t), 0xA5A5A5A5u);
-      std::copy(test.a_compressed.begin(), test.a_compressed.end(), shared.begin());
-      std::copy(test.b.begin(), test.b.end(), shared.begin() + t.a_count);
-      std::copy(test.c.begin(), test.c.end(), shared.begin() + t.a_count + t.b_count);
-      std::copy(test.nibbles.begin(), test.nibbles.end(), shared.begin() + t.a_count + t.b_count + t.c_count);
+      // The kernel's layout: the case, then (8-byte aligned) A's words.
+      std::vector<uint32_t> shared =
+          case_in_kernel_layout(t, test, resident::narrow_over_codes_shared_words(t), 0xA5A5A5A5u);
       const uint32_t* nibbles = shared.data() + t.a_count + t.b_count + t.c_count;
       std::vector<uint64_t> a_words(resident::narrow_a_slots(t));
       resident::decode_narrow_over_codes(p, shared.data(), nibbles, 0, 1, a_words.data());
