@@ -306,18 +306,17 @@ ResidentPath::Launched ResidentPath::launch(const Form& form, int selector, cons
   std::string why;
   if (!covers(form, &why)) throw std::invalid_argument(form.opcode + ": not in the " + std::string(name(image_)) + " image: " + why);
   ResidentPairTables host = resident_pair_tables(form, selector, model);
-  // One buffer: the pair's tables (with device pointers), the arena, the samplers, the layouts.
-  const size_t tables_bytes = (sizeof(resident::PairTables) + 15) / 16 * 16;
+  // One buffer: the arena, the samplers, the layouts. The pair's tables themselves, with these device pointers, go in
+  // the launch's parameters (Launch::pair).
   const size_t arena_bytes = host.cases.arena.size() * 4, samplers_bytes = host.cases.samplers.size() * sizeof(gen::portable::Sampler);
   const size_t layouts_bytes = host.layouts.size() * 4;
-  const size_t arena_at = tables_bytes, samplers_at = (arena_at + arena_bytes + 15) / 16 * 16;
+  const size_t arena_at = 0, samplers_at = (arena_at + arena_bytes + 15) / 16 * 16;
   const size_t layouts_at = (samplers_at + samplers_bytes + 15) / 16 * 16;
   auto tables = device_.allocate(layouts_at + layouts_bytes);
   resident::PairTables on_device = host.tables;
   on_device.cases.arena = reinterpret_cast<const uint32_t*>(tables->address() + arena_at);
   on_device.cases.samplers = reinterpret_cast<const gen::portable::Sampler*>(tables->address() + samplers_at);
   on_device.layouts = reinterpret_cast<const uint32_t*>(tables->address() + layouts_at);
-  device_.copy_to(*tables, &on_device, sizeof on_device, 0);
   device_.copy_to(*tables, host.cases.arena.data(), arena_bytes, arena_at);
   device_.copy_to(*tables, host.cases.samplers.data(), samplers_bytes, samplers_at);
   device_.copy_to(*tables, host.layouts.data(), layouts_bytes, layouts_at);
@@ -326,7 +325,7 @@ ResidentPath::Launched ResidentPath::launch(const Form& form, int selector, cons
   auto deviations = device_.allocate(size_t(launch.deviation_capacity) * 8);
   const size_t dump_bytes = launch.mode == resident::Mode::dump ? size_t(launch.count) * resident::dump_words(host.tables) * 4 : 0;
   auto dump = device_.allocate(dump_bytes);
-  launch.pair = reinterpret_cast<const resident::PairTables*>(tables->address());
+  launch.pair = on_device;
   launch.counters = reinterpret_cast<resident::Counters*>(counters->address());
   launch.deviations = reinterpret_cast<uint64_t*>(deviations->address());
   launch.dump = reinterpret_cast<uint32_t*>(dump->address());

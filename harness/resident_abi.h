@@ -124,7 +124,13 @@ struct Counters {
 };
 
 struct Launch {
-  const PairTables* pair = nullptr;
+  // The pair's tables by value, in the kernel's parameter space (the launch is a __grid_constant__ parameter): the
+  // kernel reads their fields as constant-bank operands, which need no register to keep them and no load from memory.
+  // Through a pointer to global memory, ptxas kept them in registers or loaded them again, and the 64-register kernels
+  // spilled more (ptxas: the lean kernel's spill stores 834 -> 608 bytes, the narrow one's 956 -> 664). Its pointers
+  // (the arena, the samplers, the layouts) still point to global memory, where lanes index them apart: a constant
+  // bank serves one address a warp at a time.
+  PairTables pair;
   uint64_t stream_base = 0;      // the case seed of index i is splitmix(stream_base + i * gamma) (gen::CaseSeeds)
   uint64_t first = 0;            // first case index
   uint64_t count = 0;            // cases (issue mode: instructions per warp)
@@ -139,6 +145,8 @@ struct Launch {
   // whole-block barrier gained nearly as much).
   uint32_t phase_barrier = 0;
 };
+// A kernel's parameters hold at most 4 KB on every driver and GPU the images are for (more needs CUDA 12.1 and Volta).
+static_assert(sizeof(Launch) <= 4096, "the launch is a kernel parameter");
 
 // Words per warp of shared memory (one case: A, B, C and the nibbles), and per dumped case (the case, its noise and
 // 32 lanes' D registers).

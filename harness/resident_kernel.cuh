@@ -100,7 +100,7 @@ __device__ __forceinline__ void resident_cases(const Launch& launch) {
   static_assert(kLean || !kDenseOverCodes, "the dense kernel is a lean one");
   static_assert(kLean || !kNarrowOverCodes, "the narrow-over-codes kernels are lean ones");
   extern __shared__ __align__(16) uint32_t shared[];   // 16: the dense integer judge's 128-bit loads
-  const PairTables& p = *launch.pair;
+  const PairTables& p = launch.pair;   // parameter space (Launch::pair says why)
   const gen::portable::CaseTables& t = p.cases;
   const uint32_t lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
   const uint32_t words = case_words(t), decoded_at = words + (words & 1);

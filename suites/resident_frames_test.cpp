@@ -129,14 +129,18 @@ TEST(ResidentFrames, EveryKernelsStackFrameIsTheMeasuredKernels) {
                                // The dense kernels (m16n8k128 integer pairs, dense bytes over the codes), measured
                                // in evidence/gpu-runs/2026-11-27d-spread (measure7.sh); with the byte-permute spread
                                // the same, measured in evidence/gpu-runs/2026-11-27e-checks (measure5.sh).
-                               {mmasp::kResidentLeanDenseKernel, 64, 904},
+                               // With the pair's tables a kernel parameter (Launch::pair) 888, measured in
+                               // evidence/gpu-runs/2026-11-27g-h100 (call4.sh).
+                               {mmasp::kResidentLeanDenseKernel, 64, 888},
                                {mmasp::kResidentLeanDense768Kernel, 80, 792},
                                // The narrow kernel (m16n8k32 f16 and bf16: narrow words over the codes) and the fp8
                                // kernel with them (its frame as before), measured in
                                // evidence/gpu-runs/2026-11-27f-h100 (call5.sh, call6.sh). With the narrow judge's
                                // tag on top and aligned_at every frame stayed as it was (evidence/gpu-runs/2026-11-28-h100).
                                {mmasp::kResidentLeanNarrowKernel, 64, 896},
-                               {mmasp::kResidentKernel, 128, 568}};
+                               // The general kernel: 544 with the pair's tables a kernel parameter, checked in
+                               // evidence/gpu-runs/2026-11-27g-h100 (call5.sh: selftest --faults; call6.sh).
+                               {mmasp::kResidentKernel, 128, 544}};
   if (std::string(MMASP_NVCC_VERSION) != kRecordedToolkit)
     GTEST_SKIP() << "the record is of ptxas " << kRecordedToolkit << "; this build's toolkit is " << MMASP_NVCC_VERSION
                  << ", whose allocation may differ: measure its kernels on a GPU before recording them";
@@ -210,13 +214,13 @@ TEST(ResidentFrames, EveryKernelsCodeIsTheMeasuredKernels) {
     const char* measured;
   };
   const Recorded recorded[] = {
-      {mmasp::kResidentLeanKernel, "7e44cb17016cafd49559832b0d53f5f4b614854e156dacd08fa50885215c55f6", "the narrow judge's tag on top and aligned_at, evidence/gpu-runs/2026-11-28-h100 (call2.sh)"},
-      {mmasp::kResidentLean768Kernel, "bcbf0972a7e394d531a327f84fb0d56a4df13fcb4034463035fd8bea57c8c582", "the narrow judge's tag on top and aligned_at, evidence/gpu-runs/2026-11-28-h100 (call2.sh)"},
-      {mmasp::kResidentLeanFp8Kernel, "727f50a53db0c63a315198be882397b825ac77a62d456053d63dcb83f37d346f", "the narrow judge's tag on top and aligned_at, evidence/gpu-runs/2026-11-28-h100 (call2.sh)"},
-      {mmasp::kResidentLeanNarrowKernel, "63f8cc32c58d2a95455a9baa979da8e90722e3a802a71a9fed73fa646ce2b6dd", "the narrow judge's tag on top and aligned_at, evidence/gpu-runs/2026-11-28-h100 (call2.sh)"},
-      {mmasp::kResidentKernel, "96539b84cad19322aa2dde39dbac41f0462f40d45cc39d3b15d13f09c4aeb459", "the narrow judge's tag on top and aligned_at, evidence/gpu-runs/2026-11-28-h100 (call3.sh: selftest --faults)"},
-      {mmasp::kResidentLeanDenseKernel, "874256c244d9bcf228e922f3365dbe6b00eca8233edc6157ded6b48b1912cb23", "480dd6b, evidence/gpu-runs/2026-11-27e-checks (measure5.sh)"},
-      {mmasp::kResidentLeanDense768Kernel, "e1b87362f33648691a87eeeab662f6229c9991fdb38e24707d3e69d468af2e06", "480dd6b, evidence/gpu-runs/2026-11-27e-checks (measure5.sh)"}};
+      {mmasp::kResidentLeanKernel, "3610a7fe86a07e6923b5f975dd86512f2c62c8d660a9bcca351e71607c1834bb", "the pair's tables a kernel parameter (Launch::pair), evidence/gpu-runs/2026-11-27g-h100 (call4.sh)"},
+      {mmasp::kResidentLean768Kernel, "fcdcb2d1ef1d5772e21d42f109cc0b9fa64024f007593ba17f06e3a8d46e9493", "the pair's tables a kernel parameter (Launch::pair), evidence/gpu-runs/2026-11-27g-h100 (call4.sh)"},
+      {mmasp::kResidentLeanFp8Kernel, "8b9e8c5bf07d311aacc68acb3f77adcd57cb0ffb96c01ec12206853d16484c83", "the pair's tables a kernel parameter (Launch::pair), evidence/gpu-runs/2026-11-27g-h100 (call4.sh)"},
+      {mmasp::kResidentLeanNarrowKernel, "d5227f542f98f8ce41316bf4c6ec7b26a8bf98ed709fa498ed815a74e55baec3", "the pair's tables a kernel parameter (Launch::pair), evidence/gpu-runs/2026-11-27g-h100 (call4.sh)"},
+      {mmasp::kResidentKernel, "d1a0dc08e68188ede41952dc78c2920f9b5a8ed73d867b465d1e3f6d238a243a", "the pair's tables a kernel parameter (Launch::pair), evidence/gpu-runs/2026-11-27g-h100 (call5.sh: selftest --faults; call6.sh)"},
+      {mmasp::kResidentLeanDenseKernel, "71af69e3fe84fff905af8d10b11795deba2db2e4eef9079a8674cfcbba1161de", "the pair's tables a kernel parameter (Launch::pair), evidence/gpu-runs/2026-11-27g-h100 (call4.sh)"},
+      {mmasp::kResidentLeanDense768Kernel, "943624561e534ee1942ff8b121e14f365a5d054dde25f730ed3afef31b5d6f2b", "the pair's tables a kernel parameter (Launch::pair), evidence/gpu-runs/2026-11-27g-h100 (call4.sh)"}};
   if (std::string(MMASP_NVCC_VERSION) != kRecordedToolkit)
     GTEST_SKIP() << "the record is of nvcc " << kRecordedToolkit << "; this build's toolkit is " << MMASP_NVCC_VERSION
                  << ", whose code differs: measure its kernels on a GPU before recording them";
