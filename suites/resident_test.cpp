@@ -603,8 +603,6 @@ TEST(Resident, TheNarrowThirtyTwoBitSumsHoldTheLargestBlocks) {
   EXPECT_GE(forms, 20);
 }
 
-// A narrow pair needs the verified choices and operands that pack; anything else keeps the general model.
-// model::for_block walks a block's products without block_of's divisions; block_of stays the rule.
 // narrow::aligned_at aligns a value by one number m either way: left by 32 - m while m is below 32, right by m - 32
 // (the bits shifted out cut off) from there, 0 from 64 on, as the left and right shifts it replaced did, for every m
 // a 32-bit register can hold. The device's shr.b64 was compared with the same shifts on the H100
@@ -621,6 +619,8 @@ TEST(ModelArithmetic, AlignedAtShiftsEitherWay) {
   ASSERT_EQ(model::narrow::aligned_at(0x3FFFFFu, 0xFFFFFFFFu), 0u);   // a shift past the product's top, read unsigned
 }
 
+// A narrow pair needs the verified choices and operands that pack; anything else keeps the general model.
+// model::for_block walks a block's products without block_of's divisions; block_of stays the rule.
 TEST(ModelArithmetic, ForBlockEnumeratesBlockOf) {
   for (int interleave : {0, 1, 2, 4})
     for (int products : {4, 8, 16})
