@@ -12,7 +12,10 @@ void warn_once(const std::string& kind, const std::string& text) {
   static std::mutex mutex;
   static std::set<std::string> said;
   std::lock_guard lock(mutex);
-  if (said.insert(kind).second) std::cerr << "mmasp: warning: " << text << "\n" << std::flush;
+  // One write for the whole line: std::cerr is unbuffered, so three insertions were three writes, and a progress line
+  // from another thread could land between them ("mmasp: warning: compile conformance: 1/8" then the text: a CTest
+  // run of PtxasCache.AReadOnlyCacheRunsUncachedWithAWarning failed so).
+  if (said.insert(kind).second) std::cerr << ("mmasp: warning: " + text + "\n") << std::flush;
 }
 
 namespace {
