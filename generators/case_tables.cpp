@@ -23,7 +23,19 @@ uint32_t width_of(const ElementSampler& sampler) {
   return sampler.type->field_bits == 32 ? 32 : 64;
 }
 
-uint32_t flatten(const ElementSampler& sampler, PortableCaseTables& out, std::map<const ElementSampler*, uint32_t>& done) {
+// The arena's blocks already appended, by content: samplers of one type hold the same class lists (all_codes is every
+// class's codes of the type, in class order), and often the same slot classes, so that each is put in the arena once.
+// A form's samplers of one type had a copy each: m16n8k32 f16->f16's 14 wide samplers made a 245 KB arena where one
+// copy of each list is 31 KB, and its draws read those lists at random (the code's load after the class record's was
+// the kernel's line with the most stall samples: evidence/gpu-runs/2026-11-27g-h100, call9.sh).
+using Appended = std::map<std::vector<uint32_t>, uint32_t>;
+uint32_t append_once(std::vector<uint32_t>& arena, Appended& appended, const std::vector<uint32_t>& words) {
+  if (auto it = appended.find(words); it != appended.end()) return it->second;
+  return appended[words] = append(arena, words);
+}
+
+uint32_t flatten(const ElementSampler& sampler, PortableCaseTables& out, std::map<const ElementSampler*, uint32_t>& done,
+                 Appended& appended) {
   if (auto it = done.find(&sampler); it != done.end()) return it->second;
   portable::Sampler s;
   s.width = width_of(sampler);
@@ -33,12 +45,12 @@ uint32_t flatten(const ElementSampler& sampler, PortableCaseTables& out, std::ma
     static_assert(std::endian::native == std::endian::little, "portable::slot_codes reads the words as bytes");
     std::vector<uint32_t> packed((sampler.slots.size() + 3) / 4);
     for (size_t i = 0; i < sampler.slots.size(); ++i) packed[i / 4] |= uint32_t(sampler.slots[i] & 0xFFu) << (8 * (i % 4));
-    s.slots = append(out.arena, packed);
+    s.slots = append_once(out.arena, appended, packed);
   } else {
     s.mantissa_bits = uint32_t(sampler.type->mantissa_bits);
     s.pad_bits = uint32_t(sampler.type->pad_bits);
-    s.slot_class = append(out.arena, std::vector<uint32_t>(sampler.slot_class.begin(), sampler.slot_class.end()));
-    s.codes = append(out.arena, sampler.all_codes);
+    s.slot_class = append_once(out.arena, appended, std::vector<uint32_t>(sampler.slot_class.begin(), sampler.slot_class.end()));
+    s.codes = append_once(out.arena, appended, sampler.all_codes);
     for (int c = 0; c < 16; ++c) {
       s.classes[c] = {sampler.class_offset[size_t(c)], sampler.class_size[size_t(c)], sampler.class_mask[size_t(c)],
                       sampler.class_force[size_t(c)]};
@@ -133,9 +145,10 @@ PortableCaseTables portable_case_tables(const Form& form) {
   t.cancellation_profile = uint32_t(Profile::cancellation);
   static_assert(portable::kProfiles == int(Profile::count));
   std::map<const ElementSampler*, uint32_t> flattened;
+  Appended appended;
   for (int p = 0; p < portable::kProfiles; ++p) {
     const ElementSampler* samplers[3] = {plan.a_samplers[size_t(p)], plan.b_samplers[size_t(p)], plan.c_samplers[size_t(p)]};
-    for (int operand = 0; operand < 3; ++operand) t.sampler[operand][p] = flatten(*samplers[operand], out, flattened);
+    for (int operand = 0; operand < 3; ++operand) t.sampler[operand][p] = flatten(*samplers[operand], out, flattened, appended);
     // The runs in draw_case's order: the profile field, the chunk nibbles, A, B, C, then 32 noise words.
     const uint32_t counts[portable::kRuns] = {1, t.nibble_count, t.a_count, t.b_count, t.c_count, 32};
     const uint32_t widths[portable::kRuns] = {8, uint32_t(kChunkSlotBits), width_of(*samplers[0]), width_of(*samplers[1]),
