@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "generators/bulk.h"
+#include "harness/clock_watch.h"
 #include "judge/suites.h"
 #include "mmasp_commit.h"
 #include "oracle/text.h"
@@ -74,6 +75,7 @@ class Nightly {
   void commit(size_t p, PairWork work);
   void float_case_target_note();
   void finish();
+  ClockReport clocks_;   // the GPU's clock while the pairs ran (run_pairs)
 
   const NightlyOptions& o_;
   const NightlyHooks& hooks_;
@@ -173,6 +175,9 @@ void Nightly::run_pairs() {
   PairRunner runner(o_, *setup_, *context_, isolated_ub_, clock_, [this] { return elapsed(); },
                     [this] { return stop_signal() != 0; }, BudgetPlan(std::move(weights)));
   if (o_.budget > 0) note(random_suite_weights_note());
+  // The GPU's clock while the pairs run (harness/clock_watch.h says why); stopped by its destructor if a pair throws.
+  std::optional<ClockWatch> clock_watch;
+  if (setup_->hardware() && record_.environment.device) clock_watch.emplace(record_.environment.device->uuid);
   Heartbeat& heartbeat = setup_->heartbeat();
   for (size_t p = 0; p < pairs_.size() && !stop_signal(); ++p) {
     const auto [form, selector] = pairs_[p];
@@ -194,6 +199,10 @@ void Nightly::run_pairs() {
     if (heartbeat.active() && !setup_->primary().usable())
       throw WorkerLost("the GPU context was lost during " + form->opcode + " sel=" + std::to_string(selector) +
                        " (its results say Crash); a new worker continues");
+  }
+  if (clock_watch) {
+    clocks_ = clock_watch->stop();
+    if (const std::string text = describe_clocks(clocks_); !text.empty()) note(text);
   }
 }
 
@@ -235,7 +244,10 @@ void Nightly::float_case_target_note() {
        " random cases (fewest: " + std::to_string(fewest->cases) + ", " + fewest->id + ", planned " +
        significant(fewest->planned->seconds) + " s): the budget's share of each at the resident kernel's rate on this "
        "GPU; a --budget of about " + significant(std::ceil(o_.budget + random_seconds * (growth - 1))) + " s would give "
-       "each that many");
+       "each that many" +
+       (clocks_.slowed() ? std::string(" at the clock it ran at. This GPU slowed itself for heat or power during the run "
+                                       "(the SM clock note), which lowered every pair's rate")
+                         : std::string()));
 }
 
 void Nightly::finish() {
