@@ -24,7 +24,8 @@
 // 1,024-thread lean kernel (64 registers) also for pairs that fit fewer than 32 warps (auto: the 768-thread one, 80
 // registers, for those). Before a form is timed, 64 of its cases are dumped from the GPU and compared with the
 // host's cases and D (dump_disagreement); a form whose image disagrees is reported NOT MEASURED, and the exit status
-// is 1.
+// is 1. Last, the GPU's SM clock while it measured (NVML; harness/clock_watch.h): a table from a GPU that slowed itself
+// for heat or power says so.
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -36,6 +37,7 @@
 
 #include "harness/backend.h"
 #include "judge/suites.h"
+#include "harness/clock_watch.h"
 #include "harness/gpu_probe.h"
 #include "harness/resident.h"
 #include "harness/resident_source.h"
@@ -98,6 +100,9 @@ int main(int argc, char** argv) {
                              : "warps as many as fit",
               wide_lean ? "; the 1,024-thread lean kernel for every lean pair" : "");
   GpuBackend backend(device, CompilePath::driver_jit, nullptr);
+  // The GPU's clock while it measures: a GPU that slows itself for heat ran a lent H100's kernels at 0.7 of their rate
+  // (harness/clock_watch.h), so a table measured on one says so, and before/after comparisons alternate the binaries.
+  ClockWatch clock_watch(f.uuid, 500);
   const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
   std::printf("%-72s %12s %12s %12s %12s %12s %9s %11s %8s\n", "form", "verified/s", "drawn/s", "drawn+run/s",
               "judged/s", "bare mma/s", "fraction", "host/s", "speedup");
@@ -182,6 +187,7 @@ int main(int argc, char** argv) {
                 (unsigned long long)rare_fault, (unsigned long long)cases, kernel_seconds, double(cases) / kernel_seconds,
                 (unsigned long long)struck, (unsigned long long)found);
   }
+  if (const std::string clocks = describe_clocks(clock_watch.stop()); !clocks.empty()) std::printf("%s\n", clocks.c_str());
   if (unmeasured) std::fprintf(stderr, "some forms were not measured: their image's cases or D are not the host's\n");
   return unmeasured ? 1 : 0;
 }
