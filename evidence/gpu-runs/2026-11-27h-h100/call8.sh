@@ -1,0 +1,20 @@
+#!/bin/bash
+# Issue #28, fifteenth session, eighth call (an H100): the run's clock note (harness/clock_watch.h) on the GPU: nc
+# (main with the clock watch) runs mmasp run --budget 30 as a new user runs it while nvidia-smi samples the same GPU
+# every second (clocks8.csv), so that the note's mean clock and slowed samples can be compared with nvidia-smi's. Run
+# from the repository root with gpu-carry11 carried.
+set -u
+G=$PWD/gpu-carry11
+(cd $G && xz -d -f -k nc/mmasp.xz && chmod +x nc/*)
+exec > >(tee -a "$OUT/call8.log") 2>&1
+nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.sm,temperature.gpu,power.draw,clocks_event_reasons.active --format=csv
+nvidia-smi --query-gpu=timestamp,clocks.sm,temperature.gpu,power.draw,clocks_event_reasons.active --format=csv -l 1 > $OUT/clocks8.csv 2>&1 &
+monitor=$!
+W=/tmp/b-nc && rm -rf $W && mkdir -p $W && cd $W
+timeout 60 $G/nc/mmasp run --backend gpu --modules $G/modules --budget 30 --seed 1 --findings $G/../findings/findings.json --out r > r.log 2>&1
+echo "nc: mmasp run --budget 30: exit $?"
+kill $monitor
+cp r/summary.md $OUT/budget30-nc-summary8.md
+grep -E "SM clock|fewest|GPU-resident path:" r/summary.md | head -4
+grep -c "SM clock" r/run.json
+awk -F', ' 'NR>1 {n++; c+=$2; if ($2+0 < 1900) low++} END {printf "nvidia-smi: SM clock samples %d, mean %.0f MHz, below 1900 MHz in %d\n", n, c/n, low}' $OUT/clocks8.csv
