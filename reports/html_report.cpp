@@ -370,6 +370,7 @@ void environment_section(std::ostream& out, const RunRecord& run) {
     row("driver", d->driver_version + ", CUDA driver API " + std::to_string(d->driver_api_version));
     row("clocks", std::to_string(d->sm_clock_khz / 1000) + " MHz SM, " + std::to_string(d->memory_clock_khz / 1000) +
                       " MHz memory; ECC " + (d->ecc ? "on" : "off"));
+    if (run.run.clocks) row("clock while running", describe_clocks(*run.run.clocks));
   }
   row("toolkit", run.environment.toolkit.empty() ? "none" : run.environment.toolkit);
   if (run.compile) row("ptxas", run.compile->ptxas_path + " (" + run.compile->ptxas_version + ")");

@@ -28,6 +28,7 @@ std::string device_line(const RunRecord& run, const Style& st) {
   std::ostringstream out;
   out << "- GPU: " << st.text(d.name) << " (sm_" << d.sm << "), driver " << st.text(d.driver_version) << ", CUDA driver API "
       << d.driver_api_version << ", ECC " << (d.ecc ? "on" : "off") << ", SM clock " << d.sm_clock_khz / 1000 << " MHz\n";
+  if (run.run.clocks) out << "- " << st.text(describe_clocks(*run.run.clocks)) << "\n";
   return out.str();
 }
 

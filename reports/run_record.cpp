@@ -67,6 +67,7 @@ template <> struct EnumNames<Observed> {
 // Every record's fields, declared before the visitors so that both find them.
 template <typename V> void fields(V& v, DeviceFingerprint& f);
 template <typename V> void fields(V& v, Interruption& i);
+template <typename V> void fields(V& v, ClockReport& c);
 template <typename V> void fields(V& v, RunInfo& i);
 template <typename V> void fields(V& v, EnvironmentRecord& e);
 template <typename V> void fields(V& v, CompileCell& c);
@@ -279,6 +280,19 @@ template <typename V> void fields(V& v, Interruption& i) {
   v.check([&] { return std::tuple{i.signal >= 1 && i.signal <= 64, "signal", "a signal number from 1 to 64 is expected"}; });
 }
 
+template <typename V> void fields(V& v, ClockReport& c) {
+  v("samples", c.samples);
+  v("busy", c.busy);
+  v("max_mhz", c.max_mhz);
+  v("mean_mhz", c.mean_mhz);
+  v("min_mhz", c.min_mhz);
+  v("thermal", c.thermal);
+  v("power", c.power);
+  v("hottest_c", c.hottest_c);
+  v.check([&] { return std::tuple{c.busy <= c.samples && c.thermal + c.power <= c.busy, "busy",
+                                  "busy samples within samples, and slowed ones within busy ones, are expected"}; });
+}
+
 template <typename V> void fields(V& v, RunInfo& i) {
   v("started", i.started);
   v("finished", i.finished);
@@ -298,6 +312,7 @@ template <typename V> void fields(V& v, RunInfo& i) {
   v("model_source", i.model_source, unless_empty);
   v("seconds", i.seconds);
   v("phase_seconds", i.phase_seconds);
+  v("clocks", i.clocks);
   v("interrupted", i.interrupted);
   v("resumed", i.resumed, unless_empty);
 }
@@ -660,7 +675,7 @@ void without_out_directory(json& value) {
 }  // namespace
 
 json without_volatile_fields(json run) {
-  for (const char* key : {"started", "finished", "host", "command", "seconds", "phase_seconds", "resumed"})
+  for (const char* key : {"started", "finished", "host", "command", "seconds", "phase_seconds", "clocks", "resumed"})
     run["run"].erase(key);
   if (run.contains("compile")) run["compile"].erase("seconds"), run["compile"].erase("cache_hits");
   for (auto& result : run["results"]) result.erase("seconds");

@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "harness/clock_watch.h"
 #include "harness/compile_conformance.h"
 #include "harness/cuda_driver.h"
 #include "judge/suite_result.h"
@@ -54,6 +55,8 @@ struct RunInfo {
   std::string model_source;                 // what the model tier judges by (judge/model_source.h); empty: no model
   double seconds = 0;
   std::map<std::string, double> phase_seconds;
+  // GPU runs: the SM clock while the pairs ran (harness/clock_watch.h), absent without NVML. Volatile, as the times are.
+  std::optional<ClockReport> clocks;
   std::optional<Interruption> interrupted;
   uint64_t resumed = 0;                     // how many times the run was resumed (mmasp run --resume)
 };

@@ -1,7 +1,10 @@
 // The GPU clock watch (harness/clock_watch.h): what a run's samples say, and a watch that can take none.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include "harness/clock_watch.h"
+#include "reports/run_report.h"
 
 namespace mmasp {
 namespace {
@@ -49,6 +52,23 @@ TEST(ClockWatch, AWatchOfNoGpuTakesNoSamples) {
   EXPECT_EQ(r.samples, 0u);
   EXPECT_FALSE(r.slowed());
   EXPECT_EQ(describe_clocks(r), "");
+}
+
+// run.json keeps the report in run.clocks (volatile: mmasp diff --identical leaves it out), and summary.md and
+// report.html show it under the GPU; a run without one shows nothing.
+TEST(ClockWatch, TheSummaryAndTheHtmlReportShowTheClockUnderTheGpu) {
+  RunRecord run = load_run_record(std::filesystem::path(MMASP_SOURCE_DIR) /
+                                  "evidence/baselines/h100-sm90-driver580.159.04-cases10000/run.json");
+  ASSERT_TRUE(run.environment.device);
+  ASSERT_FALSE(run.run.clocks) << "the baseline was recorded before the clock watch";
+  EXPECT_EQ(markdown_summary(run).find("SM clock while the pairs ran"), std::string::npos);
+  run.run.clocks = summarise_clocks({{1980, 0, 80}, {1155, kClockSoftwareThermal, 88}}, 1980);
+  const std::string summary = markdown_summary(run);
+  const size_t gpu = summary.find("- GPU: "), clock = summary.find("- SM clock while the pairs ran: mean 1568 MHz");
+  ASSERT_NE(clock, std::string::npos) << summary.substr(0, 1500);
+  EXPECT_LT(gpu, clock);
+  EXPECT_NE(summary.find("slowed itself for heat in 1 of them"), std::string::npos);
+  EXPECT_NE(html_report(run).find("SM clock while the pairs ran: mean 1568 MHz"), std::string::npos);
 }
 
 }  // namespace

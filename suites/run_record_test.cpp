@@ -119,6 +119,7 @@ TEST(RunRecord, VolatileFieldsAsideTwoRunsOfTheSameWorkAreEqual) {
   b.run.seconds = 99;
   b.run.command = "mmasp run --out two --resume";
   b.run.resumed = 2;
+  b.run.clocks = summarise_clocks({{1410, kClockSoftwarePowerCap, 80}}, 1980);   // no two runs' clocks are the same
   b.results[0].seconds = 7;
   b.results[0].closest_to_bound->repro = "repro: mmasp eval /elsewhere/two/failures/../closest-to-bound/case-42.json   # note";
   EXPECT_EQ(without_volatile_fields(to_json(a)), without_volatile_fields(to_json(b)));
@@ -147,6 +148,7 @@ TEST(RunRecord, EveryOptionalPartWritesAndReadsBack) {
   run.run.resumed = 2;
   run.run.interrupted = Interruption{15, "SIGTERM", 3, 7};
   run.run.phase_seconds["random suites"] = 1.5;
+  run.run.clocks = summarise_clocks({{1980, 0, 70}, {1155, kClockSoftwareThermal, 88}, {345, kClockIdle, 60}}, 1980);
   run.environment.device = DeviceFingerprint{"GPU", 90, "uuid", 13000, "580.1", true, 1, 2, 3, 4};
   run.environment.compile_paths = "toolkit,driver-jit";
   CompileRecord compile;
@@ -199,6 +201,12 @@ TEST(RunRecord, EveryOptionalPartWritesAndReadsBack) {
   EXPECT_EQ(written["run"]["mmasp"].size(), 2u);
   EXPECT_EQ(written["run"]["resumed"], 2);
   EXPECT_EQ(written["run"]["interrupted"]["signal_name"], "SIGTERM");
+  EXPECT_EQ(written["run"]["clocks"]["busy"], 2);
+  EXPECT_EQ(written["run"]["clocks"]["thermal"], 1);
+  EXPECT_EQ(written["run"]["clocks"]["mean_mhz"], (1980.0 + 1155) / 2);
+  json slowed_beyond_busy = written;
+  slowed_beyond_busy["run"]["clocks"]["thermal"] = 3;
+  EXPECT_NE(error_of(slowed_beyond_busy).find("/run/clocks/busy"), std::string::npos) << error_of(slowed_beyond_busy);
   // A SASS record that could not be read holds its error and nothing else.
   EXPECT_FALSE(written["sass"][1].contains("mma"));
   EXPECT_EQ(written["sass"][1]["error"], "no cubin");
