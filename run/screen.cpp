@@ -9,6 +9,7 @@
 #include "generators/reproduction.h"
 #include "judge/suites.h"
 #include "harness/backend.h"
+#include "harness/clock_watch.h"
 #include "harness/gpu_probe.h"
 #include "harness/resident.h"
 #include "judge/model_source.h"
@@ -128,6 +129,9 @@ ScreenOutcome screen_device(const ScreenOptions& o, const std::function<void(con
     }
     uint64_t cases = 0, deviating = 0;
     json pair_list = json::array(), deviations = json::array();
+    // The GPU's clock while it is screened (harness/clock_watch.h): a GPU that slows itself for heat or power screens
+    // fewer cases in the same budget, and the verdict says so.
+    ClockWatch clock_watch(fingerprint.uuid);
     for (size_t p = 0; p < pairs.size(); ++p) {
       const Form& form = *pairs[p].first;
       const int selector = pairs[p].second;
@@ -165,6 +169,10 @@ ScreenOutcome screen_device(const ScreenOptions& o, const std::function<void(con
         say("GPU " + std::to_string(o.device) + ": " + std::to_string(p + 1) + " of " + std::to_string(pairs.size()) +
             " pairs, " + std::to_string(cases) + " cases, " + std::to_string(deviating) + " deviating");
     }
+    if (const ClockReport c = clock_watch.stop(); c.samples)
+      verdict["clocks"] = {{"samples", c.samples}, {"busy", c.busy}, {"max_mhz", c.max_mhz}, {"mean_mhz", c.mean_mhz},
+                           {"min_mhz", c.min_mhz}, {"thermal", c.thermal}, {"power", c.power}, {"hottest_c", c.hottest_c},
+                           {"slowed", c.slowed()}, {"summary", describe_clocks(c)}};
     verdict["pairs_screened"] = pairs.size();
     verdict["cases"] = cases;
     verdict["deviating_cases"] = deviating;
@@ -226,6 +234,10 @@ int screen_devices(const ScreenOptions& o, const std::vector<std::string>& self_
       if (verdict.contains("cases"))
         line += ", " + std::to_string(verdict["cases"].get<uint64_t>()) + " cases, " +
                 std::to_string(verdict["deviating_cases"].get<uint64_t>()) + " deviating";
+      if (verdict.contains("clocks") && verdict["clocks"].value("slowed", false))
+        line += "; slowed itself for heat or power (mean SM clock " +
+                std::to_string(int(verdict["clocks"].value("mean_mhz", 0.0) + 0.5)) + " of " +
+                std::to_string(verdict["clocks"].value("max_mhz", 0u)) + " MHz)";
       if (verdict.contains("error")) line += " (" + verdict["error"].get<std::string>() + ")";
       say(line);
     }
