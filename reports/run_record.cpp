@@ -573,6 +573,7 @@ template <typename T> T read_record(const json& document) {
 }  // namespace
 
 json fingerprint_json(const DeviceFingerprint& f) { return write_record(f); }
+json clock_json(const ClockReport& c) { return write_record(c); }
 
 json compile_matrix_json(const CompileRecord& c) {
   FieldWriter writer;

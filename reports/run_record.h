@@ -278,6 +278,8 @@ LayoutRecord record_of(const LayoutDiscovery& discovery);
 SassRecord sass_record(const Form& form, int selector, std::string_view path, const std::optional<SassSummary>& sass,
                        const std::string& why_not);
 nlohmann::json fingerprint_json(const DeviceFingerprint& fingerprint);
+// run.json's run.clocks (the screen's verdicts hold the same object).
+nlohmann::json clock_json(const ClockReport& clocks);
 // {"targets": [...], "matrix": [{form, selector, cells: {target: {expected, observed, ptx_version}}}]}: run.json's
 // compile_matrix, and the matrix of compile.json.
 nlohmann::json compile_matrix_json(const CompileRecord& compile);

@@ -75,7 +75,6 @@ class Nightly {
   void commit(size_t p, PairWork work);
   void float_case_target_note();
   void finish();
-  ClockReport clocks_;   // the GPU's clock while the pairs ran (run_pairs)
 
   const NightlyOptions& o_;
   const NightlyHooks& hooks_;
@@ -201,12 +200,11 @@ void Nightly::run_pairs() {
                        " (its results say Crash); a new worker continues");
   }
   if (clock_watch) {
-    clocks_ = clock_watch->stop();
     // In run.json's run.clocks, not in its notes: the notes are compared by mmasp diff --identical (resumed runs,
     // merged shards), and no two runs' clocks are the same.
-    if (clocks_.samples) {
-      record_.run.clocks = clocks_;
-      say("  " + describe_clocks(clocks_));
+    if (const ClockReport clocks = clock_watch->stop(); clocks.samples) {
+      record_.run.clocks = clocks;
+      say("  " + describe_clocks(clocks));
     }
   }
 }
@@ -250,7 +248,7 @@ void Nightly::float_case_target_note() {
        significant(fewest->planned->seconds) + " s): the budget's share of each at the resident kernel's rate on this "
        "GPU; a --budget of about " + significant(std::ceil(o_.budget + random_seconds * (growth - 1))) + " s would give "
        "each that many" +
-       (clocks_.slowed() ? std::string(" at the clock it ran at. This GPU slowed itself for heat or power during the run "
+       (record_.run.clocks && record_.run.clocks->slowed() ? std::string(" at the clock it ran at. This GPU slowed itself for heat or power during the run "
                                        "(its SM clock, above), which lowered every pair's rate")
                          : std::string()));
 }

@@ -18,6 +18,7 @@
 #include "mmasp_commit.h"
 #include "oracle/numeric_model_table.h"
 #include "oracle/text.h"
+#include "reports/run_record.h"
 #include "run/devices.h"
 #include "oracle/input_file.h"
 #include "oracle/output_file.h"
@@ -169,10 +170,10 @@ ScreenOutcome screen_device(const ScreenOptions& o, const std::function<void(con
         say("GPU " + std::to_string(o.device) + ": " + std::to_string(p + 1) + " of " + std::to_string(pairs.size()) +
             " pairs, " + std::to_string(cases) + " cases, " + std::to_string(deviating) + " deviating");
     }
-    if (const ClockReport c = clock_watch.stop(); c.samples)
-      verdict["clocks"] = {{"samples", c.samples}, {"busy", c.busy}, {"max_mhz", c.max_mhz}, {"mean_mhz", c.mean_mhz},
-                           {"min_mhz", c.min_mhz}, {"thermal", c.thermal}, {"power", c.power}, {"hottest_c", c.hottest_c},
-                           {"slowed", c.slowed()}, {"summary", describe_clocks(c)}};
+    if (const ClockReport c = clock_watch.stop(); c.samples) {
+      verdict["clocks"] = clock_json(c);
+      verdict["clocks"].update({{"slowed", c.slowed()}, {"summary", describe_clocks(c)}});
+    }
     verdict["pairs_screened"] = pairs.size();
     verdict["cases"] = cases;
     verdict["deviating_cases"] = deviating;

@@ -201,6 +201,7 @@ TEST(RunRecord, EveryOptionalPartWritesAndReadsBack) {
   EXPECT_EQ(written["run"]["mmasp"].size(), 2u);
   EXPECT_EQ(written["run"]["resumed"], 2);
   EXPECT_EQ(written["run"]["interrupted"]["signal_name"], "SIGTERM");
+  EXPECT_EQ(written["run"]["clocks"], clock_json(*run.run.clocks)) << "the screen's verdicts write the same object";
   EXPECT_EQ(written["run"]["clocks"]["busy"], 2);
   EXPECT_EQ(written["run"]["clocks"]["thermal"], 1);
   EXPECT_EQ(written["run"]["clocks"]["mean_mhz"], (1980.0 + 1155) / 2);
