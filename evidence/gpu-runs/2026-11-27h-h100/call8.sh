@@ -1,7 +1,7 @@
 #!/bin/bash
-# Issue #28, fifteenth session, eighth call (an H100; not run in that session, its device time spent): the run's
+# Issue #28, fifteenth session, eighth call (an H100; run in the sixteenth session's first call): the run's
 # clock record (harness/clock_watch.h, run.json run.clocks, the line under the GPU in summary.md) on the GPU: nc
-# (99d873a's mmasp) runs mmasp run --budget 30 as a new user runs it while nvidia-smi samples the same GPU every second
+# (c44ba81's mmasp, main's at 04b22a3) runs mmasp run --budget 30 as a new user runs it while nvidia-smi samples the same GPU every second
 # (clocks8.csv), so that the record's mean clock and slowed samples can be compared with nvidia-smi's. Run from the
 # repository root with gpu-carry11 carried. Then mmasp screen --budget 20, whose verdict records the clock too.
 set -u
