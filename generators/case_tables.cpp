@@ -49,7 +49,9 @@ uint32_t flatten(const ElementSampler& sampler, PortableCaseTables& out, std::ma
   } else {
     s.mantissa_bits = uint32_t(sampler.type->mantissa_bits);
     s.pad_bits = uint32_t(sampler.type->pad_bits);
-    s.slot_class = append_once(out.arena, appended, std::vector<uint32_t>(sampler.slot_class.begin(), sampler.slot_class.end()));
+    std::vector<uint32_t> classes(256 / 4);   // portable::slot_classes reads them as bytes
+    for (size_t i = 0; i < 256; ++i) classes[i / 4] |= (sampler.slot_class[i] & 0xFFu) << (8 * (i % 4));
+    s.slot_class = append_once(out.arena, appended, classes);
     s.codes = append_once(out.arena, appended, sampler.all_codes);
     for (int c = 0; c < 16; ++c) {
       s.classes[c] = {sampler.class_offset[size_t(c)], sampler.class_size[size_t(c)], sampler.class_mask[size_t(c)],

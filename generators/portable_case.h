@@ -90,7 +90,10 @@ struct Sampler {
   uint32_t slots = 0;
   uint32_t mantissa_bits = 0;  // 32-bit fields: the type's mantissa and pad bits (code_of_field)
   uint32_t pad_bits = 0;
-  uint32_t slot_class = 0;     // wide: 256 class numbers
+  // wide: 256 class numbers, a byte each, four to an arena word (slot_classes): 256 bytes a table where 32-bit numbers
+  // took 1 KB. The m16n8k32 forms' draws lose speed to every table byte that crowds their L1 (a 4 KB table a sampler
+  // cost them 2-5 %, evidence/gpu-runs/2026-11-27h-h100, call2.sh).
+  uint32_t slot_class = 0;
   uint32_t codes = 0;          // wide: every class's list, one after the other
   // Per value class: its list's offset in `codes` and size, and its mask and forced bits. One 16-byte record per
   // class, so that a GPU reads a drawn class's four numbers with one load.
@@ -98,6 +101,11 @@ struct Sampler {
     uint32_t offset = 0, size = 0, mask = 0, force = 0;
   } classes[16] = {};
 };
+
+// A wide sampler's slot classes, a byte each (the arena's words read as bytes, as slot_codes).
+MMASP_PORTABLE const uint8_t* slot_classes(const Sampler& s, const uint32_t* arena) {
+  return reinterpret_cast<const uint8_t*>(arena + s.slot_class);
+}
 
 // A narrow sampler's slot codes, a byte each (the arena's words read as bytes, little-endian on the host as on a GPU).
 MMASP_PORTABLE const uint8_t* slot_codes(const Sampler& s, const uint32_t* arena) {
@@ -120,7 +128,7 @@ MMASP_PORTABLE uint32_t code_of(const Sampler& s, const uint32_t* arena, uint64_
     index = uint32_t(r >> 24);
     extra = uint32_t(r);
   }
-  const Sampler::Class k = s.classes[arena[s.slot_class + slot]];
+  const Sampler::Class k = s.classes[slot_classes(s, arena)[slot]];
   return arena[s.codes + k.offset + uint32_t((uint64_t(index) * k.size) >> index_bits)] | (extra & k.mask) | k.force;
 }
 
@@ -287,7 +295,7 @@ MMASP_PORTABLE void draw_codes(const CaseTables& t, uint64_t case_seed, uint32_t
   if (width == 32) {   // code_of's 32-bit field case, its scalars in registers
     const uint32_t mantissa_bits = sampler.mantissa_bits, pad_bits = sampler.pad_bits;
     const uint32_t index_bits = 24 - mantissa_bits, index_mask = (1u << index_bits) - 1;
-    const uint32_t* const slot_class = arena + sampler.slot_class;
+    const uint8_t* const slot_class = slot_classes(sampler, arena);
     const uint32_t* const codes = arena + sampler.codes;
     const Sampler::Class* const classes = sampler.classes;
     draw_run_of_width<32>(case_seed, at, shape, count, lane, lanes, [&](uint32_t i, uint64_t r) {
