@@ -214,13 +214,13 @@ TEST(ResidentFrames, EveryKernelsCodeIsTheMeasuredKernels) {
     const char* measured;
   };
   const Recorded recorded[] = {
-      {mmasp::kResidentLeanKernel, "3610a7fe86a07e6923b5f975dd86512f2c62c8d660a9bcca351e71607c1834bb", "the pair's tables a kernel parameter (Launch::pair), evidence/gpu-runs/2026-11-27g-h100 (call4.sh)"},
-      {mmasp::kResidentLean768Kernel, "fcdcb2d1ef1d5772e21d42f109cc0b9fa64024f007593ba17f06e3a8d46e9493", "the pair's tables a kernel parameter (Launch::pair), evidence/gpu-runs/2026-11-27g-h100 (call4.sh)"},
-      {mmasp::kResidentLeanFp8Kernel, "8b9e8c5bf07d311aacc68acb3f77adcd57cb0ffb96c01ec12206853d16484c83", "the pair's tables a kernel parameter (Launch::pair), evidence/gpu-runs/2026-11-27g-h100 (call4.sh)"},
-      {mmasp::kResidentLeanNarrowKernel, "d5227f542f98f8ce41316bf4c6ec7b26a8bf98ed709fa498ed815a74e55baec3", "the pair's tables a kernel parameter (Launch::pair), evidence/gpu-runs/2026-11-27g-h100 (call4.sh)"},
-      {mmasp::kResidentKernel, "d1a0dc08e68188ede41952dc78c2920f9b5a8ed73d867b465d1e3f6d238a243a", "the pair's tables a kernel parameter (Launch::pair), evidence/gpu-runs/2026-11-27g-h100 (call5.sh: selftest --faults; call6.sh)"},
-      {mmasp::kResidentLeanDenseKernel, "71af69e3fe84fff905af8d10b11795deba2db2e4eef9079a8674cfcbba1161de", "the pair's tables a kernel parameter (Launch::pair), evidence/gpu-runs/2026-11-27g-h100 (call4.sh)"},
-      {mmasp::kResidentLeanDense768Kernel, "943624561e534ee1942ff8b121e14f365a5d054dde25f730ed3afef31b5d6f2b", "the pair's tables a kernel parameter (Launch::pair), evidence/gpu-runs/2026-11-27g-h100 (call4.sh)"}};
+      {mmasp::kResidentLeanKernel, "f62dbf7fad5ece6cdf499dd97a439ab390a2ed1a6774fe8a49be87a083857cc4", "a wide sampler's slot classes as bytes, evidence/gpu-runs/2026-11-27h-h100 (call9.sh)"},
+      {mmasp::kResidentLean768Kernel, "c36885e523f2e0e809f525d9eb6a47c6ed868258225d65f4aca9eccecc3b9678", "a wide sampler's slot classes as bytes, evidence/gpu-runs/2026-11-27h-h100 (call9.sh)"},
+      {mmasp::kResidentLeanFp8Kernel, "26bea5672249e82fd5b3797a2026e4a46383b3bdf4c6cf9b5c621bfe6099be01", "a wide sampler's slot classes as bytes, evidence/gpu-runs/2026-11-27h-h100 (call9.sh)"},
+      {mmasp::kResidentLeanNarrowKernel, "ea194060cc382a38a2af299791e7f0090eb6eb27dd0bad12b3780fe1d2f16a36", "a wide sampler's slot classes as bytes, evidence/gpu-runs/2026-11-27h-h100 (call9.sh)"},
+      {mmasp::kResidentKernel, "11a5f08449bfcf9a40a32ead99515aade8fc1384bc506e39621fcf90e5d696da", "a wide sampler's slot classes as bytes, evidence/gpu-runs/2026-11-27h-h100 (call9.sh; call10.sh: selftest --faults)"},
+      {mmasp::kResidentLeanDenseKernel, "853b6db19515815661b84f522fb90d0bfd0907ee5f2d89fcb89cbb91904cc2de", "a wide sampler's slot classes as bytes, evidence/gpu-runs/2026-11-27h-h100 (call9.sh)"},
+      {mmasp::kResidentLeanDense768Kernel, "57d3778cd3d5b173c26b3cd9f06081067248bede5e5d190e1779e2e242f599be", "a wide sampler's slot classes as bytes, evidence/gpu-runs/2026-11-27h-h100 (call9.sh)"}};
   if (std::string(MMASP_NVCC_VERSION) != kRecordedToolkit)
     GTEST_SKIP() << "the record is of nvcc " << kRecordedToolkit << "; this build's toolkit is " << MMASP_NVCC_VERSION
                  << ", whose code differs: measure its kernels on a GPU before recording them";
