@@ -1,6 +1,6 @@
 #include "harness/clock_watch.h"
 
-#include <dlfcn.h>
+#include "harness/nvml_device.h"
 
 #include <algorithm>
 #include <chrono>
@@ -44,47 +44,23 @@ std::string describe_clocks(const ClockReport& r) {
   return out;
 }
 
-// NVML by dlopen, as gpu_serial does: a runner without it still runs. Types as nvml.h declares them.
-struct ClockWatch::Nvml {
-  void* library = nullptr;
-  void* device = nullptr;
-  int (*shutdown)() = nullptr;
-  int (*clock)(void*, int, unsigned*) = nullptr;              // nvmlDeviceGetClockInfo
-  int (*reasons)(void*, unsigned long long*) = nullptr;       // nvmlDeviceGetCurrentClocksEventReasons
-  int (*temperature)(void*, int, unsigned*) = nullptr;        // nvmlDeviceGetTemperature
-};
-
 namespace {
-constexpr int kNvmlClockSm = 1, kNvmlTemperatureGpu = 0;
+constexpr int kNvmlClockSm = 1, kNvmlTemperatureGpu = 0;   // nvml.h: NVML_CLOCK_SM, NVML_TEMPERATURE_GPU
 }
 
 ClockWatch::ClockWatch(const std::string& uuid, unsigned interval_ms) {
-  void* library = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
-  if (!library) return;
-  const auto init = reinterpret_cast<int (*)()>(dlsym(library, "nvmlInit_v2"));
-  const auto by_uuid = reinterpret_cast<int (*)(const char*, void**)>(dlsym(library, "nvmlDeviceGetHandleByUUID"));
-  const auto max_clock = reinterpret_cast<int (*)(void*, int, unsigned*)>(dlsym(library, "nvmlDeviceGetMaxClockInfo"));
-  auto nvml = new Nvml;
-  nvml->library = library;
-  nvml->shutdown = reinterpret_cast<int (*)()>(dlsym(library, "nvmlShutdown"));
-  nvml->clock = reinterpret_cast<int (*)(void*, int, unsigned*)>(dlsym(library, "nvmlDeviceGetClockInfo"));
-  nvml->reasons = reinterpret_cast<int (*)(void*, unsigned long long*)>(dlsym(library, "nvmlDeviceGetCurrentClocksEventReasons"));
-  if (!nvml->reasons)   // the older name of the same call
-    nvml->reasons = reinterpret_cast<int (*)(void*, unsigned long long*)>(dlsym(library, "nvmlDeviceGetCurrentClocksThrottleReasons"));
-  nvml->temperature = reinterpret_cast<int (*)(void*, int, unsigned*)>(dlsym(library, "nvmlDeviceGetTemperature"));
-  if (!init || !by_uuid || !max_clock || !nvml->shutdown || !nvml->clock || !nvml->reasons || !nvml->temperature ||
-      init() != 0) {
-    dlclose(library);
-    delete nvml;
+  auto nvml = std::make_unique<NvmlDevice>(uuid);
+  if (!nvml->open()) return;
+  using Clock = int (*)(void*, int, unsigned*);
+  using Reasons = int (*)(void*, unsigned long long*);
+  const auto max_clock = nvml->function<Clock>("nvmlDeviceGetMaxClockInfo");
+  clock_ = nvml->function<Clock>("nvmlDeviceGetClockInfo");
+  reasons_ = nvml->function<Reasons>("nvmlDeviceGetCurrentClocksEventReasons");
+  if (!reasons_) reasons_ = nvml->function<Reasons>("nvmlDeviceGetCurrentClocksThrottleReasons");   // its older name
+  temperature_ = nvml->function<int (*)(void*, int, unsigned*)>("nvmlDeviceGetTemperature");
+  if (!max_clock || !clock_ || !reasons_ || !temperature_ || max_clock(nvml->handle(), kNvmlClockSm, &max_mhz_) != 0)
     return;
-  }
-  if (by_uuid(uuid.c_str(), &nvml->device) != 0 || max_clock(nvml->device, kNvmlClockSm, &max_mhz_) != 0) {
-    nvml->shutdown();
-    dlclose(library);
-    delete nvml;
-    return;
-  }
-  nvml_ = nvml;
+  nvml_ = std::move(nvml);
   thread_ = std::thread([this, interval_ms] { sample_until_stopped(interval_ms); });
 }
 
@@ -92,8 +68,9 @@ void ClockWatch::sample_until_stopped(unsigned interval_ms) {
   std::unique_lock<std::mutex> lock(mutex_);
   while (!stopping_) {
     ClockSample s;
-    if (nvml_->clock(nvml_->device, kNvmlClockSm, &s.sm_mhz) == 0 && nvml_->reasons(nvml_->device, &s.reasons) == 0) {
-      nvml_->temperature(nvml_->device, kNvmlTemperatureGpu, &s.temperature_c);
+    void* const device = nvml_->handle();
+    if (clock_(device, kNvmlClockSm, &s.sm_mhz) == 0 && reasons_(device, &s.reasons) == 0) {
+      temperature_(device, kNvmlTemperatureGpu, &s.temperature_c);
       samples_.push_back(s);
     }
     wake_.wait_for(lock, std::chrono::milliseconds(interval_ms), [this] { return stopping_; });
@@ -107,12 +84,7 @@ ClockReport ClockWatch::stop() {
   }
   wake_.notify_all();
   if (thread_.joinable()) thread_.join();
-  if (nvml_) {
-    nvml_->shutdown();
-    dlclose(nvml_->library);
-    delete nvml_;
-    nvml_ = nullptr;
-  }
+  nvml_.reset();
   return summarise_clocks(samples_, max_mhz_);
 }
 

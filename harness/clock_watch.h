@@ -8,6 +8,7 @@
 
 #include <condition_variable>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -46,6 +47,8 @@ std::string describe_clocks(const ClockReport& report);
 // Samples the GPU with this UUID ("GPU-..." as the driver gives it) every `interval_ms` from construction until
 // stop(). Without NVML (a runner with no NVIDIA driver, the emulator) it takes no samples and stop() says so with
 // samples == 0.
+class NvmlDevice;
+
 class ClockWatch {
  public:
   explicit ClockWatch(const std::string& uuid, unsigned interval_ms = 1000);
@@ -55,10 +58,13 @@ class ClockWatch {
   ClockReport stop();
 
  private:
-  struct Nvml;
   void sample_until_stopped(unsigned interval_ms);
 
-  Nvml* nvml_ = nullptr;
+  // The GPU in NVML and the three calls a sample makes (nvml.h's types); null without NVML.
+  std::unique_ptr<NvmlDevice> nvml_;
+  int (*clock_)(void*, int, unsigned*) = nullptr;              // nvmlDeviceGetClockInfo
+  int (*reasons_)(void*, unsigned long long*) = nullptr;       // nvmlDeviceGetCurrentClocksEventReasons
+  int (*temperature_)(void*, int, unsigned*) = nullptr;        // nvmlDeviceGetTemperature
   unsigned max_mhz_ = 0;
   std::vector<ClockSample> samples_;
   std::mutex mutex_;

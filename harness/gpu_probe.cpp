@@ -1,5 +1,7 @@
 #include "harness/gpu_probe.h"
 
+#include "harness/nvml_device.h"
+
 #include <cuda.h>
 #include <dlfcn.h>
 
@@ -53,25 +55,11 @@ GpuProbe probe_gpus() {
 }
 
 std::optional<std::string> gpu_serial(const std::string& uuid) {
-  // NVML by dlopen, like the driver: a runner without it still runs. Types as nvml.h declares them.
-  void* nvml = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
-  if (!nvml) return std::nullopt;
-  using Init = int (*)();
-  using ByUuid = int (*)(const char*, void**);
-  using Serial = int (*)(void*, char*, unsigned);
-  const auto init = reinterpret_cast<Init>(dlsym(nvml, "nvmlInit_v2"));
-  const auto shutdown = reinterpret_cast<Init>(dlsym(nvml, "nvmlShutdown"));
-  const auto by_uuid = reinterpret_cast<ByUuid>(dlsym(nvml, "nvmlDeviceGetHandleByUUID"));
-  const auto serial = reinterpret_cast<Serial>(dlsym(nvml, "nvmlDeviceGetSerial"));
-  std::optional<std::string> out;
-  if (init && shutdown && by_uuid && serial && init() == 0) {
-    void* device = nullptr;
-    char text[96] = {};
-    if (by_uuid(uuid.c_str(), &device) == 0 && serial(device, text, sizeof text) == 0 && text[0]) out = std::string(text);
-    shutdown();
-  }
-  dlclose(nvml);
-  return out;
+  const NvmlDevice nvml(uuid);
+  const auto serial = nvml.function<int (*)(void*, char*, unsigned)>("nvmlDeviceGetSerial");
+  char text[96] = {};
+  if (!nvml.open() || !serial || serial(nvml.handle(), text, sizeof text) != 0 || !text[0]) return std::nullopt;
+  return std::string(text);
 }
 
 }  // namespace mmasp

@@ -4,6 +4,8 @@
 #include <filesystem>
 
 #include "harness/clock_watch.h"
+#include "harness/gpu_probe.h"
+#include "harness/nvml_device.h"
 #include "reports/run_report.h"
 
 namespace mmasp {
@@ -52,6 +54,16 @@ TEST(ClockWatch, AWatchOfNoGpuTakesNoSamples) {
   EXPECT_EQ(r.samples, 0u);
   EXPECT_FALSE(r.slowed());
   EXPECT_EQ(describe_clocks(r), "");
+}
+
+// The NVML opener that the clock watch and gpu_serial share: a UUID that names no GPU (or a runner with no NVML) opens
+// nothing, hands out no handle, and gives no serial; its destructor closes whatever it opened.
+TEST(NvmlDevice, AUuidOfNoGpuOpensNothing) {
+  const std::string none = "GPU-00000000-0000-0000-0000-000000000000";
+  const NvmlDevice device(none);
+  EXPECT_FALSE(device.open());
+  EXPECT_EQ(device.handle(), nullptr);
+  EXPECT_EQ(gpu_serial(none), std::nullopt);
 }
 
 // run.json keeps the report in run.clocks (volatile: mmasp diff --identical leaves it out), and summary.md and
