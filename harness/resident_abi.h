@@ -678,8 +678,8 @@ MMASP_PORTABLE void decode_narrow(const PairTables& p, const uint32_t* a, const 
     const uint32_t* table = p.layouts + a_table.offset;
     for (uint32_t e = lane; e < t.a_count; e += lanes)
       a_narrow[narrow_a_slot(t, e)] =
-          narrow_looked_up(table, a_table.pad_bits, a_table.mantissa_bits, a_table.index_bits, a[e]) |
-          uint64_t(narrow_tag(t, a_element_column(t, nibbles, e))) << (32 + model::narrow::kTagShift);
+          model::narrow::with_tag(narrow_looked_up(table, a_table.pad_bits, a_table.mantissa_bits, a_table.index_bits, a[e]),
+                                  narrow_tag(t, a_element_column(t, nibbles, e)));
   } else {
     for (uint32_t e = lane; e < t.a_count; e += lanes)
       a_narrow[narrow_a_slot(t, e)] =
@@ -716,8 +716,7 @@ MMASP_PORTABLE void decode_narrow_over_codes(const PairTables& p, uint32_t* code
         a_table.offset != kNoTable
             ? narrow_looked_up(p.layouts + a_table.offset, a_table.pad_bits, a_table.mantissa_bits, a_table.index_bits, codes[e])
             : model::narrow::pack(model::decode_operand(codes[e], a_format, subnormals));
-    a_narrow[narrow_a_slot(t, e)] =
-        word | uint64_t(narrow_tag(t, a_element_column(t, nibbles, e))) << (32 + model::narrow::kTagShift);
+    a_narrow[narrow_a_slot(t, e)] = model::narrow::with_tag(word, narrow_tag(t, a_element_column(t, nibbles, e)));
   }
 #if defined(__CUDA_ARCH__)
   __syncwarp();   // every lane has read its A codes

@@ -883,6 +883,12 @@ MMASP_PORTABLE bool fits(const OperandFormat& f) {
   return f.mantissa_bits + 1 <= kSignificandBits && lowest >= -kExponentOffset && lowest_field >= -kExponentOffset &&
          highest < kExponentOffset;
 }
+// A packed word with a caller's tag in its top bits (a word packed without one, or a table's: their tag bits are 0),
+// and the tag read back. pack() puts its tag in the high half itself, where with_tag's 64-bit shift changed the code
+// of the kernels that pack (a new kernel to measure for no gain); ModelArithmetic.NarrowTagsAreOnePlace checks that
+// the two agree on every tag.
+MMASP_PORTABLE uint64_t with_tag(uint64_t word, uint32_t tag) { return word | uint64_t(tag) << (32 + kTagShift); }
+MMASP_PORTABLE uint32_t tag(uint64_t x) { return uint32_t(x >> (32 + kTagShift)); }
 MMASP_PORTABLE uint64_t pack(const Value& v, uint32_t tag = 0) {
   uint32_t high = (v.negative ? kNegative : 0) | tag << kTagShift, low = 0;
   switch (v.cls) {
@@ -896,7 +902,6 @@ MMASP_PORTABLE uint64_t pack(const Value& v, uint32_t tag = 0) {
   }
   return uint64_t(high) << 32 | low;
 }
-MMASP_PORTABLE uint32_t tag(uint64_t x) { return uint32_t(x >> (32 + kTagShift)); }
 
 // Whether the narrow arithmetic computes element() for parameters of type P with these numbers.
 template <class P>

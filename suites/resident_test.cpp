@@ -619,6 +619,31 @@ TEST(ModelArithmetic, AlignedAtShiftsEitherWay) {
   ASSERT_EQ(model::narrow::aligned_at(0x3FFFFFu, 0xFFFFFFFFu), 0u);   // a shift past the product's top, read unsigned
 }
 
+// A packed word's tag has one place: pack(v, tag) (which writes it in the high half itself) is with_tag(pack(v), tag)
+// for every tag that fits kTagBits and every class of value, tag() reads it back, and the tag leaves the value's bits
+// (the significand, flags and both low-half sums) as they were.
+TEST(ModelArithmetic, NarrowTagsAreOnePlace) {
+  model::Value finite;
+  finite.cls = model::Value::finite;
+  finite.negative = true;
+  finite.significand = 0x5A5;
+  finite.exponent = -20;
+  finite.field = -10;
+  model::Value values[4] = {model::Value{}, finite, finite, finite};
+  values[2].cls = model::Value::infinite;
+  values[3].cls = model::Value::nan;
+  const uint64_t value_bits = (uint64_t(1) << (32 + model::narrow::kTagShift)) - 1;
+  for (const model::Value& v : values)
+    for (uint32_t tag = 0; tag < (1u << model::narrow::kTagBits); tag += tag < 64 ? 1 : 997) {
+      const uint64_t packed = model::narrow::pack(v, tag);
+      ASSERT_EQ(packed, model::narrow::with_tag(model::narrow::pack(v), tag)) << "tag " << tag;
+      ASSERT_EQ(model::narrow::tag(packed), tag);
+      ASSERT_EQ(packed & value_bits, model::narrow::pack(v));
+    }
+  EXPECT_EQ(model::narrow::tag(model::narrow::with_tag(0, (1u << model::narrow::kTagBits) - 1)),
+            (1u << model::narrow::kTagBits) - 1);
+}
+
 // A narrow pair needs the verified choices and operands that pack; anything else keeps the general model.
 // model::for_block walks a block's products without block_of's divisions; block_of stays the rule.
 TEST(ModelArithmetic, ForBlockEnumeratesBlockOf) {
