@@ -34,24 +34,28 @@ uint32_t append_once(std::vector<uint32_t>& arena, Appended& appended, const std
   return appended[words] = append(arena, words);
 }
 
+// Numbers of at most 8 bits as bytes, four to an arena word, as portable::slot_codes and portable::slot_classes read
+// the words back.
+template <class Numbers>
+std::vector<uint32_t> as_bytes(const Numbers& numbers) {
+  static_assert(std::endian::native == std::endian::little, "portable::slot_codes and slot_classes read the words as bytes");
+  std::vector<uint32_t> packed((numbers.size() + 3) / 4);
+  for (size_t i = 0; i < numbers.size(); ++i) packed[i / 4] |= uint32_t(numbers[i] & 0xFFu) << (8 * (i % 4));
+  return packed;
+}
+
 uint32_t flatten(const ElementSampler& sampler, PortableCaseTables& out, std::map<const ElementSampler*, uint32_t>& done,
                  Appended& appended) {
   if (auto it = done.find(&sampler); it != done.end()) return it->second;
   portable::Sampler s;
   s.width = width_of(sampler);
   if (sampler.narrow()) {
-    // The slots' codes (their low bytes) as bytes, four to a word (Sampler::slots): a 12-bit sampler's table is then
-    // 4 KB, not 16.
-    static_assert(std::endian::native == std::endian::little, "portable::slot_codes reads the words as bytes");
-    std::vector<uint32_t> packed((sampler.slots.size() + 3) / 4);
-    for (size_t i = 0; i < sampler.slots.size(); ++i) packed[i / 4] |= uint32_t(sampler.slots[i] & 0xFFu) << (8 * (i % 4));
-    s.slots = append_once(out.arena, appended, packed);
+    // The slots' codes (their low bytes) as bytes (Sampler::slots): a 12-bit sampler's table is then 4 KB, not 16.
+    s.slots = append_once(out.arena, appended, as_bytes(sampler.slots));
   } else {
     s.mantissa_bits = uint32_t(sampler.type->mantissa_bits);
     s.pad_bits = uint32_t(sampler.type->pad_bits);
-    std::vector<uint32_t> classes(256 / 4);   // portable::slot_classes reads them as bytes
-    for (size_t i = 0; i < 256; ++i) classes[i / 4] |= (sampler.slot_class[i] & 0xFFu) << (8 * (i % 4));
-    s.slot_class = append_once(out.arena, appended, classes);
+    s.slot_class = append_once(out.arena, appended, as_bytes(sampler.slot_class));   // Sampler::slot_class
     s.codes = append_once(out.arena, appended, sampler.all_codes);
     for (int c = 0; c < 16; ++c) {
       s.classes[c] = {sampler.class_offset[size_t(c)], sampler.class_size[size_t(c)], sampler.class_mask[size_t(c)],
