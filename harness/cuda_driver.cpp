@@ -46,6 +46,7 @@ struct CudaDevice::Api {
   CUresult (*cuLinkDestroy)(CUlinkState);
   CUresult (*cuOccupancyMaxActiveBlocksPerMultiprocessor)(int*, CUfunction, int, size_t);
   CUresult (*cuFuncSetAttribute)(CUfunction, CUfunction_attribute, int);
+  CUresult (*cuFuncGetAttribute)(int*, CUfunction_attribute, CUfunction);
   // Persistent device buffers, grown as needed, so a batch costs two copies and a launch.
   CUdeviceptr input = 0, output = 0;
   size_t input_bytes = 0, output_bytes = 0;
@@ -111,6 +112,7 @@ CudaDevice::CudaDevice(int ordinal) : api_(std::make_shared<Api>()) {
   api.bind(api.cuLinkDestroy, "cuLinkDestroy");
   api.bind(api.cuOccupancyMaxActiveBlocksPerMultiprocessor, "cuOccupancyMaxActiveBlocksPerMultiprocessor");
   api.bind(api.cuFuncSetAttribute, "cuFuncSetAttribute");
+  api.bind(api.cuFuncGetAttribute, "cuFuncGetAttribute");
   api.check(api.cuInit(0), "cuInit");
   api.check(api.cuDriverGetVersion(&api.driver_version), "cuDriverGetVersion");
   api.check(api.cuDeviceGet(&api.device, ordinal), "cuDeviceGet");
@@ -300,6 +302,13 @@ int CudaDevice::resident_blocks(void* function, int threads, size_t shared_bytes
   int blocks = 0;
   api_->check(api_->cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, f, threads, shared_bytes), "cuOccupancy");
   return blocks;
+}
+
+int CudaDevice::max_threads(void* function) {
+  int threads = 0;
+  api_->check(api_->cuFuncGetAttribute(&threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, static_cast<CUfunction>(function)),
+              "cuFuncGetAttribute");
+  return threads;
 }
 
 void CudaDevice::launch(void* function, unsigned blocks, unsigned threads, size_t shared_bytes, void** parameters) {

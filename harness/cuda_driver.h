@@ -79,6 +79,8 @@ class CudaDevice {
   void* function(CudaModule& module, const std::string& name);
   // Blocks of `threads` threads with `shared_bytes` of dynamic shared memory that fit on one multiprocessor at once.
   int resident_blocks(void* function, int threads, size_t shared_bytes);
+  // The most threads a block of `function` may have: its __launch_bounds__, or what its registers allow.
+  int max_threads(void* function);
   // The most dynamic shared memory one block may be given (bytes), after opting in.
   int max_shared_per_block() const;
   // Launches and waits; throws with the driver's error (a trap loses the context, as in run()).
