@@ -371,7 +371,7 @@ ResidentPath::Launched ResidentPath::launch(const Form& form, int selector, cons
     warp_words = resident_shared_words(host.tables, true);
   } else if (lean && host.tables.narrow_over_codes) {
     kernel = lean_narrow_kernel_;
-    threads = kLeanThreads;
+    threads = unsigned(device_.max_threads(kernel)) / kThreads * kThreads;   // as the fp8 kernel's, above
     warp_words = resident_shared_words(host.tables, true);
   }
   while (threads > kThreads && shared_for(threads) > size_t(shared_optin_)) threads -= kThreads;
