@@ -363,12 +363,13 @@ ResidentPath::Launched ResidentPath::launch(const Form& form, int selector, cons
   }
   // Narrow fp8 pairs: their own kernel (kResidentLeanFp8Kernel; resident_abi.h's judged_narrow_with says why), whose
   // words go over their codes; other narrow pairs whose words do: theirs, with as many warps as fit (32 for m16n8k32).
-  if (lean && host.tables.narrow_fp8_blocks && host.tables.narrow_over_codes) {
+  if (lean && host.tables.narrow_fp8_blocks && host.tables.narrow_over_codes &&
+      resident::fp8_words_over_nibbles_fit(host.tables.cases, 32)) {
     kernel = lean_fp8_kernel_;
     // Its __launch_bounds__ (kResidentLeanFp8Threads) as the kernel reports it, so that an image built with other
     // bounds (resident_benchmark --image-file) runs blocks of its own size.
     threads = unsigned(device_.max_threads(kernel)) / kThreads * kThreads;
-    warp_words = resident_shared_words(host.tables, true);
+    warp_words = resident::fp8_shared_words(host.tables.cases);   // its own layout (resident_abi.h)
   } else if (lean && host.tables.narrow_over_codes) {
     kernel = lean_narrow_kernel_;
     threads = unsigned(device_.max_threads(kernel)) / kThreads * kThreads;   // as the fp8 kernel's, above
