@@ -145,9 +145,9 @@ ResidentPairTables resident_pair_tables(const Form& form, int selector, const Mo
                         stored == 32 && t.model.block_products == 16 && t.model.block_interleave == 2 &&
                         model::narrow::products_fit_32(16, t.model.fraction_bits);
   // Narrow words over the codes where the words after the case leave fewer than 32 warps on sm_90 (227 KB of shared
-  // memory a block, cudaDevAttrMaxSharedMemoryPerBlockOptin on the H100 and H200): fp8 k64 (20 warps where 16 fit
-  // before; the room also keeps L1 for its draw's table lookups, which with the arena's old 32-bit slot classes drew
-  // 1.43e8 cases/s at 12 warps and 9.8e7 at 16, evidence/gpu-runs/2026-11-27f-h100/call3.log) and the m16n8k32 f16 and bf16 forms
+  // memory a block, cudaDevAttrMaxSharedMemoryPerBlockOptin on the H100 and H200): fp8 k64 (whose kernel also puts A's
+  // words over the nibbles, fp8_shared_words: 24 warps where 16 fit before; its draw's table lookups lose L1 to them,
+  // 6-10 % slower drawing at 24 warps than at 20, but judging gains more, evidence/gpu-runs/2026-11-28b-fp8/call6.sh) and the m16n8k32 f16 and bf16 forms
   // (28 warps fit, 24 ran, with about 55 KB of L1 left; 28 with 23 KB drew 10-20 % slower, call4.log).
   constexpr uint32_t kWordsFor32Warps = 227u * 1024u / 4u / 32u;
   t.narrow_over_codes = t.judge == resident::Judge::narrow_model && resident::narrow_over_codes_fits(t.cases) &&
