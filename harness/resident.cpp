@@ -145,9 +145,9 @@ ResidentPairTables resident_pair_tables(const Form& form, int selector, const Mo
                         stored == 32 && t.model.block_products == 16 && t.model.block_interleave == 2 &&
                         model::narrow::products_fit_32(16, t.model.fraction_bits);
   // Narrow words over the codes where the words after the case leave fewer than 32 warps on sm_90 (227 KB of shared
-  // memory a block, cudaDevAttrMaxSharedMemoryPerBlockOptin on the H100 and H200): fp8 k64 (20 warps where 16 fit
-  // before; the room also keeps L1 for its draw's table lookups, which with the arena's old 32-bit slot classes drew
-  // 1.43e8 cases/s at 12 warps and 9.8e7 at 16, evidence/gpu-runs/2026-11-27f-h100/call3.log) and the m16n8k32 f16 and bf16 forms
+  // memory a block, cudaDevAttrMaxSharedMemoryPerBlockOptin on the H100 and H200): fp8 k64 (whose kernel also puts A's
+  // words over the nibbles, fp8_shared_words: 24 warps where 16 fit before; its draw's table lookups lose L1 to them,
+  // 6-10 % slower drawing at 24 warps than at 20, but judging gains more, evidence/gpu-runs/2026-11-28b-fp8/call6.sh) and the m16n8k32 f16 and bf16 forms
   // (28 warps fit, 24 ran, with about 55 KB of L1 left; 28 with 23 KB drew 10-20 % slower, call4.log).
   constexpr uint32_t kWordsFor32Warps = 227u * 1024u / 4u / 32u;
   t.narrow_over_codes = t.judge == resident::Judge::narrow_model && resident::narrow_over_codes_fits(t.cases) &&
@@ -363,12 +363,13 @@ ResidentPath::Launched ResidentPath::launch(const Form& form, int selector, cons
   }
   // Narrow fp8 pairs: their own kernel (kResidentLeanFp8Kernel; resident_abi.h's judged_narrow_with says why), whose
   // words go over their codes; other narrow pairs whose words do: theirs, with as many warps as fit (32 for m16n8k32).
-  if (lean && host.tables.narrow_fp8_blocks && host.tables.narrow_over_codes) {
+  if (lean && host.tables.narrow_fp8_blocks && host.tables.narrow_over_codes &&
+      resident::fp8_words_over_nibbles_fit(host.tables.cases, 32)) {
     kernel = lean_fp8_kernel_;
     // Its __launch_bounds__ (kResidentLeanFp8Threads) as the kernel reports it, so that an image built with other
     // bounds (resident_benchmark --image-file) runs blocks of its own size.
     threads = unsigned(device_.max_threads(kernel)) / kThreads * kThreads;
-    warp_words = resident_shared_words(host.tables, true);
+    warp_words = resident::fp8_shared_words(host.tables.cases);   // its own layout (resident_abi.h)
   } else if (lean && host.tables.narrow_over_codes) {
     kernel = lean_narrow_kernel_;
     threads = unsigned(device_.max_threads(kernel)) / kThreads * kThreads;   // as the fp8 kernel's, above

@@ -202,6 +202,43 @@ MMASP_PORTABLE uint32_t narrow_over_codes_shared_words(const gen::portable::Case
   const uint32_t words = case_words(t);
   return words + (words & 1) + 2 * narrow_a_slots(t);
 }
+// The fp8 kernel's layout (kResidentLeanFp8Kernel), tighter than narrow_over_codes_shared_words so that 24 of its warps
+// fit an H100's shared memory where 23 did: A's words start where the nibbles do (8-byte aligned) and outgrow them,
+// written once the registers are packed (decode_narrow_over_codes<true>: every lane has read a step's codes and
+// nibbles before any of them writes, the steps from the last elements down, so that a step's words cover only nibbles
+// that no later step reads; fp8_words_over_nibbles_fit checks that geometry). While a case is drawn, the cancellation
+// profile's operand values go after the nibbles as f16 (every e4m3 and e5m2 value is an f16 value: Resident tests
+// check each code), a_count + b_count halves. fp8 k64: 2,208 words a warp instead of 2,464.
+MMASP_PORTABLE uint32_t fp8_a_words_at(const gen::portable::CaseTables& t) {
+  const uint32_t codes = t.a_count + t.b_count + t.c_count;
+  return codes + (codes & 1);
+}
+MMASP_PORTABLE uint32_t fp8_values_at(const gen::portable::CaseTables& t) { return case_words(t); }
+MMASP_PORTABLE uint32_t fp8_shared_words(const gen::portable::CaseTables& t) {
+  const uint32_t values_end = fp8_values_at(t) + (t.a_count + t.b_count + 1) / 2;
+  const uint32_t words_end = fp8_a_words_at(t) + 2 * narrow_a_slots(t);
+  const uint32_t words = values_end > words_end ? values_end : words_end;
+  return words + (words & 1);
+}
+// Whether A's words may go over the nibbles in steps of `lanes` elements from the last (fp8_a_words_at): no step
+// writes a word over a nibble that an element of a later step (a lower one) still reads, and the steps are whole.
+// The host decides with it (resident.cpp) before a pair takes the fp8 kernel's layout.
+MMASP_PORTABLE bool fp8_words_over_nibbles_fit(const gen::portable::CaseTables& t, uint32_t lanes) {
+  if (lanes == 0 || t.a_count % lanes != 0 || t.b_count > t.a_count) return false;
+  const uint32_t nibbles_at = t.a_count + t.b_count + t.c_count, chunks = 1u << t.chunks_log2;
+  for (uint32_t e = 0; e < t.a_count; ++e) {
+    const uint32_t step_first = e / lanes * lanes;
+    for (uint32_t w = 0; w < 2; ++w) {
+      const uint32_t word = fp8_a_words_at(t) + 2 * narrow_a_slot(t, e) + w;
+      if (word < nibbles_at || word >= nibbles_at + t.nibble_count) continue;
+      const uint32_t nibble = word - nibbles_at;
+      // The first element that reads this nibble: its row's stored element at the chunk's first place.
+      const uint32_t first_reader = (nibble / chunks) * (t.k / 2) + (nibble % chunks) * t.stored_per_chunk;
+      if (first_reader < step_first) return false;
+    }
+  }
+  return true;
+}
 // Words per warp of shared memory for a pair: the case, then (8-byte aligned) its decoded operands, or (16-byte
 // aligned, a multiple of 4 words in all, so that every warp's rows stay aligned) its dense bytes, if any. In every
 // kernel but the narrow-over-codes ones, which size a warp by narrow_over_codes_shared_words: a narrow_over_codes
@@ -705,18 +742,37 @@ MMASP_PORTABLE void decode_narrow(const PairTables& p, const uint32_t* a, const 
 // (and a dumped case's codes written out), and it runs once per case. Its word-making repeats decode_narrow's on
 // purpose: with one function for both, m16n8k16 f16->f32 ran x0.93-x0.955 on the H100, where the variant's other
 // change alone gave x0.965-x0.98 (evidence/gpu-runs/2026-11-28-h100, call7.sh and call8.sh).
+// kOverNibbles: the fp8 kernel's layout (fp8_a_words_at), A's words over the nibbles, in steps of `lanes` elements from
+// the last, each step's codes and nibbles read by every lane before any writes (fp8_words_over_nibbles_fit(t, lanes));
+// the nibbles are then spent too.
+template <bool kOverNibbles = false>
 MMASP_PORTABLE void decode_narrow_over_codes(const PairTables& p, uint32_t* codes, const uint32_t* nibbles,
                                              uint32_t lane, uint32_t lanes, uint64_t* a_narrow) {
   const gen::portable::CaseTables& t = p.cases;
   const Subnormals subnormals = p.model.subnormal_inputs;
   const PairTables::NarrowTable a_table = p.narrow_tables[operand_a], b_table = p.narrow_tables[operand_b];
   const model::OperandFormat a_format = p.a_format, b_format = p.b_format;
-  for (uint32_t e = lane; e < t.a_count; e += lanes) {
-    const uint64_t word =
-        a_table.offset != kNoTable
-            ? narrow_looked_up(p.layouts + a_table.offset, a_table.pad_bits, a_table.mantissa_bits, a_table.index_bits, codes[e])
-            : model::narrow::pack(model::decode_operand(codes[e], a_format, subnormals));
-    a_narrow[narrow_a_slot(t, e)] = model::narrow::with_tag(word, narrow_tag(t, a_element_column(t, nibbles, e)));
+  if constexpr (kOverNibbles) {
+    for (uint32_t top = t.a_count; top > 0; top -= lanes) {   // the same steps in every lane
+      const uint32_t e = top - lanes + lane;
+      const uint64_t word =
+          a_table.offset != kNoTable
+              ? narrow_looked_up(p.layouts + a_table.offset, a_table.pad_bits, a_table.mantissa_bits, a_table.index_bits, codes[e])
+              : model::narrow::pack(model::decode_operand(codes[e], a_format, subnormals));
+      const uint32_t tag = narrow_tag(t, a_element_column(t, nibbles, e));
+#if defined(__CUDA_ARCH__)
+      __syncwarp();
+#endif
+      a_narrow[narrow_a_slot(t, e)] = model::narrow::with_tag(word, tag);
+    }
+  } else {
+    for (uint32_t e = lane; e < t.a_count; e += lanes) {
+      const uint64_t word =
+          a_table.offset != kNoTable
+              ? narrow_looked_up(p.layouts + a_table.offset, a_table.pad_bits, a_table.mantissa_bits, a_table.index_bits, codes[e])
+              : model::narrow::pack(model::decode_operand(codes[e], a_format, subnormals));
+      a_narrow[narrow_a_slot(t, e)] = model::narrow::with_tag(word, narrow_tag(t, a_element_column(t, nibbles, e)));
+    }
   }
 #if defined(__CUDA_ARCH__)
   __syncwarp();   // every lane has read its A codes

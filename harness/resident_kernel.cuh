@@ -12,6 +12,8 @@
 #include <cstdint>
 #include <type_traits>
 
+#include <cuda_fp16.h>
+
 #include "harness/resident_abi.h"
 
 namespace mmasp::resident {
@@ -80,6 +82,14 @@ __device__ __forceinline__ uint32_t draw_shared_case(const Launch& launch, const
   return noise;
 }
 
+// An fp8 operand's value as f16 bits (the fp8 kernel's room for the cancellation profile's values, fp8_values_at):
+// every e4m3 and e5m2 value, NaN and Inf included, is an f16 value, so it goes there and comes back exactly.
+struct HalfValue {
+  unsigned short bits;
+  __device__ __forceinline__ explicit HalfValue(double value) : bits(__half_as_ushort(__double2half(value))) {}
+  __device__ __forceinline__ explicit operator double() const { return double(__half2float(__ushort_as_half(bits))); }
+};
+
 __device__ __forceinline__ void swap_first_two(Registers& registers) {
   const uint32_t first = registers.r[0];
   registers.r[0] = registers.r[1];
@@ -106,19 +116,23 @@ __device__ __forceinline__ void resident_cases(const Launch& launch) {
   const uint32_t words = case_words(t), decoded_at = words + (words & 1);
   const Judge judge = p.judge;
   // Per warp: the case (A, B, C, nibbles), then (8-byte aligned) its A and B decoded once for the model.
-  uint32_t* a = shared + warp * (kNarrowOverCodes ? narrow_over_codes_shared_words(t) : shared_words(p));
+  uint32_t* a = shared + warp * (kFp8Blocks         ? fp8_shared_words(t)
+                                 : kNarrowOverCodes ? narrow_over_codes_shared_words(t)
+                                                    : shared_words(p));
   uint32_t* b = a + t.a_count;
   uint32_t* c = b + t.b_count;
   uint32_t* nibbles = c + t.c_count;
   uint64_t* a_decoded = reinterpret_cast<uint64_t*>(a + decoded_at);   // float_model: decode_operands' layout
   uint64_t* b_decoded = a_decoded + t.a_count;
   uint32_t* columns = reinterpret_cast<uint32_t*>(b_decoded + t.b_count);
-  uint64_t* a_narrow = a_decoded;                                        // narrow_model: decode_narrow's layout
+  // narrow_model: decode_narrow's layout; the fp8 kernel's A words over the nibbles (fp8_a_words_at)
+  uint64_t* a_narrow = kFp8Blocks ? reinterpret_cast<uint64_t*>(a + fp8_a_words_at(t)) : a_decoded;
   uint64_t* b_narrow = kNarrowOverCodes ? reinterpret_cast<uint64_t*>(a) : a_narrow + narrow_a_slots(t);
   // While a case is drawn, the decoded operands' place is free (float forms): room for A's and B's values.
   const bool use_scratch = judge != Judge::integer;
-  using ScratchValue = std::conditional_t<kNarrowOverCodes, float, double>;
-  ScratchValue* scratch = reinterpret_cast<ScratchValue*>(a_decoded);
+  using ScratchValue = std::conditional_t<kFp8Blocks, HalfValue, std::conditional_t<kNarrowOverCodes, float, double>>;
+  ScratchValue* scratch = kFp8Blocks ? reinterpret_cast<ScratchValue*>(a + fp8_values_at(t))
+                                     : reinterpret_cast<ScratchValue*>(a_decoded);
   // Integer pairs the lean kernel judges from dense bytes find the cancellation profile's C from them too.
   bool dense_cancellation = false;
   if constexpr (kLean && !kDenseOverCodes && !kNarrowOverCodes) dense_cancellation = judge == Judge::integer && p.integer_dense;
@@ -254,7 +268,7 @@ __device__ __forceinline__ void resident_cases(const Launch& launch) {
     } else if (judge == Judge::narrow_model) {
       if constexpr (kNarrowOverCodes) {
         // The codes are spent by it (a dumped case's went out above); judge mode keeps its first case's words.
-        if (fresh) decode_narrow_over_codes(p, a, nibbles, lane, 32, a_narrow);
+        if (fresh) decode_narrow_over_codes<kFp8Blocks>(p, a, nibbles, lane, 32, a_narrow);
       } else {
         decode_narrow(p, a, b, nibbles, lane, 32, a_narrow, b_narrow);
       }

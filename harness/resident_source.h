@@ -36,10 +36,10 @@ inline constexpr const char* kResidentLeanKernel = "mmasp_resident_lean";  // th
 // shared memory holds fewer than 32 warps of a pair anyway).
 inline constexpr const char* kResidentLean768Kernel = "mmasp_resident_lean_768";
 // The lean kernel for fp8 pairs with the sm_90 record's blocks (PairTables::narrow_fp8_blocks) and nothing else: their
-// blocks walked by compile-time indices, in blocks of at most 640 threads, so up to 96 registers. Their words go over
-// their codes (PairTables::narrow_over_codes), so that 20 warps fit in an H100's shared memory (23 would). On an H200,
-// 20 warps of 96 registers verified x1.10-x1.13 of 16 warps of 128, 20 of 80 the same, 16 of 96 x0.99: the warps
-// pay, not the registers (evidence/gpu-runs/2026-11-28b-fp8, call1.sh).
+// blocks walked by compile-time indices, in blocks of at most 768 threads, so up to 80 registers. B's words go over
+// their codes (PairTables::narrow_over_codes) and A's over the nibbles (fp8_shared_words), so that 24 warps fit in an
+// H100's shared memory. On an H200, 20 warps of 96 registers verified x1.10-x1.13 of 16 warps of 128, 20 of 80 the
+// same, 16 of 96 x0.99: the warps pay, not the registers (evidence/gpu-runs/2026-11-28b-fp8, call1.sh).
 inline constexpr const char* kResidentLeanFp8Kernel = "mmasp_resident_lean_fp8";
 // The lean kernel for integer pairs whose dense bytes are written over their codes (PairTables::dense_over_codes) and
 // nothing else, for blocks of up to 1,024 threads (64 registers) and of up to 768 (80), as the two above.
@@ -50,7 +50,7 @@ inline constexpr const char* kResidentLeanDense768Kernel = "mmasp_resident_lean_
 inline constexpr const char* kResidentLeanNarrowKernel = "mmasp_resident_lean_narrow";
 // The lean kernels' largest blocks: their __launch_bounds__ (resident_kernels_source writes them) and what
 // resident.cpp launches.
-inline constexpr unsigned kResidentLeanThreads = 1024, kResidentLean768Threads = 768, kResidentLeanFp8Threads = 640;
+inline constexpr unsigned kResidentLeanThreads = 1024, kResidentLean768Threads = 768, kResidentLeanFp8Threads = 768;
 // The kernels and every instruction of `image`, for nvcc.
 std::string resident_kernels_source(ResidentImage image = ResidentImage::sm90a_cubin);
 

@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 namespace mmasp {
 namespace {
@@ -491,6 +492,74 @@ TEST(Resident, NarrowWordsWrittenOverTheCodesAreTheWords) {
     }
   }
   EXPECT_EQ(taken, 14) << "the 8 fp8 forms and the 6 m16n8k32 f16 and bf16 forms";
+}
+
+// The fp8 kernel's layout (fp8_shared_words): A's words written over the nibbles, from the last elements down, equal
+// decode_narrow's, B's words over the codes too, C untouched, and the judge finds the model's D from them; a warp's
+// steps of 32 never overwrite a nibble a later step reads (nor do steps of one, as here); the cancellation profile's
+// operand values fit after the nibbles as f16, every one of them exactly; 24 warps fit an H100's 227 KB.
+TEST(Resident, Fp8WordsWrittenOverTheNibblesAreTheWords) {
+  int taken = 0;
+  for (const Form& form : instruction_space()) {
+    if (!has_resident_kernel(form) || form.family != "fp8") continue;
+    const auto model = model_for(form);
+    ASSERT_TRUE(model) << form.opcode;
+    const ResidentPairTables tables = resident_pair_tables(form, form.selectors.front(), &*model);
+    const resident::PairTables& p = tables.tables;
+    const gen::portable::CaseTables& t = p.cases;
+    if (!p.narrow_fp8_blocks || !p.narrow_over_codes) continue;
+    ++taken;
+    ASSERT_TRUE(resident::fp8_words_over_nibbles_fit(t, 32)) << form.opcode;
+    ASSERT_TRUE(resident::fp8_words_over_nibbles_fit(t, 1)) << form.opcode;
+    const uint32_t words = resident::fp8_shared_words(t);
+    EXPECT_LT(words, resident::narrow_over_codes_shared_words(t)) << form.opcode;
+    EXPECT_LE(24u * words * 4u, 227u * 1024u) << form.opcode << ": 24 warps on an H100";
+    EXPECT_GE(resident::fp8_values_at(t), resident::case_words(t)) << form.opcode << ": the values after the nibbles";
+    EXPECT_LE(resident::fp8_values_at(t) + (t.a_count + t.b_count + 1) / 2, words) << form.opcode << ": the halves' room";
+    EXPECT_EQ(resident::fp8_a_words_at(t) % 2, 0u) << form.opcode;
+    const ElemType operand_types[2] = {form.a, form.b};
+    for (int operand = 0; operand < 2; ++operand) {
+      const gen::portable::ValueKind kind = operand == 0 ? t.a_kind : t.b_kind;
+      const uint32_t values = operand == 0 ? t.a_values : t.b_values;
+      for (uint32_t code = 0; code < (1u << info(operand_types[operand]).bits); ++code) {
+        const double value = gen::portable::operand_value(t, kind, values, code);
+        if (std::isnan(value) || std::isinf(value)) continue;   // f16 has both
+        const uint32_t half = gen::portable::f16_nearest_finite(value);
+        ASSERT_NE(half, 0xFFFFFFFFu) << form.opcode << " code " << code;
+        ASSERT_EQ(gen::portable::ieee_value(half, 5, 10, 15), value) << form.opcode << " operand " << operand << " code " << code;
+      }
+    }
+    gen::Options options;
+    options.selector = form.selectors.front();
+    const gen::CaseSeeds seeds(0x0f8, form);
+    for (uint64_t index = 0; index < 20; ++index) {
+      MmaCase test;
+      gen::BulkGenerator(seeds.of(index)).next(form, test, options);
+      const NarrowWords elsewhere = narrow_words(p, test);
+      const std::vector<uint32_t> layout = case_in_kernel_layout(t, test, words, 0xA5A5A5A5u);
+      std::vector<uint64_t> backing(words / 2);   // 8-byte aligned, as a warp's shared memory
+      std::memcpy(backing.data(), layout.data(), size_t(words) * 4);
+      uint32_t* shared = reinterpret_cast<uint32_t*>(backing.data());
+      const uint32_t* nibbles = shared + t.a_count + t.b_count + t.c_count;
+      uint64_t* a_words = backing.data() + resident::fp8_a_words_at(t) / 2;
+      resident::decode_narrow_over_codes<true>(p, shared, nibbles, 0, 1, a_words);
+      std::vector<uint64_t> b_words(t.b_count);
+      for (uint32_t e = 0; e < t.b_count; ++e) {
+        b_words[e] = uint64_t(shared[2 * e + 1]) << 32 | shared[2 * e];
+        ASSERT_EQ(b_words[e], elsewhere.b[e]) << form.opcode << " case " << index << " B word " << e;
+      }
+      for (uint32_t e = 0; e < t.a_count; ++e)
+        ASSERT_EQ(a_words[resident::narrow_a_slot(t, e)], elsewhere.a[resident::narrow_a_slot(t, e)])
+            << form.opcode << " case " << index << " A word " << e;
+      for (uint32_t x = 0; x < t.c_count; ++x)   // C untouched
+        ASSERT_EQ(shared[t.a_count + t.b_count + x], test.c[x]) << form.opcode << " C " << x;
+      const std::vector<uint32_t> d_expected = resident_expected_d(test, &*model);
+      for (uint32_t idx = 0; idx < uint32_t(d_expected.size()); ++idx)
+        ASSERT_EQ(resident::judged_narrow(p, a_words, b_words.data(), test.c.data(), idx), d_expected[idx])
+            << form.opcode << " case " << index << " element " << idx;
+    }
+  }
+  EXPECT_EQ(taken, 8) << "the 8 fp8 forms";
 }
 
 // A stored element that metadata placed on another's column would overwrite it in dense A: tables whose drawable
