@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <string>
 
 namespace mmasp {
 namespace {
@@ -423,6 +424,26 @@ TEST(Resident, DenseBytesWrittenOverTheCodesAreTheBytes) {
   EXPECT_GE(taken, 16) << "every m16n8k128 form";
 }
 
+// After decode_narrow_over_codes in a kernel layout `shared` (A's words at `a_words`): B's words over the codes and A's
+// words are the words decode_narrow writes, C is untouched, and the judge finds the model's D from them.
+void expect_words_over_codes(const resident::PairTables& p, const MmaCase& test, const ModelParameters* model,
+                             const uint32_t* shared, const uint64_t* a_words, const std::string& what) {
+  const gen::portable::CaseTables& t = p.cases;
+  const NarrowWords elsewhere = narrow_words(p, test);
+  std::vector<uint64_t> b_words(t.b_count);
+  for (uint32_t e = 0; e < t.b_count; ++e) {
+    b_words[e] = uint64_t(shared[2 * e + 1]) << 32 | shared[2 * e];
+    ASSERT_EQ(b_words[e], elsewhere.b[e]) << what << " B word " << e;
+  }
+  for (uint32_t e = 0; e < t.a_count; ++e)
+    ASSERT_EQ(a_words[resident::narrow_a_slot(t, e)], elsewhere.a[resident::narrow_a_slot(t, e)]) << what << " A word " << e;
+  for (uint32_t x = 0; x < t.c_count; ++x) ASSERT_EQ(shared[t.a_count + t.b_count + x], test.c[x]) << what << " C " << x;
+  const std::vector<uint32_t> d_expected = resident_expected_d(test, model);
+  for (uint32_t idx = 0; idx < uint32_t(d_expected.size()); ++idx)
+    ASSERT_EQ(resident::judged_narrow(p, a_words, b_words.data(), test.c.data(), idx), d_expected[idx])
+        << what << " element " << idx;
+}
+
 // The narrow words over the codes (PairTables::narrow_over_codes; the fp8 and m16n8k32 f16 and bf16 forms on sm_90):
 // decode_narrow_over_codes leaves, in the kernel's layout, the words decode_narrow writes elsewhere, with C and the
 // nibbles untouched, and the judge finds the model's D from them; no step of a warp's 32 lanes writes over a B code
@@ -467,28 +488,15 @@ TEST(Resident, NarrowWordsWrittenOverTheCodesAreTheWords) {
     for (uint64_t index = 0; index < 20; ++index) {
       MmaCase test;
       gen::BulkGenerator(seeds.of(index)).next(form, test, options);
-      const NarrowWords elsewhere = narrow_words(p, test);
       // The kernel's layout: the case, then (8-byte aligned) A's words.
       std::vector<uint32_t> shared =
           case_in_kernel_layout(t, test, resident::narrow_over_codes_shared_words(t), 0xA5A5A5A5u);
       const uint32_t* nibbles = shared.data() + t.a_count + t.b_count + t.c_count;
       std::vector<uint64_t> a_words(resident::narrow_a_slots(t));
       resident::decode_narrow_over_codes(p, shared.data(), nibbles, 0, 1, a_words.data());
-      std::vector<uint64_t> b_words(t.b_count);
-      for (uint32_t e = 0; e < t.b_count; ++e) {
-        b_words[e] = uint64_t(shared[2 * e + 1]) << 32 | shared[2 * e];
-        ASSERT_EQ(b_words[e], elsewhere.b[e]) << form.opcode << " case " << index << " B word " << e;
-      }
-      for (uint32_t e = 0; e < t.a_count; ++e)
-        ASSERT_EQ(a_words[resident::narrow_a_slot(t, e)], elsewhere.a[resident::narrow_a_slot(t, e)])
-            << form.opcode << " case " << index << " A word " << e;
-      for (uint32_t x = 0; x < t.c_count; ++x)   // C and the nibbles untouched
-        ASSERT_EQ(shared[t.a_count + t.b_count + x], test.c[x]) << form.opcode << " C " << x;
+      ASSERT_NO_FATAL_FAILURE(expect_words_over_codes(p, test, &*model, shared.data(), a_words.data(),
+                                                      form.opcode + " case " + std::to_string(index)));
       for (uint32_t x = 0; x < t.nibble_count; ++x) ASSERT_EQ(nibbles[x], test.nibbles[x]) << form.opcode << " nibble " << x;
-      const std::vector<uint32_t> d_expected = resident_expected_d(test, &*model);
-      for (uint32_t idx = 0; idx < uint32_t(d_expected.size()); ++idx)
-        ASSERT_EQ(resident::judged_narrow(p, a_words.data(), b_words.data(), test.c.data(), idx), d_expected[idx])
-            << form.opcode << " case " << index << " element " << idx;
     }
   }
   EXPECT_EQ(taken, 14) << "the 8 fp8 forms and the 6 m16n8k32 f16 and bf16 forms";
@@ -535,7 +543,6 @@ TEST(Resident, Fp8WordsWrittenOverTheNibblesAreTheWords) {
     for (uint64_t index = 0; index < 20; ++index) {
       MmaCase test;
       gen::BulkGenerator(seeds.of(index)).next(form, test, options);
-      const NarrowWords elsewhere = narrow_words(p, test);
       const std::vector<uint32_t> layout = case_in_kernel_layout(t, test, words, 0xA5A5A5A5u);
       std::vector<uint64_t> backing(words / 2);   // 8-byte aligned, as a warp's shared memory
       std::memcpy(backing.data(), layout.data(), size_t(words) * 4);
@@ -543,20 +550,8 @@ TEST(Resident, Fp8WordsWrittenOverTheNibblesAreTheWords) {
       const uint32_t* nibbles = shared + t.a_count + t.b_count + t.c_count;
       uint64_t* a_words = backing.data() + resident::fp8_a_words_at(t) / 2;
       resident::decode_narrow_over_codes<true>(p, shared, nibbles, 0, 1, a_words);
-      std::vector<uint64_t> b_words(t.b_count);
-      for (uint32_t e = 0; e < t.b_count; ++e) {
-        b_words[e] = uint64_t(shared[2 * e + 1]) << 32 | shared[2 * e];
-        ASSERT_EQ(b_words[e], elsewhere.b[e]) << form.opcode << " case " << index << " B word " << e;
-      }
-      for (uint32_t e = 0; e < t.a_count; ++e)
-        ASSERT_EQ(a_words[resident::narrow_a_slot(t, e)], elsewhere.a[resident::narrow_a_slot(t, e)])
-            << form.opcode << " case " << index << " A word " << e;
-      for (uint32_t x = 0; x < t.c_count; ++x)   // C untouched
-        ASSERT_EQ(shared[t.a_count + t.b_count + x], test.c[x]) << form.opcode << " C " << x;
-      const std::vector<uint32_t> d_expected = resident_expected_d(test, &*model);
-      for (uint32_t idx = 0; idx < uint32_t(d_expected.size()); ++idx)
-        ASSERT_EQ(resident::judged_narrow(p, a_words, b_words.data(), test.c.data(), idx), d_expected[idx])
-            << form.opcode << " case " << index << " element " << idx;
+      ASSERT_NO_FATAL_FAILURE(expect_words_over_codes(p, test, &*model, shared, a_words,
+                                                      form.opcode + " case " + std::to_string(index)));
     }
   }
   EXPECT_EQ(taken, 8) << "the 8 fp8 forms";
