@@ -81,6 +81,27 @@ MMASP_PORTABLE uint64_t draw_in_run(uint64_t seed, const Cursor& at, uint32_t in
   return (stream_output(seed, output) >> shift) & ((uint64_t(1) << width) - 1);
 }
 
+// draw_in_run for fields of a width known at compile time (1..32 bits), with the run's shape: the same bits, without
+// draw_in_run's three divisions by a width known only at run time (each some fifteen instructions on a GPU, where a
+// lane draws its metadata noise this way once per case). PortableCase tests compare the two.
+template <uint32_t kWidth>
+MMASP_PORTABLE uint64_t draw_in_run_of_width(uint64_t seed, const Cursor& at, const RunShape& shape, uint32_t index) {
+  static_assert(kWidth >= 1 && kWidth <= 32, "fields of an output");
+  constexpr uint32_t per_output = 64 / kWidth;
+  constexpr uint64_t mask = (uint64_t(1) << kWidth) - 1;
+  uint64_t output;
+  uint32_t shift;
+  if (index < shape.from_word) {
+    output = at.word;
+    shift = 64 - at.left + index * kWidth;
+  } else {
+    const uint32_t j = index - shape.from_word;
+    output = at.next + j / per_output;
+    shift = (j % per_output) * kWidth;
+  }
+  return (stream_output(seed, output) >> shift) & mask;
+}
+
 // One ElementSampler (distributions_impl.h), flattened. Offsets are into the tables' word arena.
 struct Sampler {
   uint32_t width = 0;          // bits per draw: a narrow slot field (8 or 12), a 32-bit field, or 64 (a whole output)
@@ -182,6 +203,13 @@ MMASP_PORTABLE uint32_t code_of_draw(const CaseTables& t, uint32_t profile, int 
 // The code of element `index` of a run, before the cancellation profile changes C.
 MMASP_PORTABLE uint32_t drawn(const CaseTables& t, uint64_t case_seed, uint32_t profile, int run, uint32_t index) {
   return code_of_draw(t, profile, run, draw_in_run(case_seed, t.runs[profile][run], index, t.run_width[profile][run]));
+}
+
+// Lane `lane`'s metadata noise, drawn(t, case_seed, profile, run_noise, lane): by draw_in_run_of_width where the noise
+// run has the 32-bit fields case_tables.cpp gives it (every form), else by drawn.
+MMASP_PORTABLE uint32_t noise_of_lane(const CaseTables& t, uint64_t case_seed, uint32_t profile, uint32_t lane) {
+  if (t.run_width[profile][run_noise] != 32) return drawn(t, case_seed, profile, run_noise, lane);
+  return uint32_t(draw_in_run_of_width<32>(case_seed, t.runs[profile][run_noise], t.run_shapes[profile][run_noise], lane));
 }
 
 // Lane `lane` of `lanes`' share of a run of `count` draws that starts at `at`, taken by stream output rather than by

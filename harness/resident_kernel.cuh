@@ -48,7 +48,7 @@ __device__ __forceinline__ uint32_t draw_shared_case(const Launch& launch, const
   portable::draw_codes(t, seed, profile, portable::run_a, t.a_count, lane, 32, a);
   portable::draw_codes(t, seed, profile, portable::run_b, t.b_count, lane, 32, b);
   portable::draw_codes(t, seed, profile, portable::run_c, t.c_count, lane, 32, c);
-  const uint32_t noise = portable::drawn(t, seed, profile, portable::run_noise, lane);
+  const uint32_t noise = portable::noise_of_lane(t, seed, profile, lane);
   __syncwarp();
   if (profile == t.cancellation_profile && !kDenseOverCodes) {
     const auto nibble = [&](uint32_t i, uint32_t chunk) { return nibbles[i * chunks + chunk]; };

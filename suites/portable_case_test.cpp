@@ -73,6 +73,8 @@ TEST(PortableCase, AWarpsLanesDrawEveryElementOfARunOnce) {
         }
         for (uint32_t i = 0; i < count; ++i) {
           ASSERT_EQ(out[i], gen::portable::drawn(t, seed, profile, run, i)) << form.opcode << " run " << run << " element " << i;
+          if (run == gen::portable::run_noise)   // the kernel's own way to its lane's noise
+            ASSERT_EQ(gen::portable::noise_of_lane(t, seed, profile, i), out[i]) << form.opcode << " noise of lane " << i;
           ASSERT_LE(writes[i], 32u);
           if (gen::portable::drawn(t, seed, profile, run, i) != 0xDEADBEEFu)
             ASSERT_EQ(writes[i], 1u) << form.opcode << " run " << run << " element " << i;

@@ -217,13 +217,13 @@ TEST(ResidentFrames, EveryKernelsCodeIsTheMeasuredKernels) {
     const char* measured;
   };
   const Recorded recorded[] = {
-      {mmasp::kResidentLeanKernel, "f62dbf7fad5ece6cdf499dd97a439ab390a2ed1a6774fe8a49be87a083857cc4", "a wide sampler's slot classes as bytes, evidence/gpu-runs/2026-11-27h-h100 (call9.sh)"},
-      {mmasp::kResidentLean768Kernel, "c36885e523f2e0e809f525d9eb6a47c6ed868258225d65f4aca9eccecc3b9678", "a wide sampler's slot classes as bytes, evidence/gpu-runs/2026-11-27h-h100 (call9.sh)"},
-      {mmasp::kResidentLeanFp8Kernel, "887c5b5491c11cc64120213ec435e27ffbe88dc37a9460d591869e52050cb98c", "24 warps of 80 registers, A's words over the nibbles, evidence/gpu-runs/2026-11-28b-fp8 (call6.sh)"},
-      {mmasp::kResidentLeanNarrowKernel, "ea194060cc382a38a2af299791e7f0090eb6eb27dd0bad12b3780fe1d2f16a36", "a wide sampler's slot classes as bytes, evidence/gpu-runs/2026-11-27h-h100 (call9.sh)"},
-      {mmasp::kResidentKernel, "11a5f08449bfcf9a40a32ead99515aade8fc1384bc506e39621fcf90e5d696da", "a wide sampler's slot classes as bytes, evidence/gpu-runs/2026-11-27h-h100 (call9.sh; call10.sh: selftest --faults)"},
-      {mmasp::kResidentLeanDenseKernel, "853b6db19515815661b84f522fb90d0bfd0907ee5f2d89fcb89cbb91904cc2de", "a wide sampler's slot classes as bytes, evidence/gpu-runs/2026-11-27h-h100 (call9.sh)"},
-      {mmasp::kResidentLeanDense768Kernel, "57d3778cd3d5b173c26b3cd9f06081067248bede5e5d190e1779e2e242f599be", "a wide sampler's slot classes as bytes, evidence/gpu-runs/2026-11-27h-h100 (call9.sh)"}};
+      {mmasp::kResidentLeanKernel, "60159d77dd4fa1602c6cf27fd03b3ce23820d54990cdfa038a403718699b1050", "each lane's metadata noise by draw_in_run_of_width<32>, evidence/gpu-runs/2026-11-28c-draw (call3.sh; call4.sh)"},
+      {mmasp::kResidentLean768Kernel, "7ec420bbb4024c1583f5c1d7d7afb7f5e78e61ad94303c6393dd3d2f5ab06d4a", "each lane's metadata noise by draw_in_run_of_width<32>, evidence/gpu-runs/2026-11-28c-draw (call3.sh; call4.sh)"},
+      {mmasp::kResidentLeanFp8Kernel, "3748d59dcb0919b5f8d9e1fe4a682d1d1ce7ef19dac486722d857022e7e8b3d6", "each lane's metadata noise by draw_in_run_of_width<32>, evidence/gpu-runs/2026-11-28c-draw (call3.sh; call4.sh)"},
+      {mmasp::kResidentLeanNarrowKernel, "853b57dfd507429ae7d1523ec3be0a3af9847daa2db51ffdf0f8922e76dd9873", "each lane's metadata noise by draw_in_run_of_width<32>, evidence/gpu-runs/2026-11-28c-draw (call3.sh; call4.sh)"},
+      {mmasp::kResidentKernel, "48b4cd5c6d7b36261e8d94f6dd9fb3a96444e6c3ce81ee97fc26b30d3e71838a", "each lane's metadata noise by draw_in_run_of_width<32>, evidence/gpu-runs/2026-11-28c-draw (call3.sh: selftest --faults; call4.sh)"},
+      {mmasp::kResidentLeanDenseKernel, "6837b957a6d3fc5eef99f212ffd4bb805830b9891b30bfb41c223030985d47a4", "each lane's metadata noise by draw_in_run_of_width<32>, evidence/gpu-runs/2026-11-28c-draw (call3.sh; call4.sh)"},
+      {mmasp::kResidentLeanDense768Kernel, "5df36f8639ba455574a293f5e4f16cdbcfd61b6d809b16247dba80df4ff904e7", "each lane's metadata noise by draw_in_run_of_width<32>, evidence/gpu-runs/2026-11-28c-draw (call3.sh; call4.sh)"}};
   if (std::string(MMASP_NVCC_VERSION) != kRecordedToolkit)
     GTEST_SKIP() << "the record is of nvcc " << kRecordedToolkit << "; this build's toolkit is " << MMASP_NVCC_VERSION
                  << ", whose code differs: measure its kernels on a GPU before recording them";
