@@ -248,7 +248,11 @@ MMASP_PORTABLE uint64_t rotate_right_64(uint64_t x, uint32_t n) { return n == 0 
 // once (PortableCase tests compare them element by element); the kernel's drawing runs these. Two outputs per round,
 // so that their SplitMix chains overlap, made m16n8k16 f16->f16 and bf16 7-14 % slower on the H100 while drawing alone
 // was no faster (evidence/gpu-runs/2026-11-26b-resident-speed/step5.log): one per round.
-template <uint32_t kWidth, class Put>
+// Slot 0, the rest of the current word, takes the same unrolled loop as every output, so that the warp runs no
+// branch of its own for it (lane 0's, where the generic loop puts it): on an H200 every form verified ×1.003–×1.141
+// more with that but the m16n8k128 4-bit ones, ×0.971–×0.985 (evidence/gpu-runs/2026-11-28c-draw, call5.sh), so
+// kSlotZeroApart keeps lane 0's branch for their kernel (resident_kernel.cuh, kDenseOverCodes).
+template <uint32_t kWidth, bool kSlotZeroApart = false, class Put>
 MMASP_PORTABLE void draw_run_of_width(uint64_t seed, const Cursor& at, const RunShape& shape, uint32_t count,
                                       uint32_t lane, uint32_t lanes, const Put& put) {
   static_assert(kWidth >= 1 && kWidth <= 32, "fields of an output");
@@ -265,32 +269,60 @@ MMASP_PORTABLE void draw_run_of_width(uint64_t seed, const Cursor& at, const Run
   // their 2-way conflicts cost less than the rotation (with it the f16, bf16 and tf32 forms drew 1-5 % slower and
   // verified 1-3 % fewer cases, final-a.log and final-b.log).
   constexpr bool kRotated = per_output >= 4 && per_output * kWidth == 64 && per_output <= 32;
-  // Slot q >= 1: output at.next + q - 1, holding draws from_word + (q - 1) * per_output on.
-  const auto put_output = [&](uint32_t slot, uint64_t r) {
-    const uint32_t first = from_word + (slot - 1) * per_output;
-    uint32_t rotation = 0;
-    if constexpr (kRotated) {
-      rotation = ((slot - 1) / (32 / per_output)) & (per_output - 1);
-      r = rotate_right_64(r, rotation * kWidth);
-    }
+  if constexpr (kSlotZeroApart) {
+    // Slot q >= 1: output at.next + q - 1, holding draws from_word + (q - 1) * per_output on.
+    const auto put_output = [&](uint32_t slot, uint64_t r) {
+      const uint32_t first = from_word + (slot - 1) * per_output;
+      uint32_t rotation = 0;
+      if constexpr (kRotated) {
+        rotation = ((slot - 1) / (32 / per_output)) & (per_output - 1);
+        r = rotate_right_64(r, rotation * kWidth);
+      }
 MMASP_UNROLL
-    for (uint32_t f = 0; f < per_output; ++f) {
-      const uint32_t field = kRotated ? (f + rotation) & (per_output - 1) : f;
-      if (first + field < count) put(first + field, (r >> (f * kWidth)) & mask);
+      for (uint32_t f = 0; f < per_output; ++f) {
+        const uint32_t field = kRotated ? (f + rotation) & (per_output - 1) : f;
+        if (first + field < count) put(first + field, (r >> (f * kWidth)) & mask);
+      }
+    };
+    // Slot 0, the rest of the current word, is lane 0's (the generic loop deals slot q to lane q % lanes).
+    if (lane == 0 && from_word != 0) {
+      const uint64_t r = stream_output(seed, at.word) >> (64 - at.left);
+      for (uint32_t i = 0; i < from_word; ++i) put(i, (r >> (i * kWidth)) & mask);
     }
-  };
-  // Slot 0, the rest of the current word, is lane 0's (the generic loop deals slot q to lane q % lanes).
-  if (lane == 0 && from_word != 0) {
-    const uint64_t r = stream_output(seed, at.word) >> (64 - at.left);
-    for (uint32_t i = 0; i < from_word; ++i) put(i, (r >> (i * kWidth)) & mask);
+    for (uint32_t slot = lane == 0 ? lanes : lane; slot < slots; slot += lanes) put_output(slot, stream_output(seed, at.next + slot - 1));
+  } else {
+    // Slot 0 is the rest of the current word (at.word, its draws 0 .. from_word-1); slot q >= 1 is output
+    // at.next + q - 1, holding draws from_word + (q - 1) * per_output on. Every slot takes the same unrolled loop, slot
+    // 0 with its output shifted down and rotation 0; where from_word is 0 the slots start at 1. Lane l takes slots
+    // l, l + lanes, ... counted from the first.
+    const uint32_t skip = from_word == 0 ? 1u : 0u;
+    for (uint32_t v = lane; v + skip < slots; v += lanes) {
+      const uint32_t slot = v + skip;
+      const bool rest = slot == 0;
+      uint64_t r = stream_output(seed, rest ? uint64_t(at.word) : uint64_t(at.next) + slot - 1);
+      if (rest) r >>= 64 - at.left;   // from_word > 0, so at.left >= kWidth
+      const uint32_t first = rest ? 0u : from_word + (slot - 1) * per_output;
+      const uint32_t limit = rest ? from_word : count;
+      uint32_t rotation = 0;
+      if constexpr (kRotated) {
+        rotation = rest ? 0u : ((slot - 1) / (32 / per_output)) & (per_output - 1);
+        r = rotate_right_64(r, rotation * kWidth);
+      }
+MMASP_UNROLL
+      for (uint32_t f = 0; f < per_output; ++f) {
+        const uint32_t field = kRotated ? (f + rotation) & (per_output - 1) : f;
+        if (first + field < limit) put(first + field, (r >> (f * kWidth)) & mask);
+      }
+    }
   }
-  for (uint32_t slot = lane == 0 ? lanes : lane; slot < slots; slot += lanes) put_output(slot, stream_output(seed, at.next + slot - 1));
 }
 
 // A lane's share of a whole run's codes, into out[0 .. count-1] (draw_run, then code_of_draw); `count` is the run's
 // count (the one its shape was made for). Every width the tables use (case_tables.cpp: nibbles 8, noise 32, narrow
 // samplers 8 or 12, wide ones 32 or 64) takes draw_run_of_width or the whole-output loop; the sampler's fields are
 // read into registers once per run (through a reference they would be read again after every store to `out`).
+// kSlotZeroApart: draw_run_of_width's.
+template <bool kSlotZeroApart = false>
 MMASP_PORTABLE void draw_codes(const CaseTables& t, uint64_t case_seed, uint32_t profile, int run, uint32_t count,
                                uint32_t lane, uint32_t lanes, uint32_t* out) {
   const Cursor at = t.runs[profile][run];
@@ -299,11 +331,11 @@ MMASP_PORTABLE void draw_codes(const CaseTables& t, uint64_t case_seed, uint32_t
   const uint32_t* const arena = t.arena;
   if (run == run_nibbles && width == 8) {
     const uint32_t* const nibbles = arena + t.chunk_nibbles;
-    draw_run_of_width<8>(case_seed, at, shape, count, lane, lanes, [&](uint32_t i, uint64_t r) { out[i] = nibbles[uint32_t(r)] & 0xFFu; });
+    draw_run_of_width<8, kSlotZeroApart>(case_seed, at, shape, count, lane, lanes, [&](uint32_t i, uint64_t r) { out[i] = nibbles[uint32_t(r)] & 0xFFu; });
     return;
   }
   if (run == run_noise && width == 32) {
-    draw_run_of_width<32>(case_seed, at, shape, count, lane, lanes, [&](uint32_t i, uint64_t r) { out[i] = uint32_t(r); });
+    draw_run_of_width<32, kSlotZeroApart>(case_seed, at, shape, count, lane, lanes, [&](uint32_t i, uint64_t r) { out[i] = uint32_t(r); });
     return;
   }
   if (run == run_nibbles || run == run_noise) {
@@ -315,8 +347,8 @@ MMASP_PORTABLE void draw_codes(const CaseTables& t, uint64_t case_seed, uint32_t
   if (sampler.width <= 12) {   // code_of's narrow case, its sampler read once per run instead of once per draw
     const uint8_t* const slots = slot_codes(sampler, arena);
     const auto put = [&](uint32_t i, uint64_t r) { out[i] = slots[uint32_t(r)]; };
-    if (width == 8) draw_run_of_width<8>(case_seed, at, shape, count, lane, lanes, put);
-    else if (width == 12) draw_run_of_width<12>(case_seed, at, shape, count, lane, lanes, put);
+    if (width == 8) draw_run_of_width<8, kSlotZeroApart>(case_seed, at, shape, count, lane, lanes, put);
+    else if (width == 12) draw_run_of_width<12, kSlotZeroApart>(case_seed, at, shape, count, lane, lanes, put);
     else draw_run(case_seed, at, shape, count, width, lane, lanes, put);
     return;
   }
@@ -326,7 +358,7 @@ MMASP_PORTABLE void draw_codes(const CaseTables& t, uint64_t case_seed, uint32_t
     const uint8_t* const slot_class = slot_classes(sampler, arena);
     const uint32_t* const codes = arena + sampler.codes;
     const Sampler::Class* const classes = sampler.classes;
-    draw_run_of_width<32>(case_seed, at, shape, count, lane, lanes, [&](uint32_t i, uint64_t r) {
+    draw_run_of_width<32, kSlotZeroApart>(case_seed, at, shape, count, lane, lanes, [&](uint32_t i, uint64_t r) {
       const uint32_t field = uint32_t(r);
       const Sampler::Class k = classes[slot_class[field >> 24]];
       const uint32_t index = (field >> mantissa_bits) & index_mask;

@@ -44,10 +44,10 @@ __device__ __forceinline__ uint32_t draw_shared_case(const Launch& launch, const
   const uint32_t stored = t.k / 2, chunks = 1u << t.chunks_log2;
   const uint64_t seed = portable::splitmix(launch.stream_base + index * portable::kGamma);
   const uint32_t profile = portable::profile_of(t, seed);
-  portable::draw_codes(t, seed, profile, portable::run_nibbles, t.nibble_count, lane, 32, nibbles);
-  portable::draw_codes(t, seed, profile, portable::run_a, t.a_count, lane, 32, a);
-  portable::draw_codes(t, seed, profile, portable::run_b, t.b_count, lane, 32, b);
-  portable::draw_codes(t, seed, profile, portable::run_c, t.c_count, lane, 32, c);
+  portable::draw_codes<kDenseOverCodes>(t, seed, profile, portable::run_nibbles, t.nibble_count, lane, 32, nibbles);
+  portable::draw_codes<kDenseOverCodes>(t, seed, profile, portable::run_a, t.a_count, lane, 32, a);
+  portable::draw_codes<kDenseOverCodes>(t, seed, profile, portable::run_b, t.b_count, lane, 32, b);
+  portable::draw_codes<kDenseOverCodes>(t, seed, profile, portable::run_c, t.c_count, lane, 32, c);
   const uint32_t noise = portable::noise_of_lane(t, seed, profile, lane);
   __syncwarp();
   if (profile == t.cancellation_profile && !kDenseOverCodes) {

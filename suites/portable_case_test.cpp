@@ -47,7 +47,8 @@ TEST(PortableCase, DrawsTheBulkGeneratorsCasesForEveryDrawableForm) {
 }
 
 // A warp draws a run stream output by stream output (draw_codes, lanes 0..31): together its lanes write every element
-// once, each the code that drawing it alone (drawn) gives.
+// once, each the code that drawing it alone (drawn) gives; both ways of dealing the current word's rest (slot 0) to
+// the lanes (kSlotZeroApart: the dense kernel's), on every form.
 TEST(PortableCase, AWarpsLanesDrawEveryElementOfARunOnce) {
   for (const Form& form : instruction_space()) {
     if (!gen::portable_drawable(form)) continue;
@@ -60,11 +61,13 @@ TEST(PortableCase, AWarpsLanesDrawEveryElementOfARunOnce) {
       const std::pair<int, uint32_t> runs[] = {{gen::portable::run_nibbles, t.nibble_count}, {gen::portable::run_a, t.a_count},
                                                {gen::portable::run_b, t.b_count}, {gen::portable::run_c, t.c_count},
                                                {gen::portable::run_noise, 32}};
+      for (const bool apart : {false, true})
       for (const auto& [run, count] : runs) {
         std::vector<uint32_t> out(count), writes(count);
         for (uint32_t lane = 0; lane < 32; ++lane) {
           std::vector<uint32_t> mine(count, 0xDEADBEEFu);
-          gen::portable::draw_codes(t, seed, profile, run, count, lane, 32, mine.data());
+          if (apart) gen::portable::draw_codes<true>(t, seed, profile, run, count, lane, 32, mine.data());
+          else gen::portable::draw_codes<false>(t, seed, profile, run, count, lane, 32, mine.data());
           for (uint32_t i = 0; i < count; ++i)
             if (mine[i] != 0xDEADBEEFu || gen::portable::drawn(t, seed, profile, run, i) == 0xDEADBEEFu) {
               out[i] = mine[i];
@@ -72,7 +75,8 @@ TEST(PortableCase, AWarpsLanesDrawEveryElementOfARunOnce) {
             }
         }
         for (uint32_t i = 0; i < count; ++i) {
-          ASSERT_EQ(out[i], gen::portable::drawn(t, seed, profile, run, i)) << form.opcode << " run " << run << " element " << i;
+          ASSERT_EQ(out[i], gen::portable::drawn(t, seed, profile, run, i))
+              << form.opcode << " run " << run << " element " << i << (apart ? " (slot 0 apart)" : "");
           if (run == gen::portable::run_noise)   // the kernel's own way to its lane's noise
             ASSERT_EQ(gen::portable::noise_of_lane(t, seed, profile, i), out[i]) << form.opcode << " noise of lane " << i;
           ASSERT_LE(writes[i], 32u);

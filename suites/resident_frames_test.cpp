@@ -217,11 +217,11 @@ TEST(ResidentFrames, EveryKernelsCodeIsTheMeasuredKernels) {
     const char* measured;
   };
   const Recorded recorded[] = {
-      {mmasp::kResidentLeanKernel, "60159d77dd4fa1602c6cf27fd03b3ce23820d54990cdfa038a403718699b1050", "each lane's metadata noise by draw_in_run_of_width<32>, evidence/gpu-runs/2026-11-28c-draw (call3.sh; call4.sh)"},
-      {mmasp::kResidentLean768Kernel, "7ec420bbb4024c1583f5c1d7d7afb7f5e78e61ad94303c6393dd3d2f5ab06d4a", "each lane's metadata noise by draw_in_run_of_width<32>, evidence/gpu-runs/2026-11-28c-draw (call3.sh; call4.sh)"},
-      {mmasp::kResidentLeanFp8Kernel, "3748d59dcb0919b5f8d9e1fe4a682d1d1ce7ef19dac486722d857022e7e8b3d6", "each lane's metadata noise by draw_in_run_of_width<32>, evidence/gpu-runs/2026-11-28c-draw (call3.sh; call4.sh)"},
-      {mmasp::kResidentLeanNarrowKernel, "853b57dfd507429ae7d1523ec3be0a3af9847daa2db51ffdf0f8922e76dd9873", "each lane's metadata noise by draw_in_run_of_width<32>, evidence/gpu-runs/2026-11-28c-draw (call3.sh; call4.sh)"},
-      {mmasp::kResidentKernel, "48b4cd5c6d7b36261e8d94f6dd9fb3a96444e6c3ce81ee97fc26b30d3e71838a", "each lane's metadata noise by draw_in_run_of_width<32>, evidence/gpu-runs/2026-11-28c-draw (call3.sh: selftest --faults; call4.sh)"},
+      {mmasp::kResidentLeanKernel, "da2c60115a5699159b4e8e319dc2d1b2560abe68c7959735997d5ab2b4cc2f17", "a run's slot 0 in the same loop as every output (draw_run_of_width), evidence/gpu-runs/2026-11-28c-draw (call5.sh: the variant cubin, byte for byte this code; call6.sh)"},
+      {mmasp::kResidentLean768Kernel, "4733dd1a7484903e9af96dfe97d2e5f7feda733eee58b09a4998c512f155909c", "a run's slot 0 in the same loop as every output (draw_run_of_width), evidence/gpu-runs/2026-11-28c-draw (call5.sh: the variant cubin, byte for byte this code; call6.sh)"},
+      {mmasp::kResidentLeanFp8Kernel, "875d62b3d9bc044acd99f186ce07193f8f6da8ca4ff05a991e285ff2eadf98c5", "a run's slot 0 in the same loop as every output (draw_run_of_width), evidence/gpu-runs/2026-11-28c-draw (call5.sh: the variant cubin, byte for byte this code; call6.sh)"},
+      {mmasp::kResidentLeanNarrowKernel, "3397e51bcaa88546a00584a5f75fac8c1a8f4a887259330b22dd40553b277c11", "a run's slot 0 in the same loop as every output (draw_run_of_width), evidence/gpu-runs/2026-11-28c-draw (call5.sh: the variant cubin, byte for byte this code; call6.sh)"},
+      {mmasp::kResidentKernel, "4aa4370983bf9c3662e58dd1d857cdec4ade7efea9034a82d4d20a3136f7929d", "a run's slot 0 in the same loop as every output (draw_run_of_width), evidence/gpu-runs/2026-11-28c-draw (call5.sh: the variant cubin, byte for byte this code; call6.sh: selftest --faults)"},
       {mmasp::kResidentLeanDenseKernel, "6837b957a6d3fc5eef99f212ffd4bb805830b9891b30bfb41c223030985d47a4", "each lane's metadata noise by draw_in_run_of_width<32>, evidence/gpu-runs/2026-11-28c-draw (call3.sh; call4.sh)"},
       {mmasp::kResidentLeanDense768Kernel, "5df36f8639ba455574a293f5e4f16cdbcfd61b6d809b16247dba80df4ff904e7", "each lane's metadata noise by draw_in_run_of_width<32>, evidence/gpu-runs/2026-11-28c-draw (call3.sh; call4.sh)"}};
   if (std::string(MMASP_NVCC_VERSION) != kRecordedToolkit)
