@@ -1,5 +1,5 @@
 #!/bin/bash
-# Issue #28, eighteenth session, fifth call: vC = na's source (5b5f54f's kernels) with draw_run_of_width's slot 0, the
+# Issue #28, eighteenth session, fifth call: vC = na's source (5c48267's kernels) with draw_run_of_width's slot 0, the
 # rest of the current word, taken by the same unrolled loop as every output (no separate branch for lane 0; where
 # from_word is 0 the slots start at 1), a variant cubin run by na's binary with --image-file, against na's embedded
 # cubin: every form na, vC, vC, na; then gpu_resident_test's cubin cases with vC (MMASP_RESIDENT_CUBIN_FILE). Run
