@@ -152,6 +152,7 @@ ResidentPairTables resident_pair_tables(const Form& form, int selector, const Mo
   constexpr uint32_t kWordsFor32Warps = 227u * 1024u / 4u / 32u;
   t.narrow_over_codes = t.judge == resident::Judge::narrow_model && resident::narrow_over_codes_fits(t.cases) &&
                         resident::shared_words(t) > kWordsFor32Warps;
+  t.narrow_pairs = resident::narrow_pairs_fit(t);   // reads the layouts (D's cells)
   if (t.judge == resident::Judge::narrow_model) {   // decode_narrow's tables, where the format has one
     const model::OperandFormat* formats[2] = {&t.a_format, &t.b_format};
     for (int operand = 0; operand < 2; ++operand) {

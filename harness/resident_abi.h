@@ -77,6 +77,10 @@ struct PairTables {
   // room. Their kernels (the fp8 one, and kResidentLeanNarrowKernel for the rest) judge nothing else. Last in the
   // struct, so that the other kernels read every other field where they did before.
   bool narrow_over_codes = false;
+  // narrow_model pairs whose every lane holds its D elements in pairs q, q + 1 (q even) of adjacent columns of one row,
+  // the first in an even column (narrow_pairs_fit): the kernels judge each such pair together, sharing its A words
+  // (judged_narrow_elements). After narrow_over_codes for the reason given there.
+  bool narrow_pairs = false;
 };
 inline constexpr uint32_t kNoNibble = 0xFFFFFFFFu, kNoTable = 0xFFFFFFFFu;
 
@@ -824,48 +828,102 @@ MMASP_PORTABLE uint32_t with_accumulator_known(const PairTables& p, const F& f) 
   return p.narrow_accumulator == 2 ? f(model::KnownBool<true>{}) : f(model::KnownBool<false>{});
 }
 
-// D[idx] by the narrow model from decode_narrow's words and C's code. kFp8Blocks: the pair has narrow_fp8_blocks, and
-// its blocks are walked by compile-time indices; only the fp8 kernel is compiled with it (resident_kernel.cuh: in
-// the kernel every pair shares, that code gave ptxas a 1.2 KB stack frame and made the f16, bf16 and integer forms
-// 30 % slower, evidence/gpu-runs/2026-11-26b-resident-speed/step1.log). Without it an fp8 pair takes the general
-// walk: the same result.
-template <bool kFp8Blocks>
-MMASP_PORTABLE uint32_t judged_narrow_with(const PairTables& p, const uint64_t* a_narrow, const uint64_t* b_narrow,
-                                           const uint32_t* c, uint32_t idx) {
+// D[idx] .. D[idx + kN - 1] by the narrow model from decode_narrow's words and C's codes, into codes[0 .. kN - 1]: kN
+// elements of one row (idx a multiple of kN, and kN dividing n), which share every A word; with kN = 2 each A word is
+// loaded once for both elements, and their two B words (one row of B, adjacent columns) by one 16-byte load on the
+// GPU, so that b_narrow must be 16-byte aligned there (the fp8 kernel's layout: narrow_pairs_fit).
+// kFp8Blocks: the pair has narrow_fp8_blocks, and its blocks are walked by compile-time indices; only the fp8 kernel is
+// compiled with it (resident_kernel.cuh: in the kernel every pair shares, that code gave ptxas a 1.2 KB stack frame and
+// made the f16, bf16 and integer forms 30 % slower, evidence/gpu-runs/2026-11-26b-resident-speed/step1.log). Without
+// it an fp8 pair takes the general walk: the same result.
+template <bool kFp8Blocks, int kN>
+MMASP_PORTABLE void judged_narrow_elements(const PairTables& p, const uint64_t* a_narrow, const uint64_t* b_narrow,
+                                           const uint32_t* c, uint32_t idx, uint32_t* codes) {
+  static_assert(kN == 1 || kN == 2, "one element, or two of one row");
   const gen::portable::CaseTables& t = p.cases;
   const uint32_t n = t.n, i = idx >> t.n_log2, j = idx & (n - 1), stored = t.k / 2;
   const uint64_t* a_row = a_narrow + narrow_a_slot(t, i * stored);
   const unsigned char* b_column = reinterpret_cast<const unsigned char*>(b_narrow + j);   // tags are byte offsets
-  const auto products = [&](int s, uint64_t& a_word, uint64_t& b_word) {
+  const auto products = [&](int s, uint64_t& a_word, uint64_t* b_words) {
     a_word = a_row[s];
-    b_word = *reinterpret_cast<const uint64_t*>(b_column + model::narrow::tag(a_word));
+    const unsigned char* b_row = b_column + model::narrow::tag(a_word);
+#if defined(__CUDA_ARCH__)
+    if constexpr (kN == 2) {
+      const ulonglong2 both = *reinterpret_cast<const ulonglong2*>(b_row);
+      b_words[0] = both.x;
+      b_words[1] = both.y;
+      return;
+    }
+#endif
+MMASP_UNROLL
+    for (int e = 0; e < kN; ++e) b_words[e] = reinterpret_cast<const uint64_t*>(b_row)[e];
   };
-  // C's value, decoded in the format narrow_accumulator names (its fields constants at compile time).
-  const auto c_value_in = [&](const auto f16_d, Subnormals subnormals) {
-    return model::decode_operand(c[idx], narrow_accumulator_format(f16_d), subnormals);
+  // C's values, decoded in the format narrow_accumulator names (its fields constants at compile time).
+  const auto c_values_in = [&](const auto f16_d, Subnormals subnormals, model::Value* values) {
+MMASP_UNROLL
+    for (int e = 0; e < kN; ++e) values[e] = model::decode_operand(c[idx + e], narrow_accumulator_format(f16_d), subnormals);
   };
   if constexpr (kFp8Blocks) {   // resident_pair_tables sets narrow_fp8_blocks only with narrow_accumulator
-    return with_accumulator_known(p, [&](const auto f16_d) {
-      return model::narrow::element_of_blocks<true>(
-          Sm90FaddChoices::from(p.model), 2, products, c_value_in(f16_d, Sm90FaddChoices::subnormal_inputs), f16_d,
-          [](int block, const auto& f) { model::narrow::for_fixed_block<32, 16, 2, 4>(block, f); });
+    with_accumulator_known(p, [&](const auto f16_d) {
+      model::Value c_values[kN];
+      c_values_in(f16_d, Sm90FaddChoices::subnormal_inputs, c_values);
+      model::narrow::elements_of_blocks<true, kN>(
+          Sm90FaddChoices::from(p.model), 2, products, c_values, f16_d,
+          [](int block, const auto& f) { model::narrow::for_fixed_block<32, 16, 2, 4>(block, f); }, codes);
+      return 0u;
     });
+    return;
   }
   // One block of 4, 8 or 16 products (tf32 k8; f16, bf16 and tf32 k16; f16 and bf16 k32): the loops unrolled, by
   // groups of 4 for 16 (evidence/gpu-runs/2026-11-26-resident-speed: whole, the 16 made bf16 k32's judge half as fast).
   // resident_pair_tables sets narrow_one_block only with narrow_accumulator.
   if (p.narrow_one_block != 0) {
-    return with_accumulator_known(p, [&](const auto f16_d) {
+    with_accumulator_known(p, [&](const auto f16_d) {
       const Sm90Choices choices = Sm90Choices::from(p.model);
-      const model::Value c_value = c_value_in(f16_d, Sm90Choices::subnormal_inputs);
-      if (p.narrow_one_block == 8) return model::narrow::one_block_element<8, 8>(choices, products, c_value, f16_d);
-      if (p.narrow_one_block == 16) return model::narrow::one_block_element<16, 4>(choices, products, c_value, f16_d);
-      return model::narrow::one_block_element<4, 4>(choices, products, c_value, f16_d);
+      model::Value c_values[kN];
+      c_values_in(f16_d, Sm90Choices::subnormal_inputs, c_values);
+      if (p.narrow_one_block == 8) model::narrow::one_block_elements<8, 8, kN>(choices, products, c_values, f16_d, codes);
+      else if (p.narrow_one_block == 16) model::narrow::one_block_elements<16, 4, kN>(choices, products, c_values, f16_d, codes);
+      else model::narrow::one_block_elements<4, 4, kN>(choices, products, c_values, f16_d, codes);
+      return 0u;
     });
+    return;
   }
-  const model::Value c_value = model::decode_operand(c[idx], p.c_format, p.model.subnormal_inputs);
-  if (p.narrow_choices == 0) return model::narrow::element(Sm90Choices::from(p.model), int(stored), products, c_value, p.f16_d);
-  return model::narrow::element(Sm90FaddChoices::from(p.model), int(stored), products, c_value, p.f16_d);
+MMASP_UNROLL
+  for (int e = 0; e < kN; ++e) {
+    const auto one = [&](int s, uint64_t& a_word, uint64_t& b_word) {
+      a_word = a_row[s];
+      b_word = reinterpret_cast<const uint64_t*>(b_column + model::narrow::tag(a_word))[e];
+    };
+    const model::Value c_value = model::decode_operand(c[idx + e], p.c_format, p.model.subnormal_inputs);
+    codes[e] = p.narrow_choices == 0
+                   ? model::narrow::element(Sm90Choices::from(p.model), int(stored), one, c_value, p.f16_d)
+                   : model::narrow::element(Sm90FaddChoices::from(p.model), int(stored), one, c_value, p.f16_d);
+  }
+}
+
+// D[idx] by the narrow model (judged_narrow_elements for one element).
+template <bool kFp8Blocks>
+MMASP_PORTABLE uint32_t judged_narrow_with(const PairTables& p, const uint64_t* a_narrow, const uint64_t* b_narrow,
+                                           const uint32_t* c, uint32_t idx) {
+  uint32_t code = 0;
+  judged_narrow_elements<kFp8Blocks, 1>(p, a_narrow, b_narrow, c, idx, &code);
+  return code;
+}
+
+// Whether every lane's D elements come in pairs q, q + 1 (q even) of adjacent columns of one row, the first in an even
+// column (PairTables::narrow_pairs): then element q's index is even, and q + 1's is the next, in the same row.
+MMASP_PORTABLE bool narrow_pairs_fit(const PairTables& p) {
+  const uint32_t per_lane = p.per_lane[operand_d];
+  if (p.judge != Judge::narrow_model || per_lane % 2 != 0 || p.cases.n % 2 != 0) return false;
+  for (uint32_t lane = 0; lane < 32; ++lane) {
+    const uint32_t* cells = p.layouts + p.layout[operand_d] + lane;
+    for (uint32_t q = 0; q < per_lane; q += 2) {
+      const uint32_t first = cells[layout_cell(q, 0)], second = cells[layout_cell(q + 1, 0)];
+      if (first % 2 != 0 || second != first + 1) return false;
+    }
+  }
+  return true;
 }
 
 // judged_narrow_with as the kernels choose it: the compile-time walk for a pair with narrow_fp8_blocks.

@@ -938,7 +938,10 @@ class Block {
                 "the narrow Block covers exponent-sum alignment, truncation and unsigned zero results only");
 
  public:
-  MMASP_PORTABLE explicit Block(const P& p) : p_(p) {}
+  // Default-constructible (a pointer to the parameters, not a reference) so that elements_of_blocks can keep an
+  // array of them, one per element; a default-constructed Block is assigned one made from the parameters before use.
+  MMASP_PORTABLE Block() = default;
+  MMASP_PORTABLE explicit Block(const P& p) : p_(&p) {}
 
   // --- Pass 1. ---
   MMASP_PORTABLE void scan(const Value& v) {
@@ -961,8 +964,8 @@ class Block {
     if (nan_ || positive_inf_ || negative_inf_) return false;
     if (top_products_ >= kFinitePair) note(int(top_products_ >> 16) - 2 * kFieldOffset);
     if (!terms_) return false;
-    lsb_ = top_ - p_.fraction_bits;
-    if (p_.alignment_floor_guard >= 0) lsb_ = max_of(lsb_, kF32MinSubnormalExponent - p_.alignment_floor_guard);
+    lsb_ = top_ - p_->fraction_bits;
+    if (p_->alignment_floor_guard >= 0) lsb_ = max_of(lsb_, kF32MinSubnormalExponent - p_->alignment_floor_guard);
     product_base_ = lsb_ + 2 * kExponentOffset;
     product_top_ = uint32_t(32 + product_base_);
     return true;
@@ -1011,7 +1014,7 @@ class Block {
     const long long total = sum_ + products_;
     if (!terms_ || total == 0) return v;   // +0: zero results carry no sign under these choices
     const bool negative = total < 0;
-    return round_to(format, negative, uint64_t(negative ? -total : total), lsb_, rounding, p_, NoEvents{});
+    return round_to(format, negative, uint64_t(negative ? -total : total), lsb_, rounding, *p_, NoEvents{});
   }
   // encode_value(format, finish(format, rounding), canonical NaN as P says), by rounded_code (whose static_assert
   // names the result choices it covers: the sm_90 records').
@@ -1021,7 +1024,7 @@ class Block {
     const long long total = sum_ + products_;
     if (!terms_ || total == 0) return 0;
     const bool negative = total < 0;
-    return rounded_code(format, negative, uint64_t(negative ? -total : total), lsb_, rounding, p_);
+    return rounded_code(format, negative, uint64_t(negative ? -total : total), lsb_, rounding, *p_);
   }
 
  private:
@@ -1039,7 +1042,7 @@ class Block {
     top_ = terms_ ? max_of(top_, reference) : reference;
     terms_ = true;
   }
-  const P& p_;
+  const P* p_ = nullptr;
   bool terms_ = false, nan_ = false, positive_inf_ = false, negative_inf_ = false;
   uint32_t top_products_ = 0, flags_ = 0;
   int top_ = 0, lsb_ = 0, product_base_ = 0;
@@ -1048,78 +1051,117 @@ class Block {
   int32_t products_ = 0;   // sum_product_32's sum
 };
 
-// A block's two passes over its products (and the accumulator, where there is one): `each(f)` calls f(s) for every
-// stored product s of the block. Shared by element() and one_block_element(), which differ only in how they
-// enumerate a block.
-template <bool kProducts32 = false, class P, class Products, class Each>
-MMASP_PORTABLE void sum_block(Block<P>& sum, bool has_accumulator, const Value& accumulator, const Products& products,
-                              const Each& each) {
-  if (has_accumulator) sum.scan(accumulator);
+// A block's two passes over its products (and the accumulator, where there is one), for kN elements of D in one row
+// (kN columns), which share every A word: `products(s, a, b)` gives stored product s's packed A element and, in
+// b[0 .. kN - 1], the packed B element it meets in each element's column; `each(f)` calls f(s) for every stored
+// product s of the block. sums[n] and accumulators[n] are element n's. kN = 1 is one element; with kN = 2 the resident
+// kernel loads an A word once for two elements of D (judged_narrow_pair). A Block whose needs_sum() is false still sees
+// pass 2's sums when another element's needs them: finish() does not read its sum then (a special or no term).
+template <int kN, bool kProducts32 = false, class P, class Products, class Each>
+MMASP_PORTABLE void sum_blocks(Block<P>* sums, bool has_accumulator, const Value* accumulators, const Products& products,
+                               const Each& each) {
+MMASP_UNROLL
+  for (int n = 0; n < kN; ++n)
+    if (has_accumulator) sums[n].scan(accumulators[n]);
   each([&](int s) {
-    uint64_t a, b;
+    uint64_t a, b[kN];
     products(s, a, b);
-    sum.scan_product(a, b);
+MMASP_UNROLL
+    for (int n = 0; n < kN; ++n) sums[n].scan_product(a, b[n]);
   });
-  if (sum.special_products()) {
+  bool special = false;
+MMASP_UNROLL
+  for (int n = 0; n < kN; ++n) special |= sums[n].special_products();
+  if (special) {
     each([&](int s) {
-      uint64_t a, b;
+      uint64_t a, b[kN];
       products(s, a, b);
-      sum.scan_special(a, b);
+MMASP_UNROLL
+      for (int n = 0; n < kN; ++n) sums[n].scan_special(a, b[n]);
     });
   }
-  if (sum.needs_sum()) {
-    if (has_accumulator) sum.sum(accumulator);
+  bool needs_sum = false;
+MMASP_UNROLL
+  for (int n = 0; n < kN; ++n) needs_sum |= sums[n].needs_sum();   // every element's: needs_sum() sets its alignment
+  if (needs_sum) {
+MMASP_UNROLL
+    for (int n = 0; n < kN; ++n)
+      if (has_accumulator) sums[n].sum(accumulators[n]);
     each([&](int s) {
-      uint64_t a, b;
+      uint64_t a, b[kN];
       products(s, a, b);
-      if constexpr (kProducts32) sum.sum_product_32(a, b);
-      else sum.sum_product(a, b);
+MMASP_UNROLL
+      for (int n = 0; n < kN; ++n) {
+        if constexpr (kProducts32) sums[n].sum_product_32(a, b[n]);
+        else sums[n].sum_product(a, b[n]);
+      }
     });
   }
 }
 
-// element() for these choices (and narrow::applies(p)) over `blocks` blocks: `each_of_block(block, f)` calls f(s) for
-// every stored product s of `block` in increasing order (for_block's set); `products(s, a, b)` gives the packed A
-// element of stored product s and the packed B element it meets; `c` is the decoded C element.
+// element() for these choices (and narrow::applies(p)) over `blocks` blocks, for kN elements of one row (sum_blocks):
+// `each_of_block(block, f)` calls f(s) for every stored product s of `block` in increasing order (for_block's set);
+// `products(s, a, b)` as sum_blocks takes it; c[n] is element n's decoded C element, and codes[n] its D code.
 // With kProducts32 the products are summed by sum_product_32: the caller has made sure that products_fit_32(a block's
 // products, fraction_bits). `f16_d` (whether D is f16) is a bool, or a KnownBool where the caller knows it at
 // compile time, so that the roundings and the encoding are those of one known format.
-template <bool kProducts32, class P, class Products, class F16D, class EachOfBlock>
-MMASP_PORTABLE uint32_t element_of_blocks(const P& p, int blocks, const Products& products, const Value& c, F16D f16_d,
-                                          const EachOfBlock& each_of_block) {
+template <bool kProducts32, int kN, class P, class Products, class F16D, class EachOfBlock>
+MMASP_PORTABLE void elements_of_blocks(const P& p, int blocks, const Products& products, const Value* c, F16D f16_d,
+                                       const EachOfBlock& each_of_block, uint32_t* codes) {
   static_assert(P::block_combination == BlockCombination::chained && P::narrow_output == NarrowOutput::from_sum &&
                     (P::c_placement == CPlacement::first_block || P::c_placement == CPlacement::fadd_after),
                 "the narrow element covers chained blocks, a narrow output from the sum, C first or added after");
   const ResultFormat out = f16_d ? f16_format() : f32_format();
   constexpr bool c_first = P::c_placement == CPlacement::first_block;
   bool have_accumulator = c_first;
-  Value accumulator = c, result;
+  Value accumulator[kN], result[kN];
+MMASP_UNROLL
+  for (int n = 0; n < kN; ++n) accumulator[n] = c[n];
   for (int block = 0; block < blocks; ++block) {
-    Block<P> sum(p);
-    sum_block<kProducts32>(sum, have_accumulator, accumulator, products, [&](const auto& f) { each_of_block(block, f); });
-    if (block == blocks - 1 && c_first && f16_d) {
-      result = sum.finish(f16_format(), p.output_rounding);
-    } else {
-      accumulator = sum.finish(f32_format(), p.block_rounding);
-      have_accumulator = true;
-      result = accumulator;
-    }
-  }
-  if (!c_first) {
-    if (!f16_d) {
-      result = ieee_add(have_accumulator ? accumulator : Value{}, c, p, NoEvents{});
-    } else {
-      Block<P> sum(p);
-      if (have_accumulator) sum.scan(accumulator);
-      sum.scan(c);
-      if (sum.needs_sum()) {
-        if (have_accumulator) sum.sum(accumulator);
-        sum.sum(c);
+    Block<P> sums[kN];
+MMASP_UNROLL
+    for (int n = 0; n < kN; ++n) sums[n] = Block<P>(p);
+    sum_blocks<kN, kProducts32>(sums, have_accumulator, accumulator, products,
+                                [&](const auto& f) { each_of_block(block, f); });
+MMASP_UNROLL
+    for (int n = 0; n < kN; ++n) {
+      if (block == blocks - 1 && c_first && f16_d) {
+        result[n] = sums[n].finish(f16_format(), p.output_rounding);
+      } else {
+        accumulator[n] = sums[n].finish(f32_format(), p.block_rounding);
+        result[n] = accumulator[n];
       }
-      result = sum.finish(f16_format(), p.output_rounding);
     }
+    if (!(block == blocks - 1 && c_first && f16_d)) have_accumulator = true;
   }
-  return encode_value(out, result, p.canonical_nan);
+MMASP_UNROLL
+  for (int n = 0; n < kN; ++n) {
+    if (!c_first) {
+      if (!f16_d) {
+        result[n] = ieee_add(have_accumulator ? accumulator[n] : Value{}, c[n], p, NoEvents{});
+      } else {
+        Block<P> sum(p);
+        if (have_accumulator) sum.scan(accumulator[n]);
+        sum.scan(c[n]);
+        if (sum.needs_sum()) {
+          if (have_accumulator) sum.sum(accumulator[n]);
+          sum.sum(c[n]);
+        }
+        result[n] = sum.finish(f16_format(), p.output_rounding);
+      }
+    }
+    codes[n] = encode_value(out, result[n], p.canonical_nan);
+  }
+}
+
+// elements_of_blocks for one element: `products(s, a, b)` gives stored product s's A element and the B element it meets.
+template <bool kProducts32, class P, class Products, class F16D, class EachOfBlock>
+MMASP_PORTABLE uint32_t element_of_blocks(const P& p, int blocks, const Products& products, const Value& c, F16D f16_d,
+                                          const EachOfBlock& each_of_block) {
+  uint32_t code = 0;
+  elements_of_blocks<kProducts32, 1>(
+      p, blocks, [&](int s, uint64_t& a, uint64_t* b) { products(s, a, b[0]); }, &c, f16_d, each_of_block, &code);
+  return code;
 }
 
 // element() with the blocks of the parameters: for_block's enumeration, block sizes known only at run time.
@@ -1163,19 +1205,32 @@ MMASP_UNROLL
   }
 }
 
-// element() where every stored product is in one block with C (C first, one block of at least kStored products):
-// the same Block, the same passes and roundings, with the product loops unrolled by groups of kGroup (the resident
-// kernel's f16, bf16 and tf32 forms; Resident tests check it against the model on every sm_90 pair). The products
-// are summed in 32 bits: the caller has made sure that products_fit_32(kStored, fraction_bits).
-// `f16_d` as in element_of_blocks.
-template <int kStored, int kGroup, class P, class Products, class F16D>
-MMASP_PORTABLE uint32_t one_block_element(const P& p, const Products& products, const Value& c, F16D f16_d) {
+// element() where every stored product is in one block with C (C first, one block of at least kStored products), for
+// kN elements of one row (sum_blocks; `products`, c and codes as elements_of_blocks takes them): the same Block, the
+// same passes and roundings, with the product loops unrolled by groups of kGroup (the resident kernel's f16, bf16 and
+// tf32 forms; Resident tests check it against the model on every sm_90 pair). The products are summed in 32 bits: the
+// caller has made sure that products_fit_32(kStored, fraction_bits). `f16_d` as in elements_of_blocks.
+template <int kStored, int kGroup, int kN, class P, class Products, class F16D>
+MMASP_PORTABLE void one_block_elements(const P& p, const Products& products, const Value* c, F16D f16_d, uint32_t* codes) {
   static_assert(P::c_placement == CPlacement::first_block && P::block_combination == BlockCombination::chained &&
                     P::narrow_output == NarrowOutput::from_sum,
                 "one block with C first");
-  Block<P> sum(p);
-  sum_block<true>(sum, true, c, products, [](const auto& f) { for_each_product<kStored, kGroup>(f); });
-  return f16_d ? sum.finish_code(f16_format(), p.output_rounding) : sum.finish_code(f32_format(), p.block_rounding);
+  Block<P> sums[kN];
+MMASP_UNROLL
+  for (int n = 0; n < kN; ++n) sums[n] = Block<P>(p);
+  sum_blocks<kN, true>(sums, true, c, products, [](const auto& f) { for_each_product<kStored, kGroup>(f); });
+MMASP_UNROLL
+  for (int n = 0; n < kN; ++n)
+    codes[n] = f16_d ? sums[n].finish_code(f16_format(), p.output_rounding) : sums[n].finish_code(f32_format(), p.block_rounding);
+}
+
+// one_block_elements for one element: `products(s, a, b)` gives stored product s's A element and the B element it meets.
+template <int kStored, int kGroup, class P, class Products, class F16D>
+MMASP_PORTABLE uint32_t one_block_element(const P& p, const Products& products, const Value& c, F16D f16_d) {
+  uint32_t code = 0;
+  one_block_elements<kStored, kGroup, 1>(p, [&](int s, uint64_t& a, uint64_t* b) { products(s, a, b[0]); }, &c, f16_d,
+                                         &code);
+  return code;
 }
 
 }  // namespace narrow

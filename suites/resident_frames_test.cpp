@@ -140,7 +140,9 @@ TEST(ResidentFrames, EveryKernelsStackFrameIsTheMeasuredKernels) {
                                // kernel with them (its frame as before), measured in
                                // evidence/gpu-runs/2026-11-27f-h100 (call5.sh, call6.sh). With the narrow judge's
                                // tag on top and aligned_at every frame stayed as it was (evidence/gpu-runs/2026-11-28-h100).
-                               {mmasp::kResidentLeanNarrowKernel, 64, 896},
+                               // With two elements of a row judged together 888, measured in
+                               // evidence/gpu-runs/2026-11-28d-pairs (call1.sh, np: m16n8k32 x1.00-x1.04).
+                               {mmasp::kResidentLeanNarrowKernel, 64, 888},
                                // The general kernel: 544 with the pair's tables a kernel parameter, checked in
                                // evidence/gpu-runs/2026-11-27g-h100 (call5.sh: selftest --faults; call6.sh).
                                {mmasp::kResidentKernel, 128, 544}};
@@ -217,11 +219,11 @@ TEST(ResidentFrames, EveryKernelsCodeIsTheMeasuredKernels) {
     const char* measured;
   };
   const Recorded recorded[] = {
-      {mmasp::kResidentLeanKernel, "da2c60115a5699159b4e8e319dc2d1b2560abe68c7959735997d5ab2b4cc2f17", "a run's slot 0 in the same loop as every output (draw_run_of_width), evidence/gpu-runs/2026-11-28c-draw (call5.sh: the variant cubin, byte for byte this code; call6.sh)"},
-      {mmasp::kResidentLean768Kernel, "4733dd1a7484903e9af96dfe97d2e5f7feda733eee58b09a4998c512f155909c", "a run's slot 0 in the same loop as every output (draw_run_of_width), evidence/gpu-runs/2026-11-28c-draw (call5.sh: the variant cubin, byte for byte this code; call6.sh)"},
-      {mmasp::kResidentLeanFp8Kernel, "875d62b3d9bc044acd99f186ce07193f8f6da8ca4ff05a991e285ff2eadf98c5", "a run's slot 0 in the same loop as every output (draw_run_of_width), evidence/gpu-runs/2026-11-28c-draw (call5.sh: the variant cubin, byte for byte this code; call6.sh)"},
-      {mmasp::kResidentLeanNarrowKernel, "3397e51bcaa88546a00584a5f75fac8c1a8f4a887259330b22dd40553b277c11", "a run's slot 0 in the same loop as every output (draw_run_of_width), evidence/gpu-runs/2026-11-28c-draw (call5.sh: the variant cubin, byte for byte this code; call6.sh)"},
-      {mmasp::kResidentKernel, "4aa4370983bf9c3662e58dd1d857cdec4ade7efea9034a82d4d20a3136f7929d", "a run's slot 0 in the same loop as every output (draw_run_of_width), evidence/gpu-runs/2026-11-28c-draw (call5.sh: the variant cubin, byte for byte this code; call6.sh: selftest --faults)"},
+      {mmasp::kResidentLeanKernel, "2b9de69251d8dad3b01dbd10cf997879f84925688979b3314ca3349f9654cd36", "the narrow judge through kN = 1 wrappers (judged_narrow_elements), evidence/gpu-runs/2026-11-28d-pairs (call1.sh: vF, byte for byte this code; call2.sh)"},
+      {mmasp::kResidentLean768Kernel, "23f85c95b16ae72545d2f9bc1e61924038a8c4242936df1b6d78af64e49ebfcd", "the narrow judge through kN = 1 wrappers (judged_narrow_elements), evidence/gpu-runs/2026-11-28d-pairs (call1.sh: vF, byte for byte this code; call2.sh)"},
+      {mmasp::kResidentLeanFp8Kernel, "6df80d0bd4eb842dd308f3eb64c76b8071f86683a25df6c839d0cd6a0108647f", "two elements of a row judged together (judged_narrow_elements<true, 2>), evidence/gpu-runs/2026-11-28d-pairs (call1.sh: np and vF, byte for byte this code; call2.sh)"},
+      {mmasp::kResidentLeanNarrowKernel, "5102ef461a4615915c621024c5894ff5f14b0c6f91d14da8f2bb3e5c953bbefc", "two elements of a row judged together (judged_narrow_elements<false, 2>), evidence/gpu-runs/2026-11-28d-pairs (call1.sh: np, byte for byte this code; call2.sh)"},
+      {mmasp::kResidentKernel, "69baa144532ff9c7eca7956e79f205038b827928289e10a82d3a8658284e189a", "the narrow judge through kN = 1 wrappers (judged_narrow_elements), evidence/gpu-runs/2026-11-28d-pairs (call1.sh: vF, byte for byte this code; call2.sh: selftest --faults)"},
       {mmasp::kResidentLeanDenseKernel, "6837b957a6d3fc5eef99f212ffd4bb805830b9891b30bfb41c223030985d47a4", "each lane's metadata noise by draw_in_run_of_width<32>, evidence/gpu-runs/2026-11-28c-draw (call3.sh; call4.sh)"},
       {mmasp::kResidentLeanDense768Kernel, "5df36f8639ba455574a293f5e4f16cdbcfd61b6d809b16247dba80df4ff904e7", "each lane's metadata noise by draw_in_run_of_width<32>, evidence/gpu-runs/2026-11-28c-draw (call3.sh; call4.sh)"}};
   if (std::string(MMASP_NVCC_VERSION) != kRecordedToolkit)

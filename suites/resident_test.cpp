@@ -169,6 +169,7 @@ TEST(Resident, TheNarrowModelIsTheModelOnEveryInput) {
     const ResidentPairTables tables = resident_pair_tables(form, form.selectors.front(), &model);
     const resident::PairTables& p = tables.tables;
     ASSERT_EQ(p.judge, resident::Judge::narrow_model) << form.opcode << ": a verified sm_90 float form off the narrow model";
+    ASSERT_TRUE(p.narrow_pairs) << form.opcode << ": D's m16n8 layout holds adjacent pairs of a row";
     ++forms;
     const auto code_mask = [](ElemType type) {
       const auto& t = info(type);
@@ -208,10 +209,60 @@ TEST(Resident, TheNarrowModelIsTheModelOnEveryInput) {
         ASSERT_EQ(resident::judged_narrow_with<false>(p, words.a.data(), words.b.data(), test.c.data(), idx), expected[idx])
             << form.opcode << " case " << index << " (kind " << kind << ") element " << idx << ", general walk";
       }
+      // Two elements of a row at a time, as the kernels judge them where narrow_pairs holds (every sm_90 float pair).
+      for (uint32_t idx = 0; idx < uint32_t(expected.size()); idx += 2) {
+        uint32_t fixed[2] = {~0u, ~0u}, general[2] = {~0u, ~0u};
+        if (p.narrow_fp8_blocks) resident::judged_narrow_elements<true, 2>(p, words.a.data(), words.b.data(), test.c.data(), idx, fixed);
+        else resident::judged_narrow_elements<false, 2>(p, words.a.data(), words.b.data(), test.c.data(), idx, fixed);
+        resident::judged_narrow_elements<false, 2>(p, words.a.data(), words.b.data(), test.c.data(), idx, general);
+        for (uint32_t e = 0; e < 2; ++e) {
+          ASSERT_EQ(fixed[e], expected[idx + e]) << form.opcode << " case " << index << " (kind " << kind << ") elements "
+                                                 << idx << " and " << idx + 1 << ", the " << (e ? "second" : "first");
+          ASSERT_EQ(general[e], expected[idx + e]) << form.opcode << " case " << index << " (kind " << kind
+                                                   << ") elements " << idx << " and " << idx + 1 << ", general walk";
+        }
+      }
     }
   }
   EXPECT_GE(forms, 20);
   EXPECT_GT(elements, 100000u);
+}
+
+// narrow_pairs_fit takes a pair's D layout as it is: a lane whose two elements are swapped, or whose pair starts in an
+// odd column (two rows' elements, or no 16-byte pair of B words), takes the kernels' one-element judge; so do integer
+// pairs.
+TEST(Resident, NarrowPairsFitOnlyAdjacentColumnsOfARow) {
+  const Form* f16 = nullptr;
+  const Form* integer = nullptr;
+  for (const Form& form : instruction_space()) {
+    if (!has_resident_kernel(form)) continue;
+    if (!f16 && form.a == ElemType::f16 && form.d == ElemType::f32) f16 = &form;
+    if (!integer && form.is_integer()) integer = &form;
+  }
+  ASSERT_TRUE(f16 && integer);
+  const auto model = model_for(*f16);
+  ASSERT_TRUE(model);
+  const ResidentPairTables tables = resident_pair_tables(*f16, f16->selectors.front(), &*model);
+  EXPECT_TRUE(tables.tables.narrow_pairs) << f16->opcode;
+  const uint32_t d = tables.tables.layout[resident::operand_d];
+  const auto with_layouts = [&](const std::vector<uint32_t>& layouts) {
+    resident::PairTables p = tables.tables;
+    p.layouts = layouts.data();
+    return resident::narrow_pairs_fit(p);
+  };
+  const std::vector<uint32_t> same = tables.layouts;
+  EXPECT_TRUE(with_layouts(same));
+  for (uint32_t lane : {0u, 17u, 31u}) {
+    std::vector<uint32_t> swapped = same;   // lane's elements 2 and 3 in the other order
+    std::swap(swapped[d + resident::layout_cell(2, lane)], swapped[d + resident::layout_cell(3, lane)]);
+    EXPECT_FALSE(with_layouts(swapped)) << "lane " << lane;
+    std::vector<uint32_t> odd = same;   // lane's first pair a column to the right: it starts in an odd column
+    odd[d + resident::layout_cell(0, lane)] += 1;
+    odd[d + resident::layout_cell(1, lane)] += 1;
+    EXPECT_FALSE(with_layouts(odd)) << "lane " << lane;
+  }
+  const ResidentPairTables integers = resident_pair_tables(*integer, integer->selectors.front(), nullptr);
+  EXPECT_FALSE(integers.tables.narrow_pairs) << integer->opcode;
 }
 
 // The dense integer judge (spread_integer_dense, judged_integer_dense: dp4a over bytes) gives the exact reference's D,
