@@ -848,15 +848,16 @@ MMASP_PORTABLE void judged_narrow_elements(const PairTables& p, const uint64_t* 
     a_word = a_row[s];
     const unsigned char* b_row = b_column + model::narrow::tag(a_word);
 #if defined(__CUDA_ARCH__)
-    if constexpr (kN == 2) {
+    if constexpr (kN == 2) {   // 16 bytes at once, on 16 bytes (the kernel checks; the host's words need not be)
       const ulonglong2 both = *reinterpret_cast<const ulonglong2*>(b_row);
       b_words[0] = both.x;
       b_words[1] = both.y;
-      return;
-    }
+    } else
 #endif
+    {
 MMASP_UNROLL
-    for (int e = 0; e < kN; ++e) b_words[e] = reinterpret_cast<const uint64_t*>(b_row)[e];
+      for (int e = 0; e < kN; ++e) b_words[e] = reinterpret_cast<const uint64_t*>(b_row)[e];
+    }
   };
   // C's values, decoded in the format narrow_accumulator names (its fields constants at compile time).
   const auto c_values_in = [&](const auto f16_d, Subnormals subnormals, model::Value* values) {
@@ -876,15 +877,18 @@ MMASP_UNROLL
   }
   // One block of 4, 8 or 16 products (tf32 k8; f16, bf16 and tf32 k16; f16 and bf16 k32): the loops unrolled, by
   // groups of 4 for 16 (evidence/gpu-runs/2026-11-26-resident-speed: whole, the 16 made bf16 k32's judge half as fast).
+  // Two elements at a time by groups of 2: in the narrow-over-codes kernel (m16n8k32) x1.06-x1.08 over groups of 4 and
+  // 8 (evidence/gpu-runs/2026-11-28d-pairs, call4.sh, vI against ng; groups of 4 for every size, vH, x1.01-x1.03).
   // resident_pair_tables sets narrow_one_block only with narrow_accumulator.
   if (p.narrow_one_block != 0) {
     with_accumulator_known(p, [&](const auto f16_d) {
       const Sm90Choices choices = Sm90Choices::from(p.model);
       model::Value c_values[kN];
       c_values_in(f16_d, Sm90Choices::subnormal_inputs, c_values);
-      if (p.narrow_one_block == 8) model::narrow::one_block_elements<8, 8, kN>(choices, products, c_values, f16_d, codes);
-      else if (p.narrow_one_block == 16) model::narrow::one_block_elements<16, 4, kN>(choices, products, c_values, f16_d, codes);
-      else model::narrow::one_block_elements<4, 4, kN>(choices, products, c_values, f16_d, codes);
+      constexpr int kPairGroup = 2;
+      if (p.narrow_one_block == 8) model::narrow::one_block_elements<8, kN == 1 ? 8 : kPairGroup, kN>(choices, products, c_values, f16_d, codes);
+      else if (p.narrow_one_block == 16) model::narrow::one_block_elements<16, kN == 1 ? 4 : kPairGroup, kN>(choices, products, c_values, f16_d, codes);
+      else model::narrow::one_block_elements<4, kN == 1 ? 4 : kPairGroup, kN>(choices, products, c_values, f16_d, codes);
       return 0u;
     });
     return;

@@ -131,9 +131,10 @@ __device__ __forceinline__ void resident_cases(const Launch& launch) {
   // Two elements of a row of D judged together (judged_narrow_elements), each A word loaded once for both and their B
   // words by one 16-byte load: where every lane's D elements come in such pairs (PairTables::narrow_pairs) and this
   // warp's B words lie on 16 bytes. Only in the fp8 and narrow-over-codes kernels: on an H200, fp8 judged x1.17 and
-  // verified x1.02, m16n8k32 f16->f32 and bf16 verified x1.03-x1.04; in the lean kernels (64 registers) the m16n8k16
-  // float forms judged at 0.4 of the rate and verified x0.72-x0.88, and the 8-bit integer forms lost 3-10 %, with the
-  // pairs compiled in but not taken (evidence/gpu-runs/2026-11-28d-pairs, call1.sh).
+  // verified x1.02, m16n8k32 f16 and bf16 verified x1.06-x1.08 (one-block groups of 2); in the lean kernels (64
+  // registers) the m16n8k16 float forms verified x0.72-x0.88 with groups of 8, x0.86-x0.89 with 4 and x0.91-x0.94
+  // with 2, and the 8-bit integer forms, which never take the pairs, lost up to 10 % with them compiled in
+  // (evidence/gpu-runs/2026-11-28d-pairs, call1.sh, call4.sh, call5.sh).
   constexpr bool kPairsCompiled = kFp8Blocks || kNarrowOverCodes;
   const bool judge_pairs = kPairsCompiled && p.narrow_pairs && (reinterpret_cast<uintptr_t>(b_narrow) & 15u) == 0;
   // While a case is drawn, the decoded operands' place is free (float forms): room for A's and B's values.

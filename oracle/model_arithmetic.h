@@ -940,7 +940,7 @@ class Block {
  public:
   // Default-constructible (a pointer to the parameters, not a reference) so that elements_of_blocks can keep an
   // array of them, one per element; a default-constructed Block is assigned one made from the parameters before use.
-  MMASP_PORTABLE Block() = default;
+  Block() = default;
   MMASP_PORTABLE explicit Block(const P& p) : p_(&p) {}
 
   // --- Pass 1. ---

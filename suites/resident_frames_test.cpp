@@ -141,7 +141,8 @@ TEST(ResidentFrames, EveryKernelsStackFrameIsTheMeasuredKernels) {
                                // evidence/gpu-runs/2026-11-27f-h100 (call5.sh, call6.sh). With the narrow judge's
                                // tag on top and aligned_at every frame stayed as it was (evidence/gpu-runs/2026-11-28-h100).
                                // With two elements of a row judged together 888, measured in
-                               // evidence/gpu-runs/2026-11-28d-pairs (call1.sh, np: m16n8k32 x1.00-x1.04).
+                               // evidence/gpu-runs/2026-11-28d-pairs (call1.sh, np: m16n8k32 x1.00-x1.04; by groups
+                               // of 2, call4.sh and call5.sh: x1.06-x1.08).
                                {mmasp::kResidentLeanNarrowKernel, 64, 888},
                                // The general kernel: 544 with the pair's tables a kernel parameter, checked in
                                // evidence/gpu-runs/2026-11-27g-h100 (call5.sh: selftest --faults; call6.sh).
@@ -222,7 +223,7 @@ TEST(ResidentFrames, EveryKernelsCodeIsTheMeasuredKernels) {
       {mmasp::kResidentLeanKernel, "2b9de69251d8dad3b01dbd10cf997879f84925688979b3314ca3349f9654cd36", "the narrow judge through kN = 1 wrappers (judged_narrow_elements), evidence/gpu-runs/2026-11-28d-pairs (call1.sh: vF, byte for byte this code; call2.sh)"},
       {mmasp::kResidentLean768Kernel, "23f85c95b16ae72545d2f9bc1e61924038a8c4242936df1b6d78af64e49ebfcd", "the narrow judge through kN = 1 wrappers (judged_narrow_elements), evidence/gpu-runs/2026-11-28d-pairs (call1.sh: vF, byte for byte this code; call2.sh)"},
       {mmasp::kResidentLeanFp8Kernel, "6df80d0bd4eb842dd308f3eb64c76b8071f86683a25df6c839d0cd6a0108647f", "two elements of a row judged together (judged_narrow_elements<true, 2>), evidence/gpu-runs/2026-11-28d-pairs (call1.sh: np and vF, byte for byte this code; call2.sh)"},
-      {mmasp::kResidentLeanNarrowKernel, "5102ef461a4615915c621024c5894ff5f14b0c6f91d14da8f2bb3e5c953bbefc", "two elements of a row judged together (judged_narrow_elements<false, 2>), evidence/gpu-runs/2026-11-28d-pairs (call1.sh: np, byte for byte this code; call2.sh)"},
+      {mmasp::kResidentLeanNarrowKernel, "f51c668d700b2dc5256392a5ca9f740e64dde1ed8a9fae54c41bbfed4feba7b0", "two elements of a row judged together, the one-block groups of 2 (judged_narrow_elements<false, 2>), evidence/gpu-runs/2026-11-28d-pairs (call4.sh: vI, byte for byte this code; call5.sh)"},
       {mmasp::kResidentKernel, "69baa144532ff9c7eca7956e79f205038b827928289e10a82d3a8658284e189a", "the narrow judge through kN = 1 wrappers (judged_narrow_elements), evidence/gpu-runs/2026-11-28d-pairs (call1.sh: vF, byte for byte this code; call2.sh: selftest --faults)"},
       {mmasp::kResidentLeanDenseKernel, "6837b957a6d3fc5eef99f212ffd4bb805830b9891b30bfb41c223030985d47a4", "each lane's metadata noise by draw_in_run_of_width<32>, evidence/gpu-runs/2026-11-28c-draw (call3.sh; call4.sh)"},
       {mmasp::kResidentLeanDense768Kernel, "5df36f8639ba455574a293f5e4f16cdbcfd61b6d809b16247dba80df4ff904e7", "each lane's metadata noise by draw_in_run_of_width<32>, evidence/gpu-runs/2026-11-28c-draw (call3.sh; call4.sh)"}};
