@@ -35,6 +35,15 @@ NarrowWords narrow_words(const resident::PairTables& p, const MmaCase& test) {
   return words;
 }
 
+// Case `index` of a form's selector, as the bulk generator draws it from `seeds`.
+MmaCase drawn_case(const Form& form, int selector, const gen::CaseSeeds& seeds, uint64_t index) {
+  gen::Options options;
+  options.selector = selector;
+  MmaCase test;
+  gen::BulkGenerator(seeds.of(index)).next(form, test, options);
+  return test;
+}
+
 // A case in a warp's shared memory as the kernel draws it: A, B, C, then the nibbles, from the first word, in `words`
 // words (at least case_words) whose rest holds `fill`.
 std::vector<uint32_t> case_in_kernel_layout(const gen::portable::CaseTables& t, const MmaCase& test, uint32_t words,
@@ -59,12 +68,9 @@ TEST(Resident, EverySm90PairHasAKernelAndTablesThatPackAndJudgeAsTheHostDoes) {
       const resident::PairTables& p = tables.tables;
       for (int operand = 0; operand < 4; ++operand)   // pack_operand's whole-word path (pack_whole_words)
         EXPECT_EQ(p.per_lane[operand] % (32 / p.container_bits[operand]), 0u) << form.opcode << " operand " << operand;
-      gen::Options options;
-      options.selector = selector;
       const gen::CaseSeeds seeds(0xabc + uint64_t(selector), form);
       for (uint64_t index = 0; index < 24; ++index) {
-        MmaCase test;
-        gen::BulkGenerator(seeds.of(index)).next(form, test, options);
+        MmaCase test = drawn_case(form, selector, seeds, index);
         const WarpRegisters expected = to_registers(test);
         for (uint32_t lane = 0; lane < 32; ++lane) {
           const LaneRegisters& want = expected.lanes[lane];
@@ -177,13 +183,10 @@ TEST(Resident, TheNarrowModelIsTheModelOnEveryInput) {
       return bits & ~((1u << float_format(type)->low_pad_bits) - 1);
     };
     const uint32_t a_mask = code_mask(form.a), b_mask = code_mask(form.b), c_mask = code_mask(form.c);
-    gen::Options options;
-    options.selector = form.selectors.front();
     const gen::CaseSeeds seeds(0x5eed, form);
     gen::SplitMixDraw bits(0xfeedULL + uint64_t(forms));
     for (uint64_t index = 0; index < 300; ++index) {
-      MmaCase test;
-      gen::BulkGenerator(seeds.of(index)).next(form, test, options);   // metadata, and every third case as drawn
+      MmaCase test = drawn_case(form, form.selectors.front(), seeds, index);   // metadata, and every third case as drawn
       const int kind = int(index % 3);
       if (kind > 0) {
         for (auto& x : test.a_compressed) x = uint32_t(bits.bits()) & a_mask;
@@ -284,13 +287,10 @@ TEST(Resident, TheDenseIntegerJudgeIsTheReferenceOnEveryInput) {
       if (!is_signed) return (1u << bits) - 1;
       return low ? 1u << (bits - 1) : (1u << (bits - 1)) - 1;
     };
-    gen::Options options;
-    options.selector = form.selectors.front();
     const gen::CaseSeeds seeds(0xd0d0, form);
     gen::SplitMixDraw bits(0xbeefULL + uint64_t(forms));
     for (uint64_t index = 0; index < 200; ++index) {
-      MmaCase test;
-      gen::BulkGenerator(seeds.of(index)).next(form, test, options);   // metadata, and every fourth case as drawn
+      MmaCase test = drawn_case(form, form.selectors.front(), seeds, index);   // metadata, and every fourth case as drawn
       const int kind = int(index % 4);
       if (kind == 1) {
         for (auto& x : test.a_compressed) x = uint32_t(bits.bits()) & a_mask;
@@ -377,13 +377,10 @@ TEST(Resident, TheDenseKernelsBytesAreEveryElementsValueAtItsColumn) {
     ++forms;
     const gen::portable::CaseTables& t = p.cases;
     const uint32_t stored = t.k / 2, chunks = t.k / t.chunk_width, row_words = resident::dense_row_words(t);
-    gen::Options options;
-    options.selector = form.selectors.front();
     const gen::CaseSeeds seeds(0xde45e, form);
     gen::SplitMixDraw junk(0x5eed + uint64_t(forms));
     for (uint64_t index = 0; index < 40; ++index) {
-      MmaCase test;
-      gen::BulkGenerator(seeds.of(index)).next(form, test, options);
+      MmaCase test = drawn_case(form, form.selectors.front(), seeds, index);
       for (auto& x : test.a_compressed) x |= uint32_t(junk.bits()) << t.a_values;
       for (auto& x : test.b) x |= uint32_t(junk.bits()) << t.b_values;
       std::vector<uint32_t> dense(resident::dense_words(t), 0xA5A5A5A5u);
@@ -451,12 +448,9 @@ TEST(Resident, DenseBytesWrittenOverTheCodesAreTheBytes) {
     if (!resident::dense_over_codes_fits(t)) continue;
     ++fits;
     p.dense_over_codes = true;
-    gen::Options options;
-    options.selector = form.selectors.front();
     const gen::CaseSeeds seeds(0x0ce4, form);
     for (uint64_t index = 0; index < 20; ++index) {
-      MmaCase test;
-      gen::BulkGenerator(seeds.of(index)).next(form, test, options);
+      MmaCase test = drawn_case(form, form.selectors.front(), seeds, index);
       std::vector<uint32_t> elsewhere(resident::dense_words(t), 0);
       resident::spread_integer_dense(p, test.a_compressed.data(), test.b.data(), test.nibbles.data(), 0, 1, elsewhere.data());
       std::vector<uint32_t> shared = case_in_kernel_layout(t, test, resident::case_words(t), 0);
@@ -533,12 +527,9 @@ TEST(Resident, NarrowWordsWrittenOverTheCodesAreTheWords) {
         else ASSERT_EQ(double(float(value)), value) << form.opcode << " operand " << operand << " code " << code;
       }
     }
-    gen::Options options;
-    options.selector = form.selectors.front();
     const gen::CaseSeeds seeds(0x0a11, form);
     for (uint64_t index = 0; index < 20; ++index) {
-      MmaCase test;
-      gen::BulkGenerator(seeds.of(index)).next(form, test, options);
+      MmaCase test = drawn_case(form, form.selectors.front(), seeds, index);
       // The kernel's layout: the case, then (8-byte aligned) A's words.
       std::vector<uint32_t> shared =
           case_in_kernel_layout(t, test, resident::narrow_over_codes_shared_words(t), 0xA5A5A5A5u);
@@ -588,12 +579,9 @@ TEST(Resident, Fp8WordsWrittenOverTheNibblesAreTheWords) {
         ASSERT_EQ(gen::portable::ieee_value(half, 5, 10, 15), value) << form.opcode << " operand " << operand << " code " << code;
       }
     }
-    gen::Options options;
-    options.selector = form.selectors.front();
     const gen::CaseSeeds seeds(0x0f8, form);
     for (uint64_t index = 0; index < 20; ++index) {
-      MmaCase test;
-      gen::BulkGenerator(seeds.of(index)).next(form, test, options);
+      MmaCase test = drawn_case(form, form.selectors.front(), seeds, index);
       const std::vector<uint32_t> layout = case_in_kernel_layout(t, test, words, 0xA5A5A5A5u);
       std::vector<uint64_t> backing(words / 2);   // 8-byte aligned, as a warp's shared memory
       std::memcpy(backing.data(), layout.data(), size_t(words) * 4);
@@ -695,13 +683,10 @@ TEST(Resident, TheNarrowThirtyTwoBitSumsHoldTheLargestBlocks) {
     const FloatFormat& af = *float_format(form.a);
     const FloatFormat& bf = *float_format(form.b);
     const FloatFormat& cf = *float_format(form.c);
-    gen::Options options;
-    options.selector = form.selectors.front();
     const gen::CaseSeeds seeds(0x5eed, form);
     for (int variant = 0; variant < 8; ++variant) {
       const bool negative = variant & 1;
-      MmaCase test;
-      gen::BulkGenerator(seeds.of(uint64_t(variant))).next(form, test, options);   // its metadata
+      MmaCase test = drawn_case(form, form.selectors.front(), seeds, uint64_t(variant));   // its metadata
       for (auto& x : test.a_compressed) x = largest(form.a, uint32_t(af.bias), negative);
       for (auto& x : test.b) x = largest(form.b, uint32_t(bf.bias + (variant & 2 ? 1 : 0)), false);
       // C: zero, or +-(2 - ulp) times 2^(log2 of the block's product sum), or 2^-10 of it, of the products' sign.
@@ -986,9 +971,7 @@ TEST(Resident, DumpDisagreementNamesWhatDiffers) {
     const gen::CaseSeeds seeds(stream, form);
     std::vector<ResidentDump> dumped(4);
     for (size_t w = 0; w < dumped.size(); ++w) {
-      gen::Options options;
-      options.selector = selector;
-      gen::BulkGenerator(seeds.of(first + w)).next(form, dumped[w].test, options);
+      dumped[w].test = drawn_case(form, selector, seeds, first + w);
       dumped[w].d = resident_expected_d(dumped[w].test, model ? &*model : nullptr);
     }
     const ModelParameters* parameters = model ? &*model : nullptr;
