@@ -695,6 +695,12 @@ MMASP_PORTABLE void narrow_table(const model::OperandFormat& f, Subnormals subno
       out[2 * (nonzero * entries + index) + 1] = uint32_t(word >> 32);
     }
 }
+// narrow_looked_up for a table that holds every code (mantissa_bits 0) of codes without padding (pad_bits 0): the fp8
+// codes. The same word, without the mantissa's arithmetic.
+MMASP_PORTABLE uint64_t narrow_code_looked_up(const uint32_t* table, uint32_t index_bits, uint32_t code) {
+  const uint32_t at = 2 * (code & ((1u << index_bits) - 1));
+  return uint64_t(table[at + 1]) << 32 | table[at];
+}
 MMASP_PORTABLE uint64_t narrow_looked_up(const uint32_t* table, uint32_t pad_bits, uint32_t mantissa_bits,
                                          uint32_t index_bits, uint32_t code) {
   const uint32_t field = code >> pad_bits;
@@ -756,12 +762,17 @@ MMASP_PORTABLE void decode_narrow_over_codes(const PairTables& p, uint32_t* code
   const Subnormals subnormals = p.model.subnormal_inputs;
   const PairTables::NarrowTable a_table = p.narrow_tables[operand_a], b_table = p.narrow_tables[operand_b];
   const model::OperandFormat a_format = p.a_format, b_format = p.b_format;
+  // The fp8 kernel's tables hold every code (narrow_code_looked_up), where the pair's tables say so.
+  const bool a_whole_codes = kOverNibbles && a_table.mantissa_bits == 0 && a_table.pad_bits == 0;
+  const bool b_whole_codes = kOverNibbles && b_table.mantissa_bits == 0 && b_table.pad_bits == 0;
   if constexpr (kOverNibbles) {
     for (uint32_t top = t.a_count; top > 0; top -= lanes) {   // the same steps in every lane
       const uint32_t e = top - lanes + lane;
       const uint64_t word =
           a_table.offset != kNoTable
-              ? narrow_looked_up(p.layouts + a_table.offset, a_table.pad_bits, a_table.mantissa_bits, a_table.index_bits, codes[e])
+              ? (a_whole_codes ? narrow_code_looked_up(p.layouts + a_table.offset, a_table.index_bits, codes[e])
+                               : narrow_looked_up(p.layouts + a_table.offset, a_table.pad_bits, a_table.mantissa_bits,
+                                                  a_table.index_bits, codes[e]))
               : model::narrow::pack(model::decode_operand(codes[e], a_format, subnormals));
       const uint32_t tag = narrow_tag(t, a_element_column(t, nibbles, e));
 #if defined(__CUDA_ARCH__)
@@ -791,7 +802,9 @@ MMASP_PORTABLE void decode_narrow_over_codes(const PairTables& p, uint32_t* code
     if (e >= t.b_count) continue;
     const uint64_t word =
         b_table.offset != kNoTable
-            ? narrow_looked_up(p.layouts + b_table.offset, b_table.pad_bits, b_table.mantissa_bits, b_table.index_bits, code)
+            ? (b_whole_codes ? narrow_code_looked_up(p.layouts + b_table.offset, b_table.index_bits, code)
+                             : narrow_looked_up(p.layouts + b_table.offset, b_table.pad_bits, b_table.mantissa_bits,
+                                                b_table.index_bits, code))
             : model::narrow::pack(model::decode_operand(code, b_format, subnormals));
 #if defined(__CUDA_ARCH__)
     reinterpret_cast<uint64_t*>(codes)[e] = word;
@@ -868,9 +881,9 @@ MMASP_UNROLL
     with_accumulator_known(p, [&](const auto f16_d) {
       model::Value c_values[kN];
       c_values_in(f16_d, Sm90FaddChoices::subnormal_inputs, c_values);
-      model::narrow::elements_of_blocks<true, kN>(
+      model::narrow::elements_of_blocks<true, kN, true>(
           Sm90FaddChoices::from(p.model), 2, products, c_values, f16_d,
-          [](int block, const auto& f) { model::narrow::for_fixed_block<32, 16, 2, 4>(block, f); }, codes);
+          [](int block, const auto& f) { model::narrow::for_fixed_block<32, 16, 2, 4>(block, f); }, codes, c + idx);
       return 0u;
     });
     return;

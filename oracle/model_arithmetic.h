@@ -7,6 +7,8 @@
 // What the model computes, and where each parameter comes from, is said in numeric_model.h and numeric_model_table.cpp.
 #pragma once
 
+#include <bit>
+#include <cfloat>
 #include <cstdint>
 
 #if defined(__CUDACC__)
@@ -1099,15 +1101,36 @@ MMASP_UNROLL
   }
 }
 
+// The code of a + c for f32 codes a and c: ieee_add's result (one IEEE binary32 addition rounded to nearest even,
+// subnormals kept) encoded with the sm_90 choices' results, a NaN canonical and a zero +0 (zero results are unsigned:
+// IEEE's -0 + -0 is -0). The addition itself is the device's fadd.rn, or the host compiler's float addition (IEEE
+// binary32, round to nearest even, no flush to zero): one instruction on the GPU, where ieee_add's exact 128-bit block
+// took about a tenth of an fp8 case's instructions (ncu, evidence/gpu-runs/2026-11-28e-fp8-profile, lines1.txt).
+// ModelArithmetic.F32SumCodeIsIeeeAdd compares the two on every class of operand and on random codes.
+MMASP_PORTABLE uint32_t f32_sum_code(uint32_t a, uint32_t c) {
+#if defined(__CUDA_ARCH__)
+  const uint32_t code = __float_as_uint(__fadd_rn(__uint_as_float(a), __uint_as_float(c)));
+#else
+  static_assert(FLT_EVAL_METHOD == 0, "a float addition is one binary32 addition");
+  const uint32_t code = std::bit_cast<uint32_t>(std::bit_cast<float>(a) + std::bit_cast<float>(c));
+#endif
+  const ResultFormat f32 = f32_format();
+  if ((code & ~f32.sign_bit) > f32.infinity) return f32.canonical_nan;
+  return (code & ~f32.sign_bit) == 0 ? 0u : code;
+}
+
 // element() for these choices (and narrow::applies(p)) over `blocks` blocks, for kN elements of one row (sum_blocks):
 // `each_of_block(block, f)` calls f(s) for every stored product s of `block` in increasing order (for_block's set);
 // `products(s, a, b)` as sum_blocks takes it; c[n] is element n's decoded C element, and codes[n] its D code.
 // With kProducts32 the products are summed by sum_product_32: the caller has made sure that products_fit_32(a block's
 // products, fraction_bits). `f16_d` (whether D is f16) is a bool, or a KnownBool where the caller knows it at
-// compile time, so that the roundings and the encoding are those of one known format.
-template <bool kProducts32, int kN, class P, class Products, class F16D, class EachOfBlock>
+// compile time, so that the roundings and the encoding are those of one known format. kCCodes: C's f32 codes are at
+// c_codes[0 .. kN - 1], and where C is added after the blocks to an f32 D (fadd_after) the addition is f32_sum_code's,
+// the same result as ieee_add's from one f32 addition (the resident fp8 kernel's judge).
+template <bool kProducts32, int kN, bool kCCodes = false, class P, class Products, class F16D, class EachOfBlock>
 MMASP_PORTABLE void elements_of_blocks(const P& p, int blocks, const Products& products, const Value* c, F16D f16_d,
-                                       const EachOfBlock& each_of_block, uint32_t* codes) {
+                                       const EachOfBlock& each_of_block, uint32_t* codes,
+                                       const uint32_t* c_codes = nullptr) {
   static_assert(P::block_combination == BlockCombination::chained && P::narrow_output == NarrowOutput::from_sum &&
                     (P::c_placement == CPlacement::first_block || P::c_placement == CPlacement::fadd_after),
                 "the narrow element covers chained blocks, a narrow output from the sum, C first or added after");
@@ -1123,6 +1146,13 @@ MMASP_UNROLL
     for (int n = 0; n < kN; ++n) sums[n] = Block<P>(p);
     sum_blocks<kN, kProducts32>(sums, have_accumulator, accumulator, products,
                                 [&](const auto& f) { each_of_block(block, f); });
+    if constexpr (!c_first) {
+      if (kCCodes && block == blocks - 1 && !f16_d) {   // C added by an f32 addition of codes (f32_sum_code)
+MMASP_UNROLL
+        for (int n = 0; n < kN; ++n) codes[n] = f32_sum_code(sums[n].finish_code(f32_format(), p.block_rounding), c_codes[n]);
+        return;
+      }
+    }
 MMASP_UNROLL
     for (int n = 0; n < kN; ++n) {
       if (block == blocks - 1 && c_first && f16_d) {
@@ -1133,6 +1163,13 @@ MMASP_UNROLL
       }
     }
     if (!(block == blocks - 1 && c_first && f16_d)) have_accumulator = true;
+  }
+  if constexpr (!c_first) {
+    if (kCCodes && !f16_d) {   // no blocks: +0 + C
+MMASP_UNROLL
+      for (int n = 0; n < kN; ++n) codes[n] = f32_sum_code(0u, c_codes[n]);
+      return;
+    }
   }
 MMASP_UNROLL
   for (int n = 0; n < kN; ++n) {

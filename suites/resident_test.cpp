@@ -618,6 +618,7 @@ TEST(Resident, TheDenseIntegerJudgeRefusesMetadataThatRepeatsAColumn) {
 // narrow::pack give it (the f16, bf16 and tf32 tables by sign, exponent and a zero mantissa; fp8's by the whole code).
 TEST(Resident, NarrowTablesLookUpEveryCodeAsDecoded) {
   int tables = 0;
+  uint64_t whole_code_lookups = 0;
   for (const Form& form : instruction_space()) {
     if (!has_resident_kernel(form) || form.is_integer()) continue;
     const ModelParameters model = *model_for(form);
@@ -631,14 +632,22 @@ TEST(Resident, NarrowTablesLookUpEveryCodeAsDecoded) {
       const model::OperandFormat& f = *formats[operand];
       for (uint32_t field = 0; field < (1u << f.code_bits()); ++field) {
         const uint32_t code = field << f.low_pad_bits;
+        const uint64_t decoded = model::narrow::pack(model::decode_operand(code, f, p.model.subnormal_inputs));
         ASSERT_EQ(resident::narrow_looked_up(p.layouts + table.offset, table.pad_bits, table.mantissa_bits,
                                              table.index_bits, code),
-                  model::narrow::pack(model::decode_operand(code, f, p.model.subnormal_inputs)))
+                  decoded)
             << form.opcode << " operand " << operand << " code 0x" << std::hex << code;
+        // The fp8 kernel's lookup of a table that holds every code (decode_narrow_over_codes).
+        if (table.mantissa_bits == 0 && table.pad_bits == 0) {
+          ASSERT_EQ(resident::narrow_code_looked_up(p.layouts + table.offset, table.index_bits, code), decoded)
+              << form.opcode << " operand " << operand << " code 0x" << std::hex << code << ", whole-code lookup";
+          ++whole_code_lookups;
+        }
       }
     }
   }
   EXPECT_GE(tables, 40);
+  EXPECT_GE(whole_code_lookups, 16u * 256u);   // the eight fp8 forms' A and B, every code
   // A format whose subnormals are flushed: the same table scheme, its subnormals zeros.
   model::OperandFormat f16{5, 10, 15, 0, 0, false};
   uint32_t mantissa_bits = 0, index_bits = 0;
@@ -913,6 +922,49 @@ TEST(ModelArithmetic, RoundedCodeIsRoundToEncoded) {
   }
   EXPECT_GT(compared, 1000000u);
   EXPECT_GT(finite, compared / 2);   // most land inside the range, not only on zero or Inf
+}
+
+// f32_sum_code, the fp8 judge's addition of C (one f32 addition, the device's or the host's), is ieee_add encoded: on
+// every pair of a set of edge codes (zeros, subnormals, the normal range's ends, Inf, NaN, each sign), on codes one
+// unit from each other's negation (cancellation to a last bit or to zero), on sums that overflow or land on a tie, and
+// on random codes (every bit pattern, and pairs a few binades apart).
+TEST(ModelArithmetic, F32SumCodeIsIeeeAdd) {
+  const resident::Sm90FaddChoices choices{};
+  const model::OperandFormat f32 = resident::narrow_accumulator_format(false);
+  const auto expected = [&](uint32_t a, uint32_t c) {
+    return model::encode_value(model::f32_format(),
+                               model::ieee_add(model::decode_operand(a, f32, Subnormals::kept),
+                                               model::decode_operand(c, f32, Subnormals::kept), choices, model::NoEvents{}),
+                               choices.canonical_nan);
+  };
+  std::vector<uint32_t> edges;
+  for (const uint32_t magnitude : {0x0u, 0x1u, 0x2u, 0x3u, 0x7FFFFFu, 0x400000u, 0x800000u, 0x800001u, 0xFFFFFFu,
+                                   0x1000000u, 0x3F800000u, 0x3F800001u, 0x3FFFFFFFu, 0x4B000000u, 0x4B7FFFFFu,
+                                   0x7F000000u, 0x7F7FFFFEu, 0x7F7FFFFFu, 0x7F800000u, 0x7F800001u, 0x7FC00000u,
+                                   0x7FFFFFFFu})
+    for (const uint32_t sign : {0u, 0x80000000u}) edges.push_back(magnitude | sign);
+  uint64_t compared = 0, zeros = 0, nans = 0;
+  const auto check = [&](uint32_t a, uint32_t c) {
+    const uint32_t want = expected(a, c);
+    ASSERT_EQ(model::narrow::f32_sum_code(a, c), want) << std::hex << "0x" << a << " + 0x" << c;
+    ++compared;
+    zeros += want == 0;
+    nans += want == model::f32_format().canonical_nan;
+  };
+  for (const uint32_t a : edges)
+    for (const uint32_t c : edges) check(a, c);
+  gen::SplitMixDraw draw(0x20261128);
+  for (int i = 0; i < 200000; ++i) {
+    const uint32_t a = uint32_t(draw.bits());
+    check(a, uint32_t(draw.bits()));
+    check(a, a ^ 0x80000000u);                                        // x + -x: +0
+    check(a, (a ^ 0x80000000u) + uint32_t(draw.bits() % 3) - 1u);     // a last-bit residue
+    const uint32_t near = (a & 0x807FFFFFu) | (((a >> 23) & 0xFFu) + uint32_t(draw.bits() % 60) - 30u) % 0xFFu << 23;
+    check(a, near ^ (draw.bits() & 1 ? 0x80000000u : 0u));            // exponents up to 30 binades apart
+  }
+  EXPECT_GT(compared, 800000u);
+  EXPECT_GT(zeros, 200000u);   // the negations above
+  EXPECT_GT(nans, 1000u);
 }
 
 // Rounding depends on the value alone: m * 2^e rounds as (m >> z) * 2^(e + z) does, where m has z trailing zero bits.
