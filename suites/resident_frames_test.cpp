@@ -128,6 +128,8 @@ TEST(ResidentFrames, EveryKernelsStackFrameIsTheMeasuredKernels) {
                                // The fp8 kernel in blocks of up to 640 threads (96 registers, 20 warps), measured against 512 (128) in
                                // evidence/gpu-runs/2026-11-28b-fp8 (call1.sh, call2.sh); then of up to 768 (80
                                // registers, 24 warps, its A words over the nibbles) against 640 there (call6.sh).
+                               // With C added by one f32 addition the same, measured in
+                               // evidence/gpu-runs/2026-11-28e-fp8-profile (call3.sh, call4.sh).
                                {mmasp::kResidentLeanFp8Kernel, 80, 776},
                                // The dense kernels (m16n8k128 integer pairs, dense bytes over the codes), measured
                                // in evidence/gpu-runs/2026-11-27d-spread (measure7.sh); with the byte-permute spread
@@ -222,7 +224,7 @@ TEST(ResidentFrames, EveryKernelsCodeIsTheMeasuredKernels) {
   const Recorded recorded[] = {
       {mmasp::kResidentLeanKernel, "2b9de69251d8dad3b01dbd10cf997879f84925688979b3314ca3349f9654cd36", "the narrow judge through kN = 1 wrappers (judged_narrow_elements), evidence/gpu-runs/2026-11-28d-pairs (call1.sh: vF, byte for byte this code; call2.sh)"},
       {mmasp::kResidentLean768Kernel, "23f85c95b16ae72545d2f9bc1e61924038a8c4242936df1b6d78af64e49ebfcd", "the narrow judge through kN = 1 wrappers (judged_narrow_elements), evidence/gpu-runs/2026-11-28d-pairs (call1.sh: vF, byte for byte this code; call2.sh)"},
-      {mmasp::kResidentLeanFp8Kernel, "6df80d0bd4eb842dd308f3eb64c76b8071f86683a25df6c839d0cd6a0108647f", "two elements of a row judged together (judged_narrow_elements<true, 2>), evidence/gpu-runs/2026-11-28d-pairs (call1.sh: np and vF, byte for byte this code; call2.sh)"},
+      {mmasp::kResidentLeanFp8Kernel, "7d24299af0a5c394305f9808888f7be7b67e65d2708256f797d3ead7367a940b", "C added by one f32 addition of codes (model::narrow::f32_sum_code) and the code tables looked up whole (narrow_code_looked_up), evidence/gpu-runs/2026-11-28e-fp8-profile (call3.sh: vC, byte for byte this code; call4.sh, call5.sh)"},
       {mmasp::kResidentLeanNarrowKernel, "f51c668d700b2dc5256392a5ca9f740e64dde1ed8a9fae54c41bbfed4feba7b0", "two elements of a row judged together, the one-block groups of 2 (judged_narrow_elements<false, 2>), evidence/gpu-runs/2026-11-28d-pairs (call4.sh: vI, byte for byte this code; call5.sh)"},
       {mmasp::kResidentKernel, "69baa144532ff9c7eca7956e79f205038b827928289e10a82d3a8658284e189a", "the narrow judge through kN = 1 wrappers (judged_narrow_elements), evidence/gpu-runs/2026-11-28d-pairs (call1.sh: vF, byte for byte this code; call2.sh: selftest --faults)"},
       {mmasp::kResidentLeanDenseKernel, "6837b957a6d3fc5eef99f212ffd4bb805830b9891b30bfb41c223030985d47a4", "each lane's metadata noise by draw_in_run_of_width<32>, evidence/gpu-runs/2026-11-28c-draw (call3.sh; call4.sh)"},
