@@ -25,4 +25,4 @@ ncu -i /tmp/prof.ncu-rep --page details > $OUT/details1.txt 2>&1
 ncu -i /tmp/prof.ncu-rep --page source --csv --print-source sass 2>&1 | gzip > /tmp/source.csv.gz
 python3 $PWD/evidence/gpu-runs/2026-11-23d-phases/lines.py /tmp/source.csv.gz /tmp/resident.sass.gz 1048576 $k 200 > $OUT/lines1.txt 2>&1
 head -12 $OUT/lines1.txt
-cp /tmp/source.csv.gz $OUT/source1.csv.gz
+cp /tmp/source.csv.gz $OUT/source1.csv.gz   # (not kept in git: 0.9 MB)
