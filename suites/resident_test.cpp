@@ -959,8 +959,10 @@ TEST(ModelArithmetic, F32SumCodeIsIeeeAdd) {
     check(a, uint32_t(draw.bits()));
     check(a, a ^ 0x80000000u);                                        // x + -x: +0
     check(a, (a ^ 0x80000000u) + uint32_t(draw.bits() % 3) - 1u);     // a last-bit residue
-    const uint32_t near = (a & 0x807FFFFFu) | (((a >> 23) & 0xFFu) + uint32_t(draw.bits() % 60) - 30u) % 0xFFu << 23;
-    check(a, near ^ (draw.bits() & 1 ? 0x80000000u : 0u));            // exponents up to 30 binades apart
+    // a's exponent field moved by -30 .. 29, kept within 0 .. 254 (finite): the two up to 30 binades apart.
+    const int exponent = std::clamp(int((a >> 23) & 0xFFu) + int(draw.bits() % 60) - 30, 0, 254);
+    const uint32_t near = (a & 0x807FFFFFu) | uint32_t(exponent) << 23;
+    check(a, near ^ (draw.bits() & 1 ? 0x80000000u : 0u));
   }
   EXPECT_GT(compared, 800000u);
   EXPECT_GT(zeros, 200000u);   // the negations above
