@@ -141,9 +141,6 @@ ResidentPairTables resident_pair_tables(const Form& form, int selector, const Mo
       uint32_t(t.model.block_products) >= stored && (stored == 4 || stored == 8 || stored == 16) &&
       model::narrow::products_fit_32(int(stored), t.model.fraction_bits))
     t.narrow_one_block = stored;
-  t.narrow_fp8_blocks = t.judge == resident::Judge::narrow_model && t.narrow_choices == 1 && t.narrow_accumulator != 0 &&
-                        stored == 32 && t.model.block_products == 16 && t.model.block_interleave == 2 &&
-                        model::narrow::products_fit_32(16, t.model.fraction_bits);
   // Narrow words over the codes where the words after the case leave fewer than 32 warps on sm_90 (227 KB of shared
   // memory a block, cudaDevAttrMaxSharedMemoryPerBlockOptin on the H100 and H200): fp8 k64 (whose kernel also puts A's
   // words over the nibbles, fp8_shared_words: 24 warps where 16 fit before; its draw's table lookups lose L1 to them,
@@ -153,6 +150,21 @@ ResidentPairTables resident_pair_tables(const Form& form, int selector, const Mo
   t.narrow_over_codes = t.judge == resident::Judge::narrow_model && resident::narrow_over_codes_fits(t.cases) &&
                         resident::shared_words(t) > kWordsFor32Warps;
   t.narrow_pairs = resident::narrow_pairs_fit(t);   // reads the layouts (D's cells)
+  // The fp8 kernel's pairs: the fp8 record's blocks, its layout (A's words over the nibbles, B's over the codes), and
+  // f32 words (whole-code tables of f32 words, their tags in 14 bits). Only pairs that kernel takes have the flag, so
+  // that no other lean kernel meets a pair whose judge reads f32 words.
+  uint32_t mantissa_bits[2] = {1, 1}, index_bits[2] = {};
+  const model::OperandFormat* operand_formats[2] = {&t.a_format, &t.b_format};
+  bool whole_codes = t.judge == resident::Judge::narrow_model;
+  for (int operand = 0; operand < 2 && whole_codes; ++operand)
+    whole_codes = resident::narrow_table_fits(*operand_formats[operand], &mantissa_bits[operand], &index_bits[operand]) &&
+                  mantissa_bits[operand] == 0 && operand_formats[operand]->low_pad_bits == 0 &&
+                  model::narrow::f32_words_fit(*operand_formats[operand], t.model.fraction_bits);
+  t.narrow_fp8_blocks = whole_codes && t.narrow_choices == 1 && t.narrow_accumulator != 0 && stored == 32 &&
+                        t.model.block_products == 16 && t.model.block_interleave == 2 &&
+                        model::narrow::products_fit_32(16, t.model.fraction_bits) && t.narrow_over_codes &&
+                        resident::fp8_words_over_nibbles_fit(t.cases, 32) &&
+                        resident::narrow_tag(t.cases, t.cases.k - 1) <= model::narrow::kF32TagMask;
   if (t.judge == resident::Judge::narrow_model) {   // decode_narrow's tables, where the format has one
     const model::OperandFormat* formats[2] = {&t.a_format, &t.b_format};
     for (int operand = 0; operand < 2; ++operand) {
@@ -163,6 +175,14 @@ ResidentPairTables resident_pair_tables(const Form& form, int selector, const Mo
       out.layouts.resize(out.layouts.size() + resident::narrow_table_words(table.index_bits));
       resident::narrow_table(*formats[operand], t.model.subnormal_inputs, table.mantissa_bits, table.index_bits,
                              out.layouts.data() + table.offset);
+      if (!t.narrow_fp8_blocks) continue;
+      // The fp8 kernel's table of f32 words, right after (resident::narrow_f32_table finds it there).
+      const uint32_t f32_offset = uint32_t(out.layouts.size());
+      out.layouts.resize(out.layouts.size() + resident::narrow_table_words(table.index_bits));
+      if (resident::narrow_f32_table(t, operand).offset != f32_offset)
+        throw std::logic_error(form.opcode + ": the f32 words' table is not where narrow_f32_table looks");
+      resident::narrow_table(*formats[operand], t.model.subnormal_inputs, table.mantissa_bits, table.index_bits,
+                             out.layouts.data() + f32_offset, true);
     }
     point_at_host_copies(out);   // the layouts grew
   }
@@ -364,8 +384,7 @@ ResidentPath::Launched ResidentPath::launch(const Form& form, int selector, cons
   }
   // Narrow fp8 pairs: their own kernel (kResidentLeanFp8Kernel; resident_abi.h's judged_narrow_with says why), whose
   // words go over their codes; other narrow pairs whose words do: theirs, with as many warps as fit (32 for m16n8k32).
-  if (lean && host.tables.narrow_fp8_blocks && host.tables.narrow_over_codes &&
-      resident::fp8_words_over_nibbles_fit(host.tables.cases, 32)) {
+  if (lean && host.tables.narrow_fp8_blocks) {   // resident_pair_tables sets it only where this kernel fits
     kernel = lean_fp8_kernel_;
     // Its __launch_bounds__ (kResidentLeanFp8Threads) as the kernel reports it, so that an image built with other
     // bounds (resident_benchmark --image-file) runs blocks of its own size.

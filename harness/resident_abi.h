@@ -40,7 +40,9 @@ struct PairTables {
   // (narrow::products_fit_32): that number.
   uint32_t narrow_one_block = 0;
   // narrow_model with Sm90FaddChoices and the sm_90 fp8 record's blocks (32 stored products, blocks of 16 interleaved
-  // by 2), a block's products summing in 32 bits: the blocks walked by compile-time indices (narrow::for_fixed_block).
+  // by 2), a block's products summing in 32 bits: the blocks walked by compile-time indices (narrow::for_fixed_block),
+  // from f32 words (narrow_f32_table), in the fp8 kernel (resident_pair_tables sets it only where that kernel takes
+  // the pair: its words over the codes and nibbles fit, and f32 words and their tags fit the formats).
   bool narrow_fp8_blocks = false;
   // narrow_model whose C is the IEEE format of its D (narrow_accumulator_format): 1 for f32, 2 for f16; else 0. Where
   // it is not 0 the kernel decodes C, rounds and encodes D in a format known at compile time.
@@ -679,8 +681,9 @@ MMASP_PORTABLE bool narrow_table_fits(const model::OperandFormat& f, uint32_t* m
 }
 // Words (two per entry) of a table: an entry per index for a zero mantissa, then one per index for any other.
 MMASP_PORTABLE uint32_t narrow_table_words(uint32_t index_bits) { return 4u << index_bits; }
+// f32_words: the words are model::narrow::pack_f32's (narrow_f32_table; whole codes only).
 MMASP_PORTABLE void narrow_table(const model::OperandFormat& f, Subnormals subnormals, uint32_t mantissa_bits,
-                                 uint32_t index_bits, uint32_t* out) {
+                                 uint32_t index_bits, uint32_t* out, bool f32_words = false) {
   const uint32_t entries = 1u << index_bits;
   for (uint32_t nonzero = 0; nonzero < 2; ++nonzero)
     for (uint32_t index = 0; index < entries; ++index) {
@@ -689,7 +692,8 @@ MMASP_PORTABLE void narrow_table(const model::OperandFormat& f, Subnormals subno
         continue;
       }
       const uint32_t code = ((index << mantissa_bits) | nonzero) << f.low_pad_bits;
-      uint64_t word = model::narrow::pack(model::decode_operand(code, f, subnormals));
+      const model::Value value = model::decode_operand(code, f, subnormals);
+      uint64_t word = f32_words ? model::narrow::pack_f32(value) : model::narrow::pack(value);
       if (nonzero && (word >> 32) & model::narrow::kFinite) word &= ~(uint64_t(1) << 32);   // the mantissa's 1 comes back
       out[2 * (nonzero * entries + index)] = uint32_t(word);
       out[2 * (nonzero * entries + index) + 1] = uint32_t(word >> 32);
@@ -711,27 +715,62 @@ MMASP_PORTABLE uint64_t narrow_looked_up(const uint32_t* table, uint32_t pad_bit
   return uint64_t(high | (mantissa & finite)) << 32 | table[at];
 }
 
+// A narrow pair's word of a decoded operand with a tag, a looked-up word given its tag, and an A word's tag: pack()'s
+// words, or with kF32Words the f32 words (model::narrow::pack_f32) of the fp8 kernel (narrow_f32_table).
+template <bool kF32Words>
+MMASP_PORTABLE uint64_t narrow_word(const model::Value& v, uint32_t tag = 0) {
+  if constexpr (kF32Words) return model::narrow::pack_f32(v, tag);
+  else return model::narrow::pack(v, tag);
+}
+template <bool kF32Words>
+MMASP_PORTABLE uint64_t narrow_word_tagged(uint64_t word, uint32_t tag) {
+  if constexpr (kF32Words) return model::narrow::with_f32_tag(word, tag);
+  else return model::narrow::with_tag(word, tag);
+}
+template <bool kF32Words>
+MMASP_PORTABLE uint32_t narrow_word_tag(uint64_t word) {
+  if constexpr (kF32Words) return model::narrow::f32_tag(word);
+  else return model::narrow::tag(word);
+}
+// A narrow_fp8_blocks pair's table of f32 words for `operand` (every code's model::narrow::pack_f32 word), which the
+// fp8 kernel's words are (decode_narrow_over_codes<true>; decode_narrow<true> on the host) and its judge sums by f32
+// multiplication (judged_narrow_elements<true>): right after the operand's narrow_tables words, indexed alike
+// (resident_pair_tables puts it there). Found from narrow_tables rather than a field of PairTables, so that the
+// struct, and with it every other kernel's code, stays as it was. The other kernels judge such a pair by the general
+// walk, from narrow_tables' words.
+MMASP_PORTABLE PairTables::NarrowTable narrow_f32_table(const PairTables& p, int operand) {
+  PairTables::NarrowTable table = p.narrow_tables[operand];
+  if (table.offset != kNoTable) table.offset += narrow_table_words(table.index_bits);
+  return table;
+}
+// The table a pair's words of operand `operand` come from: narrow_f32_table for f32 words.
+template <bool kF32Words>
+MMASP_PORTABLE PairTables::NarrowTable narrow_table_of(const PairTables& p, int operand) {
+  return kF32Words ? narrow_f32_table(p, operand) : p.narrow_tables[operand];
+}
+
 // Lane `lane`'s share of packing a case's A and B (decode_operand, then narrow::pack, or their table): per A element
 // its word (at narrow_a_slot), tagged with the byte offset (narrow_tag) of the B row its logical column meets; per B
-// element its word.
+// element its word. kF32Words: the fp8 kernel's f32 words (narrow_word), for a pair with narrow_fp8_blocks.
+template <bool kF32Words = false>
 MMASP_PORTABLE void decode_narrow(const PairTables& p, const uint32_t* a, const uint32_t* b, const uint32_t* nibbles,
                                   uint32_t lane, uint32_t lanes, uint64_t* a_narrow, uint64_t* b_narrow) {
   const gen::portable::CaseTables& t = p.cases;
   const model::OperandFormat a_format = p.a_format, b_format = p.b_format;
   const Subnormals subnormals = p.model.subnormal_inputs;
-  // A packed word's tag is its own bits of the high half (narrow::pack), so a looked-up word takes its tag by an OR.
-  const PairTables::NarrowTable a_table = p.narrow_tables[operand_a], b_table = p.narrow_tables[operand_b];
+  // A packed word's tag is its own bits (narrow::pack, pack_f32), so a looked-up word takes its tag by an OR.
+  const PairTables::NarrowTable a_table = narrow_table_of<kF32Words>(p, operand_a),
+                                b_table = narrow_table_of<kF32Words>(p, operand_b);
   if (a_table.offset != kNoTable) {
     const uint32_t* table = p.layouts + a_table.offset;
     for (uint32_t e = lane; e < t.a_count; e += lanes)
-      a_narrow[narrow_a_slot(t, e)] =
-          model::narrow::with_tag(narrow_looked_up(table, a_table.pad_bits, a_table.mantissa_bits, a_table.index_bits, a[e]),
-                                  narrow_tag(t, a_element_column(t, nibbles, e)));
+      a_narrow[narrow_a_slot(t, e)] = narrow_word_tagged<kF32Words>(
+          narrow_looked_up(table, a_table.pad_bits, a_table.mantissa_bits, a_table.index_bits, a[e]),
+          narrow_tag(t, a_element_column(t, nibbles, e)));
   } else {
     for (uint32_t e = lane; e < t.a_count; e += lanes)
-      a_narrow[narrow_a_slot(t, e)] =
-          model::narrow::pack(model::decode_operand(a[e], a_format, subnormals),
-                              narrow_tag(t, a_element_column(t, nibbles, e)));
+      a_narrow[narrow_a_slot(t, e)] = narrow_word<kF32Words>(model::decode_operand(a[e], a_format, subnormals),
+                                                             narrow_tag(t, a_element_column(t, nibbles, e)));
   }
   if (b_table.offset != kNoTable) {
     const uint32_t* table = p.layouts + b_table.offset;
@@ -739,7 +778,7 @@ MMASP_PORTABLE void decode_narrow(const PairTables& p, const uint32_t* a, const 
       b_narrow[e] = narrow_looked_up(table, b_table.pad_bits, b_table.mantissa_bits, b_table.index_bits, b[e]);
   } else {
     for (uint32_t e = lane; e < t.b_count; e += lanes)
-      b_narrow[e] = model::narrow::pack(model::decode_operand(b[e], b_format, subnormals));
+      b_narrow[e] = narrow_word<kF32Words>(model::decode_operand(b[e], b_format, subnormals));
   }
 }
 
@@ -754,13 +793,14 @@ MMASP_PORTABLE void decode_narrow(const PairTables& p, const uint32_t* a, const 
 // change alone gave x0.965-x0.98 (evidence/gpu-runs/2026-11-28-h100, call7.sh and call8.sh).
 // kOverNibbles: the fp8 kernel's layout (fp8_a_words_at), A's words over the nibbles, in steps of `lanes` elements from
 // the last, each step's codes and nibbles read by every lane before any writes (fp8_words_over_nibbles_fit(t, lanes));
-// the nibbles are then spent too.
+// the nibbles are then spent too; and its words are f32 words (narrow_word<true>: narrow_f32_table).
 template <bool kOverNibbles = false>
 MMASP_PORTABLE void decode_narrow_over_codes(const PairTables& p, uint32_t* codes, const uint32_t* nibbles,
                                              uint32_t lane, uint32_t lanes, uint64_t* a_narrow) {
   const gen::portable::CaseTables& t = p.cases;
   const Subnormals subnormals = p.model.subnormal_inputs;
-  const PairTables::NarrowTable a_table = p.narrow_tables[operand_a], b_table = p.narrow_tables[operand_b];
+  const PairTables::NarrowTable a_table = narrow_table_of<kOverNibbles>(p, operand_a),
+                                b_table = narrow_table_of<kOverNibbles>(p, operand_b);
   const model::OperandFormat a_format = p.a_format, b_format = p.b_format;
   // The fp8 kernel's tables hold every code (narrow_code_looked_up), where the pair's tables say so.
   const bool a_whole_codes = kOverNibbles && a_table.mantissa_bits == 0 && a_table.pad_bits == 0;
@@ -773,12 +813,12 @@ MMASP_PORTABLE void decode_narrow_over_codes(const PairTables& p, uint32_t* code
               ? (a_whole_codes ? narrow_code_looked_up(p.layouts + a_table.offset, a_table.index_bits, codes[e])
                                : narrow_looked_up(p.layouts + a_table.offset, a_table.pad_bits, a_table.mantissa_bits,
                                                   a_table.index_bits, codes[e]))
-              : model::narrow::pack(model::decode_operand(codes[e], a_format, subnormals));
+              : narrow_word<true>(model::decode_operand(codes[e], a_format, subnormals));
       const uint32_t tag = narrow_tag(t, a_element_column(t, nibbles, e));
 #if defined(__CUDA_ARCH__)
       __syncwarp();
 #endif
-      a_narrow[narrow_a_slot(t, e)] = model::narrow::with_tag(word, tag);
+      a_narrow[narrow_a_slot(t, e)] = narrow_word_tagged<true>(word, tag);
     }
   } else {
     for (uint32_t e = lane; e < t.a_count; e += lanes) {
@@ -805,7 +845,7 @@ MMASP_PORTABLE void decode_narrow_over_codes(const PairTables& p, uint32_t* code
             ? (b_whole_codes ? narrow_code_looked_up(p.layouts + b_table.offset, b_table.index_bits, code)
                              : narrow_looked_up(p.layouts + b_table.offset, b_table.pad_bits, b_table.mantissa_bits,
                                                 b_table.index_bits, code))
-            : model::narrow::pack(model::decode_operand(code, b_format, subnormals));
+            : narrow_word<kOverNibbles>(model::decode_operand(code, b_format, subnormals));
 #if defined(__CUDA_ARCH__)
     reinterpret_cast<uint64_t*>(codes)[e] = word;
 #else
@@ -845,10 +885,11 @@ MMASP_PORTABLE uint32_t with_accumulator_known(const PairTables& p, const F& f) 
 // elements of one row (idx a multiple of kN, and kN dividing n), which share every A word; with kN = 2 each A word is
 // loaded once for both elements, and their two B words (one row of B, adjacent columns) by one 16-byte load on the
 // GPU, so that b_narrow must be 16-byte aligned there (the fp8 kernel's layout: narrow_pairs_fit).
-// kFp8Blocks: the pair has narrow_fp8_blocks, and its blocks are walked by compile-time indices; only the fp8 kernel is
-// compiled with it (resident_kernel.cuh: in the kernel every pair shares, that code gave ptxas a 1.2 KB stack frame and
-// made the f16, bf16 and integer forms 30 % slower, evidence/gpu-runs/2026-11-26b-resident-speed/step1.log). Without
-// it an fp8 pair takes the general walk: the same result.
+// kFp8Blocks: the pair has narrow_fp8_blocks, its words are f32 words (decode_narrow_over_codes<true>) whose products
+// are summed by f32 multiplication (narrow::sum_f32_product), and its blocks are walked by compile-time indices; only
+// the fp8 kernel is compiled with it (resident_kernel.cuh: in the kernel every pair shares, that code gave ptxas a
+// 1.2 KB stack frame and made the f16, bf16 and integer forms 30 % slower, evidence/gpu-runs/2026-11-26b-resident-speed/
+// step1.log). Without it an fp8 pair takes the general walk, from pack()'s words: the same result.
 template <bool kFp8Blocks, int kN>
 MMASP_PORTABLE void judged_narrow_elements(const PairTables& p, const uint64_t* a_narrow, const uint64_t* b_narrow,
                                            const uint32_t* c, uint32_t idx, uint32_t* codes) {
@@ -859,7 +900,7 @@ MMASP_PORTABLE void judged_narrow_elements(const PairTables& p, const uint64_t* 
   const unsigned char* b_column = reinterpret_cast<const unsigned char*>(b_narrow + j);   // tags are byte offsets
   const auto products = [&](int s, uint64_t& a_word, uint64_t* b_words) {
     a_word = a_row[s];
-    const unsigned char* b_row = b_column + model::narrow::tag(a_word);
+    const unsigned char* b_row = b_column + narrow_word_tag<kFp8Blocks>(a_word);
 #if defined(__CUDA_ARCH__)
     if constexpr (kN == 2) {   // 16 bytes at once, on 16 bytes (the kernel checks; the host's words need not be)
       const ulonglong2 both = *reinterpret_cast<const ulonglong2*>(b_row);
@@ -881,7 +922,7 @@ MMASP_UNROLL
     with_accumulator_known(p, [&](const auto f16_d) {
       model::Value c_values[kN];
       c_values_in(f16_d, Sm90FaddChoices::subnormal_inputs, c_values);
-      model::narrow::elements_of_blocks<true, kN, true>(
+      model::narrow::elements_of_blocks<model::narrow::kProductsOfF32Words, kN, true>(
           Sm90FaddChoices::from(p.model), 2, products, c_values, f16_d,
           [](int block, const auto& f) { model::narrow::for_fixed_block<32, 16, 2, 4>(block, f); }, codes, c + idx);
       return 0u;
@@ -943,7 +984,10 @@ MMASP_PORTABLE bool narrow_pairs_fit(const PairTables& p) {
   return true;
 }
 
-// judged_narrow_with as the kernels choose it: the compile-time walk for a pair with narrow_fp8_blocks.
+// judged_narrow_with as the kernels choose it: the compile-time walk for a pair with narrow_fp8_blocks, from the f32
+// words decode_narrow<true> writes; else the general walk, from decode_narrow<false>'s (narrow_words_are_f32(p) says
+// which the pair's judge reads).
+MMASP_PORTABLE bool narrow_words_are_f32(const PairTables& p) { return p.narrow_fp8_blocks; }
 MMASP_PORTABLE uint32_t judged_narrow(const PairTables& p, const uint64_t* a_narrow, const uint64_t* b_narrow,
                                       const uint32_t* c, uint32_t idx) {
   return p.narrow_fp8_blocks ? judged_narrow_with<true>(p, a_narrow, b_narrow, c, idx)

@@ -905,6 +905,65 @@ MMASP_PORTABLE uint64_t pack(const Value& v, uint32_t tag = 0) {
   return uint64_t(high) << 32 | low;
 }
 
+// --- f32 words: the same Value packed for pass 2 by f32 multiplication (the resident fp8 kernel's words). ---------
+// Where every value of an operand format is an f32 value and every product of two is exact in f32, with room to scale
+// it (f32_words_fit: the fp8 formats), a product aligned as sum_product_32 aligns it, floor(|a * b| * 2^-lsb) with
+// a's and b's sign, is the f32 product times 2^-lsb converted to an integer toward zero: two multiplications and one
+// conversion (Block::sum_f32_product) where the packed word takes two masks, an integer product, a shift and a signed
+// sum. The f32 word keeps pass 1's numbers in its low half as pack() has them, the field + 768 in bits 16-31 (0 for a
+// zero or a special), with kSpecial (bit 14) for Inf and NaN and a caller's tag in bits 0-13; its high half is the
+// value's f32 bits (a zero's sign kept, Inf, a NaN). The sum of two low halves holds the field sum in bits 16-31 and
+// nothing carries into it (a tag below 2^14 and two kSpecial bits), so pass 1 is pack()'s on the low halves.
+inline constexpr uint32_t kF32TagBits = 14, kF32TagMask = (1u << kF32TagBits) - 1;
+static_assert(kSpecial == 1u << kF32TagBits, "an f32 word's kSpecial sits just above its tag");
+
+MMASP_PORTABLE float f32_of_bits(uint32_t bits) {
+#if defined(__CUDA_ARCH__)
+  return __uint_as_float(bits);
+#else
+  return std::bit_cast<float>(bits);
+#endif
+}
+MMASP_PORTABLE uint32_t bits_of_f32(float x) {
+#if defined(__CUDA_ARCH__)
+  return __float_as_uint(x);
+#else
+  return std::bit_cast<uint32_t>(x);
+#endif
+}
+
+// Whether f32 words judge a format's products exactly with `fraction_bits`: every value an f32 value and every
+// product of two an exact normal f32 product (significands of at most 12 bits, exponents within f32's normal range
+// twice over), and 2^-lsb, and every aligned product, normal f32 numbers for any block's lsb (lsb = a field sum minus
+// fraction_bits; the alignment floor only raises it, and only below these ranges). fits() for the field.
+MMASP_PORTABLE bool f32_words_fit(const OperandFormat& f, int fraction_bits) {
+  const int lowest = 1 - f.bias - f.mantissa_bits, highest = (1 << f.exponent_bits) - 1 - f.bias;
+  const int lowest_field = 1 - (f.fp8_fields_as_f16 ? kF16Bias : f.bias);
+  return fits(f) && f.mantissa_bits + 1 <= 12 && 2 * lowest >= -126 && 2 * (highest + 1) <= 127 &&
+         fraction_bits - 2 * lowest_field <= 127 && fraction_bits - 2 * highest >= -126 &&
+         2 * lowest + fraction_bits - 2 * (highest + 1) >= -126 && fraction_bits + 2 < 31;
+}
+MMASP_PORTABLE uint64_t with_f32_tag(uint64_t word, uint32_t tag) { return word | tag; }
+MMASP_PORTABLE uint32_t f32_tag(uint64_t x) { return uint32_t(x) & kF32TagMask; }
+MMASP_PORTABLE uint64_t pack_f32(const Value& v, uint32_t tag = 0) {
+  uint32_t low = tag, value = v.negative ? 0x80000000u : 0u;
+  switch (v.cls) {
+    case Value::zero: break;
+    case Value::infinite: low |= kSpecial; value |= 0x7F800000u; break;
+    case Value::nan: low |= kSpecial; value |= 0x7FC00000u; break;
+    case Value::finite:
+      low |= uint32_t(v.field + kFieldOffset) << 16;
+    {
+      // significand * 2^exponent as a normal f32 (f32_words_fit: at most 12 significand bits, normal exponents)
+      int top = 0;
+      while ((v.significand >> (top + 1)) != 0) ++top;
+      value |= uint32_t(v.exponent + top + 127) << 23 | (uint32_t(v.significand << (23 - top)) & 0x7FFFFFu);
+      break;
+    }
+  }
+  return uint64_t(value) << 32 | low;
+}
+
 // Whether the narrow arithmetic computes element() for parameters of type P with these numbers.
 template <class P>
 MMASP_PORTABLE bool applies(const P& p) { return p.fraction_bits <= kNarrowFractionBits; }
@@ -1002,6 +1061,39 @@ class Block {
     products_ += ((a_high ^ b_high) & kNegative) ? -int32_t(aligned) : int32_t(aligned);
   }
 
+  // --- The passes on f32 words (pack_f32), where products_fit_32 and f32_words_fit hold. ---
+  // Pass 1 as scan_product: the low halves hold the same numbers, and kSpecial.
+  MMASP_PORTABLE void scan_f32_product(uint64_t a, uint64_t b) {
+    top_products_ = max_u32(top_products_, uint32_t(a) + uint32_t(b));
+    flags_ |= uint32_t(a) | uint32_t(b);
+  }
+  // scan_special's classes from the f32 product of an Inf or NaN factor: NaN for a NaN or Inf times zero, else an
+  // Inf of the product's sign (IEEE multiplication's classes are special()'s).
+  MMASP_PORTABLE void scan_f32_special(uint64_t a, uint64_t b) {
+    if (!((uint32_t(a) | uint32_t(b)) & kSpecial)) return;
+    const uint32_t product = bits_of_f32(f32_of_bits(uint32_t(a >> 32)) * f32_of_bits(uint32_t(b >> 32)));
+    if ((product & 0x7FFFFFFFu) > 0x7F800000u) nan_ = true;
+    else ((product >> 31) ? negative_inf_ : positive_inf_) = true;
+  }
+  // 2^-lsb as an f32 (after needs_sum(); f32_words_fit keeps it normal), or 0 for a block whose finish() reads no sum
+  // (a special, or no term), so that its products add zeros when another element of sum_blocks needs pass 2.
+  MMASP_PORTABLE float f32_product_scale() const {
+    if (nan_ || positive_inf_ || negative_inf_ || !terms_) return 0.0f;
+    return f32_of_bits(uint32_t(127 - lsb_) << 23);
+  }
+  // sum_product_32's aligned product: (a * b) * 2^-lsb is exact in f32 (f32_words_fit), and its conversion toward zero
+  // is floor(|a * b| * 2^-lsb) with the product's sign. A product with an Inf or NaN factor only meets a scale of 0
+  // in a block whose sum is read (f32_product_scale), and the device's conversion gives 0 for the NaN that makes.
+  MMASP_PORTABLE void sum_f32_product(uint64_t a, uint64_t b, float scale) {
+    const float aligned = (f32_of_bits(uint32_t(a >> 32)) * f32_of_bits(uint32_t(b >> 32))) * scale;
+#if defined(__CUDA_ARCH__)
+    const int32_t term = __float2int_rz(aligned);
+#else
+    const int32_t term = aligned > -2147483648.0f && aligned < 2147483648.0f ? int32_t(aligned) : 0;   // NaN: 0
+#endif
+    products_ = int32_t(uint32_t(products_) + uint32_t(term));
+  }
+
   MMASP_PORTABLE Value finish(const ResultFormat& format, Rounding rounding) const {
     Value v;
     if (nan_ || (positive_inf_ && negative_inf_)) {
@@ -1053,15 +1145,21 @@ class Block {
   int32_t products_ = 0;   // sum_product_32's sum
 };
 
+// How sum_blocks sums a block's products: Block::sum_product (64 bits), sum_product_32 (the caller has made sure
+// that products_fit_32), or sum_f32_product from f32 words (pack_f32; the caller has made sure that products_fit_32
+// and f32_words_fit, and its products give f32 words).
+enum ProductSum : int { kProductsIn64 = 0, kProductsIn32 = 1, kProductsOfF32Words = 2 };
+
 // A block's two passes over its products (and the accumulator, where there is one), for kN elements of D in one row
 // (kN columns), which share every A word: `products(s, a, b)` gives stored product s's packed A element and, in
 // b[0 .. kN - 1], the packed B element it meets in each element's column; `each(f)` calls f(s) for every stored
 // product s of the block. sums[n] and accumulators[n] are element n's. kN = 1 is one element; with kN = 2 the resident
 // kernel loads an A word once for two elements of D (judged_narrow_pair). A Block whose needs_sum() is false still sees
 // pass 2's sums when another element's needs them: finish() does not read its sum then (a special or no term).
-template <int kN, bool kProducts32 = false, class P, class Products, class Each>
+template <int kN, int kProductSum = kProductsIn64, class P, class Products, class Each>
 MMASP_PORTABLE void sum_blocks(Block<P>* sums, bool has_accumulator, const Value* accumulators, const Products& products,
                                const Each& each) {
+  constexpr bool kF32Words = kProductSum == kProductsOfF32Words;
 MMASP_UNROLL
   for (int n = 0; n < kN; ++n)
     if (has_accumulator) sums[n].scan(accumulators[n]);
@@ -1069,7 +1167,10 @@ MMASP_UNROLL
     uint64_t a, b[kN];
     products(s, a, b);
 MMASP_UNROLL
-    for (int n = 0; n < kN; ++n) sums[n].scan_product(a, b[n]);
+    for (int n = 0; n < kN; ++n) {
+      if constexpr (kF32Words) sums[n].scan_f32_product(a, b[n]);
+      else sums[n].scan_product(a, b[n]);
+    }
   });
   bool special = false;
 MMASP_UNROLL
@@ -1079,22 +1180,29 @@ MMASP_UNROLL
       uint64_t a, b[kN];
       products(s, a, b);
 MMASP_UNROLL
-      for (int n = 0; n < kN; ++n) sums[n].scan_special(a, b[n]);
+      for (int n = 0; n < kN; ++n) {
+        if constexpr (kF32Words) sums[n].scan_f32_special(a, b[n]);
+        else sums[n].scan_special(a, b[n]);
+      }
     });
   }
   bool needs_sum = false;
 MMASP_UNROLL
   for (int n = 0; n < kN; ++n) needs_sum |= sums[n].needs_sum();   // every element's: needs_sum() sets its alignment
   if (needs_sum) {
+    float scales[kN];
 MMASP_UNROLL
-    for (int n = 0; n < kN; ++n)
+    for (int n = 0; n < kN; ++n) {
       if (has_accumulator) sums[n].sum(accumulators[n]);
+      if constexpr (kF32Words) scales[n] = sums[n].f32_product_scale();
+    }
     each([&](int s) {
       uint64_t a, b[kN];
       products(s, a, b);
 MMASP_UNROLL
       for (int n = 0; n < kN; ++n) {
-        if constexpr (kProducts32) sums[n].sum_product_32(a, b[n]);
+        if constexpr (kF32Words) sums[n].sum_f32_product(a, b[n], scales[n]);
+        else if constexpr (kProductSum == kProductsIn32) sums[n].sum_product_32(a, b[n]);
         else sums[n].sum_product(a, b[n]);
       }
     });
@@ -1122,12 +1230,13 @@ MMASP_PORTABLE uint32_t f32_sum_code(uint32_t a, uint32_t c) {
 // element() for these choices (and narrow::applies(p)) over `blocks` blocks, for kN elements of one row (sum_blocks):
 // `each_of_block(block, f)` calls f(s) for every stored product s of `block` in increasing order (for_block's set);
 // `products(s, a, b)` as sum_blocks takes it; c[n] is element n's decoded C element, and codes[n] its D code.
-// With kProducts32 the products are summed by sum_product_32: the caller has made sure that products_fit_32(a block's
-// products, fraction_bits). `f16_d` (whether D is f16) is a bool, or a KnownBool where the caller knows it at
-// compile time, so that the roundings and the encoding are those of one known format. kCCodes: C's f32 codes are at
+// kProductSum: how sum_blocks sums the products (ProductSum; kProductsIn32 and kProductsOfF32Words ask the caller to
+// have made sure of products_fit_32(a block's products, fraction_bits), the latter of f32 words too). `f16_d` (whether
+// D is f16) is a bool, or a KnownBool where the caller knows it at compile time, so that the roundings and the
+// encoding are those of one known format. kCCodes: C's f32 codes are at
 // c_codes[0 .. kN - 1], and where C is added after the blocks to an f32 D (fadd_after) the addition is f32_sum_code's,
 // the same result as ieee_add's from one f32 addition (the resident fp8 kernel's judge).
-template <bool kProducts32, int kN, bool kCCodes = false, class P, class Products, class F16D, class EachOfBlock>
+template <int kProductSum, int kN, bool kCCodes = false, class P, class Products, class F16D, class EachOfBlock>
 MMASP_PORTABLE void elements_of_blocks(const P& p, int blocks, const Products& products, const Value* c, F16D f16_d,
                                        const EachOfBlock& each_of_block, uint32_t* codes,
                                        const uint32_t* c_codes = nullptr) {
@@ -1144,7 +1253,7 @@ MMASP_UNROLL
     Block<P> sums[kN];
 MMASP_UNROLL
     for (int n = 0; n < kN; ++n) sums[n] = Block<P>(p);
-    sum_blocks<kN, kProducts32>(sums, have_accumulator, accumulator, products,
+    sum_blocks<kN, kProductSum>(sums, have_accumulator, accumulator, products,
                                 [&](const auto& f) { each_of_block(block, f); });
     if constexpr (!c_first) {
       if (kCCodes && block == blocks - 1 && !f16_d) {   // C added by an f32 addition of codes (f32_sum_code)
@@ -1192,11 +1301,11 @@ MMASP_UNROLL
 }
 
 // elements_of_blocks for one element: `products(s, a, b)` gives stored product s's A element and the B element it meets.
-template <bool kProducts32, class P, class Products, class F16D, class EachOfBlock>
+template <int kProductSum, class P, class Products, class F16D, class EachOfBlock>
 MMASP_PORTABLE uint32_t element_of_blocks(const P& p, int blocks, const Products& products, const Value& c, F16D f16_d,
                                           const EachOfBlock& each_of_block) {
   uint32_t code = 0;
-  elements_of_blocks<kProducts32, 1>(
+  elements_of_blocks<kProductSum, 1>(
       p, blocks, [&](int s, uint64_t& a, uint64_t* b) { products(s, a, b[0]); }, &c, f16_d, each_of_block, &code);
   return code;
 }
@@ -1205,7 +1314,7 @@ MMASP_PORTABLE uint32_t element_of_blocks(const P& p, int blocks, const Products
 template <class P, class Products>
 MMASP_PORTABLE uint32_t element(const P& p, int stored, const Products& products, const Value& c, bool f16_d) {
   const int blocks = (stored + p.block_products - 1) / p.block_products;
-  return element_of_blocks<false>(p, blocks, products, c, f16_d,
+  return element_of_blocks<kProductsIn64>(p, blocks, products, c, f16_d,
                            [&](int block, const auto& f) { for_block(p, block, blocks, stored, f); });
 }
 
@@ -1255,7 +1364,7 @@ MMASP_PORTABLE void one_block_elements(const P& p, const Products& products, con
   Block<P> sums[kN];
 MMASP_UNROLL
   for (int n = 0; n < kN; ++n) sums[n] = Block<P>(p);
-  sum_blocks<kN, true>(sums, true, c, products, [](const auto& f) { for_each_product<kStored, kGroup>(f); });
+  sum_blocks<kN, kProductsIn32>(sums, true, c, products, [](const auto& f) { for_each_product<kStored, kGroup>(f); });
 MMASP_UNROLL
   for (int n = 0; n < kN; ++n)
     codes[n] = f16_d ? sums[n].finish_code(f16_format(), p.output_rounding) : sums[n].finish_code(f32_format(), p.block_rounding);

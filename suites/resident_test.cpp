@@ -15,6 +15,7 @@
 #include "oracle/reference.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -24,15 +25,24 @@ namespace {
 
 std::optional<ModelParameters> model_for(const Form& form) { return verified_model(form, "sm_90"); }
 
-// A case's A and B as decode_narrow packs them for judged_narrow (one lane doing every element).
+// A case's A and B as decode_narrow packs them (one lane doing every element): pack()'s words for the general walk
+// (judged_narrow_with<false>), or with f32_words the fp8 kernel's (judged_narrow_with<true>).
 struct NarrowWords {
   std::vector<uint64_t> a, b;
 };
-NarrowWords narrow_words(const resident::PairTables& p, const MmaCase& test) {
+NarrowWords narrow_words(const resident::PairTables& p, const MmaCase& test, bool f32_words = false) {
   NarrowWords words{std::vector<uint64_t>(resident::narrow_a_slots(p.cases)), std::vector<uint64_t>(test.b.size())};
-  resident::decode_narrow(p, test.a_compressed.data(), test.b.data(), test.nibbles.data(), 0, 1, words.a.data(),
-                          words.b.data());
+  if (f32_words)
+    resident::decode_narrow<true>(p, test.a_compressed.data(), test.b.data(), test.nibbles.data(), 0, 1, words.a.data(),
+                                  words.b.data());
+  else
+    resident::decode_narrow(p, test.a_compressed.data(), test.b.data(), test.nibbles.data(), 0, 1, words.a.data(),
+                            words.b.data());
   return words;
+}
+// The words judged_narrow reads for the pair (narrow_words_are_f32).
+NarrowWords judged_words(const resident::PairTables& p, const MmaCase& test) {
+  return narrow_words(p, test, resident::narrow_words_are_f32(p));
 }
 
 // Case `index` of a form's selector, as the bulk generator draws it from `seeds`.
@@ -102,7 +112,7 @@ TEST(Resident, EverySm90PairHasAKernelAndTablesThatPackAndJudgeAsTheHostDoes) {
           EXPECT_EQ(resident::narrow_accumulator_of(other_c), 0u) << form.opcode;
           EXPECT_NE(p.narrow_tables[resident::operand_a].offset, resident::kNoTable) << form.opcode << ": A looked up";
           EXPECT_NE(p.narrow_tables[resident::operand_b].offset, resident::kNoTable) << form.opcode << ": B looked up";
-          const NarrowWords words = narrow_words(p, test);
+          const NarrowWords words = judged_words(p, test);
           for (uint32_t idx = 0; idx < uint32_t(d_expected.size()); ++idx)
             ASSERT_EQ(resident::judged_narrow(p, words.a.data(), words.b.data(), test.c.data(), idx), d_expected[idx])
                 << form.opcode << " case " << index << " element " << idx << " (narrow model)";
@@ -204,9 +214,9 @@ TEST(Resident, TheNarrowModelIsTheModelOnEveryInput) {
       }
       if (!undefined_behaviour(test).empty()) continue;
       const std::vector<uint32_t> expected = model_result(test, model);
-      const NarrowWords words = narrow_words(p, test);
+      const NarrowWords words = narrow_words(p, test), judged = judged_words(p, test);
       for (uint32_t idx = 0; idx < uint32_t(expected.size()); ++idx, ++elements) {
-        ASSERT_EQ(resident::judged_narrow(p, words.a.data(), words.b.data(), test.c.data(), idx), expected[idx])
+        ASSERT_EQ(resident::judged_narrow(p, judged.a.data(), judged.b.data(), test.c.data(), idx), expected[idx])
             << form.opcode << " case " << index << " (kind " << kind << ") element " << idx;
         // The kernels other than the fp8 one judge an fp8 pair by the general walk.
         ASSERT_EQ(resident::judged_narrow_with<false>(p, words.a.data(), words.b.data(), test.c.data(), idx), expected[idx])
@@ -215,7 +225,7 @@ TEST(Resident, TheNarrowModelIsTheModelOnEveryInput) {
       // Two elements of a row at a time, as the kernels judge them where narrow_pairs holds (every sm_90 float pair).
       for (uint32_t idx = 0; idx < uint32_t(expected.size()); idx += 2) {
         uint32_t fixed[2] = {~0u, ~0u}, general[2] = {~0u, ~0u};
-        if (p.narrow_fp8_blocks) resident::judged_narrow_elements<true, 2>(p, words.a.data(), words.b.data(), test.c.data(), idx, fixed);
+        if (p.narrow_fp8_blocks) resident::judged_narrow_elements<true, 2>(p, judged.a.data(), judged.b.data(), test.c.data(), idx, fixed);
         else resident::judged_narrow_elements<false, 2>(p, words.a.data(), words.b.data(), test.c.data(), idx, fixed);
         resident::judged_narrow_elements<false, 2>(p, words.a.data(), words.b.data(), test.c.data(), idx, general);
         for (uint32_t e = 0; e < 2; ++e) {
@@ -470,11 +480,12 @@ TEST(Resident, DenseBytesWrittenOverTheCodesAreTheBytes) {
 }
 
 // After decode_narrow_over_codes in a kernel layout `shared` (A's words at `a_words`): B's words over the codes and A's
-// words are the words decode_narrow writes, C is untouched, and the judge finds the model's D from them.
+// words are the words decode_narrow writes (f32 words where f32_words: the fp8 kernel's), C is untouched, and the
+// judge that reads them (the fp8 kernel's walk for f32 words, else the general one) finds the model's D.
 void expect_words_over_codes(const resident::PairTables& p, const MmaCase& test, const ModelParameters* model,
-                             const uint32_t* shared, const uint64_t* a_words, const std::string& what) {
+                             const uint32_t* shared, const uint64_t* a_words, bool f32_words, const std::string& what) {
   const gen::portable::CaseTables& t = p.cases;
-  const NarrowWords elsewhere = narrow_words(p, test);
+  const NarrowWords elsewhere = narrow_words(p, test, f32_words);
   std::vector<uint64_t> b_words(t.b_count);
   for (uint32_t e = 0; e < t.b_count; ++e) {
     b_words[e] = uint64_t(shared[2 * e + 1]) << 32 | shared[2 * e];
@@ -485,7 +496,9 @@ void expect_words_over_codes(const resident::PairTables& p, const MmaCase& test,
   for (uint32_t x = 0; x < t.c_count; ++x) ASSERT_EQ(shared[t.a_count + t.b_count + x], test.c[x]) << what << " C " << x;
   const std::vector<uint32_t> d_expected = resident_expected_d(test, model);
   for (uint32_t idx = 0; idx < uint32_t(d_expected.size()); ++idx)
-    ASSERT_EQ(resident::judged_narrow(p, a_words, b_words.data(), test.c.data(), idx), d_expected[idx])
+    ASSERT_EQ(f32_words ? resident::judged_narrow_with<true>(p, a_words, b_words.data(), test.c.data(), idx)
+                        : resident::judged_narrow_with<false>(p, a_words, b_words.data(), test.c.data(), idx),
+              d_expected[idx])
         << what << " element " << idx;
 }
 
@@ -536,7 +549,7 @@ TEST(Resident, NarrowWordsWrittenOverTheCodesAreTheWords) {
       const uint32_t* nibbles = shared.data() + t.a_count + t.b_count + t.c_count;
       std::vector<uint64_t> a_words(resident::narrow_a_slots(t));
       resident::decode_narrow_over_codes(p, shared.data(), nibbles, 0, 1, a_words.data());
-      ASSERT_NO_FATAL_FAILURE(expect_words_over_codes(p, test, &*model, shared.data(), a_words.data(),
+      ASSERT_NO_FATAL_FAILURE(expect_words_over_codes(p, test, &*model, shared.data(), a_words.data(), false,
                                                       form.opcode + " case " + std::to_string(index)));
       for (uint32_t x = 0; x < t.nibble_count; ++x) ASSERT_EQ(nibbles[x], test.nibbles[x]) << form.opcode << " nibble " << x;
     }
@@ -589,7 +602,7 @@ TEST(Resident, Fp8WordsWrittenOverTheNibblesAreTheWords) {
       const uint32_t* nibbles = shared + t.a_count + t.b_count + t.c_count;
       uint64_t* a_words = backing.data() + resident::fp8_a_words_at(t) / 2;
       resident::decode_narrow_over_codes<true>(p, shared, nibbles, 0, 1, a_words);
-      ASSERT_NO_FATAL_FAILURE(expect_words_over_codes(p, test, &*model, shared, a_words,
+      ASSERT_NO_FATAL_FAILURE(expect_words_over_codes(p, test, &*model, shared, a_words, true,
                                                       form.opcode + " case " + std::to_string(index)));
     }
   }
@@ -615,10 +628,11 @@ TEST(Resident, TheDenseIntegerJudgeRefusesMetadataThatRepeatsAColumn) {
 }
 
 // decode_narrow's tables give every code of every narrow pair's A and B formats the word decode_operand and
-// narrow::pack give it (the f16, bf16 and tf32 tables by sign, exponent and a zero mantissa; fp8's by the whole code).
+// narrow::pack give it (the f16, bf16 and tf32 tables by sign, exponent and a zero mantissa; fp8's by the whole code),
+// and the fp8 kernel's tables (narrow_f32_table) its f32 word: the same field, and the value as an f32.
 TEST(Resident, NarrowTablesLookUpEveryCodeAsDecoded) {
   int tables = 0;
-  uint64_t whole_code_lookups = 0;
+  uint64_t whole_code_lookups = 0, f32_lookups = 0;
   for (const Form& form : instruction_space()) {
     if (!has_resident_kernel(form) || form.is_integer()) continue;
     const ModelParameters model = *model_for(form);
@@ -643,11 +657,34 @@ TEST(Resident, NarrowTablesLookUpEveryCodeAsDecoded) {
               << form.opcode << " operand " << operand << " code 0x" << std::hex << code << ", whole-code lookup";
           ++whole_code_lookups;
         }
+        // The fp8 kernel's table of f32 words: pack()'s field, kSpecial for Inf and NaN, and the value as an f32.
+        if (!p.narrow_fp8_blocks) continue;
+        const resident::PairTables::NarrowTable f32_table = resident::narrow_f32_table(p, operand);
+        ASSERT_LE(f32_table.offset + resident::narrow_table_words(f32_table.index_bits), built.layouts.size()) << form.opcode;
+        const model::Value value = model::decode_operand(code, f, p.model.subnormal_inputs);
+        const uint64_t f32_word = resident::narrow_code_looked_up(p.layouts + f32_table.offset, f32_table.index_bits, code);
+        const std::string what = form.opcode + " operand " + std::to_string(operand) + " code " + std::to_string(code);
+        ASSERT_EQ(f32_word, model::narrow::pack_f32(value)) << what;
+        ASSERT_EQ(uint32_t(f32_word) >> 16, uint32_t(decoded) >> 16) << what << ": the field as pack() has it";
+        ASSERT_EQ((uint32_t(f32_word) & 0xFFFFu) != 0, value.cls == model::Value::infinite || value.cls == model::Value::nan)
+            << what << ": kSpecial and no tag";
+        const float as_f32 = std::bit_cast<float>(uint32_t(f32_word >> 32));
+        if (value.cls == model::Value::nan) {
+          ASSERT_TRUE(std::isnan(as_f32)) << what;
+        } else {
+          const double exact = value.cls == model::Value::infinite ? INFINITY
+                               : value.cls == model::Value::zero   ? 0.0
+                                                                   : std::ldexp(double(value.significand), value.exponent);
+          ASSERT_EQ(double(as_f32), value.negative ? -exact : exact) << what;
+          ASSERT_EQ(std::signbit(as_f32), value.negative) << what;
+        }
+        ++f32_lookups;
       }
     }
   }
   EXPECT_GE(tables, 40);
   EXPECT_GE(whole_code_lookups, 16u * 256u);   // the eight fp8 forms' A and B, every code
+  EXPECT_EQ(f32_lookups, 16u * 256u);          // and their f32 words
   // A format whose subnormals are flushed: the same table scheme, its subnormals zeros.
   model::OperandFormat f16{5, 10, 15, 0, 0, false};
   uint32_t mantissa_bits = 0, index_bits = 0;
@@ -664,6 +701,11 @@ TEST(Resident, NarrowTablesLookUpEveryCodeAsDecoded) {
   EXPECT_EQ(mantissa_bits, 0u);
   model::OperandFormat wide_fp8_fields{5, 10, 15, 0, 0, true};
   EXPECT_FALSE(resident::narrow_table_fits(wide_fp8_fields, &mantissa_bits, &index_bits));
+  // f32 words fit fp8 (its every product exact and normal, scaled to the block's lsb); not bf16, whose products of
+  // subnormals fall below f32's normal range.
+  EXPECT_TRUE(model::narrow::f32_words_fit(e4m3, 25));
+  EXPECT_TRUE(model::narrow::f32_words_fit(model::OperandFormat{5, 2, 15, 0, 0, true}, 25));
+  EXPECT_FALSE(model::narrow::f32_words_fit(model::OperandFormat{8, 7, 127, 0, 0, false}, 25));
 }
 
 // The unrolled elements sum a block's products in 32 bits (narrow::products_fit_32). The largest sums a block can
@@ -703,7 +745,7 @@ TEST(Resident, TheNarrowThirtyTwoBitSumsHoldTheLargestBlocks) {
       for (auto& x : test.c) x = (variant >> 2) == 0 ? 0u : largest(form.c, uint32_t(cf.bias + c_binade), negative);
       if (!undefined_behaviour(test).empty()) continue;
       const std::vector<uint32_t> expected = model_result(test, model);
-      const NarrowWords words = narrow_words(p, test);
+      const NarrowWords words = judged_words(p, test);
       for (uint32_t idx = 0; idx < uint32_t(expected.size()); ++idx)
         ASSERT_EQ(resident::judged_narrow(p, words.a.data(), words.b.data(), test.c.data(), idx), expected[idx])
             << form.opcode << " variant " << variant << " element " << idx;
