@@ -934,14 +934,19 @@ MMASP_PORTABLE uint32_t bits_of_f32(float x) {
 
 // Whether f32 words judge a format's products exactly with `fraction_bits`: every value an f32 value and every
 // product of two an exact normal f32 product (significands of at most 12 bits, exponents within f32's normal range
-// twice over), and 2^-lsb, and every aligned product, normal f32 numbers for any block's lsb (lsb = a field sum minus
-// fraction_bits; the alignment floor only raises it, and only below these ranges). fits() for the field.
+// twice over), and 2^-lsb, and every aligned product, normal f32 numbers for any block's lsb. A block's top is a
+// product's field sum, or the field of an accumulator, the chained blocks' earlier sum: at most kTopMargin bits above
+// the largest product (16 products and a carry), and at least one lsb of that block (the top less fraction_bits) where
+// it is not zero. lsb is the top minus fraction_bits; the alignment floor only raises it, and only below these
+// ranges. fits() for the field.
 MMASP_PORTABLE bool f32_words_fit(const OperandFormat& f, int fraction_bits) {
+  constexpr int kTopMargin = 6;
   const int lowest = 1 - f.bias - f.mantissa_bits, highest = (1 << f.exponent_bits) - 1 - f.bias;
   const int lowest_field = 1 - (f.fp8_fields_as_f16 ? kF16Bias : f.bias);
+  const int highest_top = 2 * (highest + 1) + kTopMargin;
   return fits(f) && f.mantissa_bits + 1 <= 12 && 2 * lowest >= -126 && 2 * (highest + 1) <= 127 &&
-         fraction_bits - 2 * lowest_field <= 127 && fraction_bits - 2 * highest >= -126 &&
-         2 * lowest + fraction_bits - 2 * (highest + 1) >= -126 && fraction_bits + 2 < 31;
+         2 * (fraction_bits - lowest_field) <= 127 && fraction_bits - highest_top >= -126 &&
+         2 * lowest + fraction_bits - highest_top >= -126 && fraction_bits + 2 < 31;
 }
 MMASP_PORTABLE uint64_t with_f32_tag(uint64_t word, uint32_t tag) { return word | tag; }
 MMASP_PORTABLE uint32_t f32_tag(uint64_t x) { return uint32_t(x) & kF32TagMask; }
