@@ -150,33 +150,27 @@ ResidentPairTables resident_pair_tables(const Form& form, int selector, const Mo
   t.narrow_over_codes = t.judge == resident::Judge::narrow_model && resident::narrow_over_codes_fits(t.cases) &&
                         resident::shared_words(t) > kWordsFor32Warps;
   t.narrow_pairs = resident::narrow_pairs_fit(t);   // reads the layouts (D's cells)
-  // The fp8 kernel's pairs: the fp8 record's blocks, its layout (A's words over the nibbles, B's over the codes), and
-  // f32 words (whole-code tables of f32 words, their tags in 14 bits). Only pairs that kernel takes have the flag, so
-  // that no other lean kernel meets a pair whose judge reads f32 words.
-  uint32_t mantissa_bits[2] = {1, 1}, index_bits[2] = {};
-  const model::OperandFormat* operand_formats[2] = {&t.a_format, &t.b_format};
-  bool whole_codes = t.judge == resident::Judge::narrow_model;
-  for (int operand = 0; operand < 2 && whole_codes; ++operand)
-    whole_codes = resident::narrow_table_fits(*operand_formats[operand], &mantissa_bits[operand], &index_bits[operand]) &&
-                  mantissa_bits[operand] == 0 && operand_formats[operand]->low_pad_bits == 0 &&
-                  model::narrow::f32_words_fit(*operand_formats[operand], t.model.fraction_bits);
-  t.narrow_fp8_blocks = whole_codes && t.narrow_choices == 1 && t.narrow_accumulator != 0 && stored == 32 &&
-                        t.model.block_products == 16 && t.model.block_interleave == 2 &&
-                        model::narrow::products_fit_32(16, t.model.fraction_bits) && t.narrow_over_codes &&
-                        resident::fp8_words_over_nibbles_fit(t.cases, 32) &&
-                        resident::narrow_tag(t.cases, t.cases.k - 1) <= model::narrow::kF32TagMask;
-  if (t.judge == resident::Judge::narrow_model) {   // decode_narrow's tables, where the format has one
+  // decode_narrow's tables, where the format has one; after a table that holds every code unpadded, for a format
+  // that f32 words fit, the same codes' f32 words (narrow_f32_table finds them right after).
+  bool f32_tables = t.judge == resident::Judge::narrow_model;
+  if (t.judge == resident::Judge::narrow_model) {
     const model::OperandFormat* formats[2] = {&t.a_format, &t.b_format};
     for (int operand = 0; operand < 2; ++operand) {
       resident::PairTables::NarrowTable& table = t.narrow_tables[operand];
-      if (!resident::narrow_table_fits(*formats[operand], &table.mantissa_bits, &table.index_bits)) continue;
+      if (!resident::narrow_table_fits(*formats[operand], &table.mantissa_bits, &table.index_bits)) {
+        f32_tables = false;
+        continue;
+      }
       table.offset = uint32_t(out.layouts.size());
       table.pad_bits = uint32_t(formats[operand]->low_pad_bits);
       out.layouts.resize(out.layouts.size() + resident::narrow_table_words(table.index_bits));
       resident::narrow_table(*formats[operand], t.model.subnormal_inputs, table.mantissa_bits, table.index_bits,
                              out.layouts.data() + table.offset);
-      if (!t.narrow_fp8_blocks) continue;
-      // The fp8 kernel's table of f32 words, right after (resident::narrow_f32_table finds it there).
+      if (table.mantissa_bits != 0 || table.pad_bits != 0 ||
+          !model::narrow::f32_words_fit(*formats[operand], t.model.fraction_bits)) {
+        f32_tables = false;
+        continue;
+      }
       const uint32_t f32_offset = uint32_t(out.layouts.size());
       out.layouts.resize(out.layouts.size() + resident::narrow_table_words(table.index_bits));
       if (resident::narrow_f32_table(t, operand).offset != f32_offset)
@@ -186,6 +180,14 @@ ResidentPairTables resident_pair_tables(const Form& form, int selector, const Mo
     }
     point_at_host_copies(out);   // the layouts grew
   }
+  // The fp8 kernel's pairs: the fp8 record's blocks, its layout (A's words over the nibbles, B's over the codes), and
+  // f32 words (both operands' f32 tables, their tags in 14 bits). Only pairs that kernel takes have the flag, so that
+  // no other lean kernel meets a pair whose judge reads f32 words.
+  t.narrow_fp8_blocks = f32_tables && t.narrow_choices == 1 && t.narrow_accumulator != 0 && stored == 32 &&
+                        t.model.block_products == 16 && t.model.block_interleave == 2 &&
+                        model::narrow::products_fit_32(16, t.model.fraction_bits) && t.narrow_over_codes &&
+                        resident::fp8_words_over_nibbles_fit(t.cases, 32) &&
+                        resident::narrow_tag(t.cases, t.cases.k - 1) <= model::narrow::kF32TagMask;
   return out;
 }
 

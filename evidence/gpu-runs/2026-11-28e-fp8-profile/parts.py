@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Sums lines.py's per-line counts (instructions per case) by part of an fp8 case, for the two profiles of this folder:
+"""Sums lines.py's per-line counts (instructions per case) by part of an fp8 case, for this folder's two profiles and the next session's:
    parts.py lines1.txt old    (ngi's source, 19317d5)
    parts.py lines4.txt new    (nf's source, 0c327f6: its model_arithmetic.h and resident_abi.h lines moved)
+   parts.py ../2026-11-28f-f32-words/lines5.txt f32    (b566531's source, the twenty-first session's f32 words)
 Ranges are the functions' lines in that source; portable_case.h and splitmix.h are drawing, resident_kernel.cuh and
 resident_kernels_sm_90a.cu the kernel's own lines and the instruction. Lines lines.py did not list (it prints the top
 200) are not counted, so the parts add up to a little less than the total."""
@@ -16,6 +17,10 @@ ranges = {
             'finishing': [(M, 55, 72), (M, 101, 128), (M, 233, 602), (M, 1005, 1032), (M, 1105, 1200)],
             'words': [(R, 305, 316), (R, 695, 720), (R, 750, 815)],
             'packing': [(R, 270, 285), (R, 955, 1040)]},
+    'f32': {'products': [(M, 985, 1101), (M, 1131, 1150), (M, 1151, 1215), (M, 1331, 1345), (R, 894, 961)],
+            'finishing': [(M, 55, 72), (M, 101, 128), (M, 233, 602), (M, 1102, 1130), (M, 1216, 1306)],
+            'words': [(R, 305, 316), (R, 700, 720), (R, 790, 861)],
+            'packing': [(R, 270, 285), (R, 999, 1059)]},
 }[sys.argv[2]]
 rows, total = [], None
 for line in open(sys.argv[1]):
