@@ -732,10 +732,11 @@ MMASP_PORTABLE uint32_t narrow_word_tag(uint64_t word) {
   if constexpr (kF32Words) return model::narrow::f32_tag(word);
   else return model::narrow::tag(word);
 }
-// A narrow_fp8_blocks pair's table of f32 words for `operand` (every code's model::narrow::pack_f32 word), which the
-// fp8 kernel's words are (decode_narrow_over_codes<true>; decode_narrow<true> on the host) and its judge sums by f32
-// multiplication (judged_narrow_elements<true>): right after the operand's narrow_tables words, indexed alike
-// (resident_pair_tables puts it there). Found from narrow_tables rather than a field of PairTables, so that the
+// An operand's table of f32 words (every code's model::narrow::pack_f32 word), which the fp8 kernel's words are
+// (decode_narrow_over_codes<true>; decode_narrow<true> on the host) and its judge sums by f32 multiplication
+// (judged_narrow_elements<true>): right after the operand's narrow_tables words, indexed alike. resident_pair_tables
+// puts one there where the operand's table holds every code unpadded and f32 words fit its format, and gives a pair
+// narrow_fp8_blocks only where both operands have one. Found from narrow_tables rather than a field of PairTables, so that the
 // struct, and with it every other kernel's code, stays as it was. The other kernels judge such a pair by the general
 // walk, from narrow_tables' words.
 MMASP_PORTABLE PairTables::NarrowTable narrow_f32_table(const PairTables& p, int operand) {
