@@ -456,6 +456,19 @@ MMASP_PORTABLE uint32_t logical_column(const CaseTables& t, const Nibbles& nibbl
   return chunk * t.chunk_width + t.arena[t.chunk_columns + nibble_of(chunk) * 4 + (s & (t.stored_per_chunk - 1))];
 }
 
+// The cancellation profile's C from minus the products' sum, `sum` (cancelled_c_of_values): rounded to C's type, or
+// `drawn_c` where that is not finite.
+MMASP_PORTABLE uint32_t cancelled_code_of_sum(const CaseTables& t, double sum, uint32_t drawn_c) {
+  if (t.c_kind == AccumulatorKind::s32) return uint32_t(-(long long)(sum));   // exact: |sum| < 2^53
+  if ((double_bits(sum) & (uint64_t(0x7FF) << 52)) == (uint64_t(0x7FF) << 52)) return drawn_c;   // Inf or NaN
+  if (t.c_kind == AccumulatorKind::f32) {
+    const uint32_t rounded = float_bits(float(-sum));   // to nearest even
+    return (rounded & 0x7F800000u) == 0x7F800000u ? drawn_c : rounded;
+  }
+  const uint32_t code = f16_nearest_finite(-sum);
+  return code == 0xFFFFFFFFu ? drawn_c : code;
+}
+
 // The cancellation profile's C[i][j] from the operands' values: minus the products' sum, summed in stored order in
 // doubles and rounded to C's type (detail::cancel_with_c), or the drawn code where that is not finite. `a_value(i, s)`
 // and `b_value(row, j)` give operand_value() of the case's drawn A and B elements; `nibble(i, chunk)` reads its nibbles.
@@ -468,14 +481,31 @@ MMASP_PORTABLE uint32_t cancelled_c_of_values(const CaseTables& t, uint32_t i, u
     const uint32_t column = logical_column(t, [&](uint32_t chunk) { return nibble(i, chunk); }, s);
     sum += a_value(i, s) * b_value(column, j);
   }
-  if (t.c_kind == AccumulatorKind::s32) return uint32_t(-(long long)(sum));   // exact: |sum| < 2^53
-  if ((double_bits(sum) & (uint64_t(0x7FF) << 52)) == (uint64_t(0x7FF) << 52)) return drawn_c;   // Inf or NaN
-  if (t.c_kind == AccumulatorKind::f32) {
-    const uint32_t rounded = float_bits(float(-sum));   // to nearest even
-    return (rounded & 0x7F800000u) == 0x7F800000u ? drawn_c : rounded;
+  return cancelled_code_of_sum(t, sum, drawn_c);
+}
+
+// cancelled_c_of_values for kN adjacent elements of one row, C[i][j0 .. j0 + kN - 1] in c[0 .. kN - 1] (their drawn
+// codes in, their cancelled codes out): each element's sum is the same doubles added in the same order, so its code is
+// the same; only each stored element's logical column and A value are found once for the kN elements instead of once
+// for each. For the GPU-resident kernels, where per element they made a cancelled fp8 case about 40 % longer than
+// another, and the warps that keep together (Launch::phase_barrier) waited for it (ncu,
+// evidence/gpu-runs/2026-11-28g-stalls). PortableCase.RowCancellationIsEachElements compares the two. `b_values(row,
+// j0, out)` gives operand_value() of B[row][j0 .. j0 + kN - 1] in out[0 .. kN - 1].
+template <int kN, class A, class B, class Nibble>
+MMASP_PORTABLE void cancelled_c_row_of_values(const CaseTables& t, uint32_t i, uint32_t j0, uint32_t* c,
+                                              const A& a_value, const B& b_values, const Nibble& nibble) {
+  const uint32_t stored = t.k / 2;
+  double sums[kN] = {};
+  for (uint32_t s = 0; s < stored; ++s) {
+    const uint32_t column = logical_column(t, [&](uint32_t chunk) { return nibble(i, chunk); }, s);
+    const double a = a_value(i, s);
+    double b[kN];
+    b_values(column, j0, b);
+MMASP_UNROLL
+    for (int e = 0; e < kN; ++e) sums[e] += a * b[e];
   }
-  const uint32_t code = f16_nearest_finite(-sum);
-  return code == 0xFFFFFFFFu ? drawn_c : code;
+MMASP_UNROLL
+  for (int e = 0; e < kN; ++e) c[e] = cancelled_code_of_sum(t, sums[e], c[e]);
 }
 
 // Whether C is s32 and both operands integers: then cancelled_integer_c gives cancelled_c_of_values' C.

@@ -187,6 +187,17 @@ MMASP_PORTABLE uint32_t dense_rows_at(const gen::portable::CaseTables& t, bool o
   return over_codes ? 0u : dense_at(t);
 }
 
+// The cancellation profile's operand values while a case is drawn (draw_shared_case's scratch, `value_bytes` each: 8
+// for doubles, 4 for floats, 2 for the fp8 kernel's f16): A's rows of stored values, each padded by one value (two of
+// 2 bytes) so that a row spans an odd number of 4-byte words and the 16 rows the lanes read at once
+// (cancelled_c_row_of_values: a row's four adjacent elements a lane) start in different banks; then B's values.
+MMASP_PORTABLE uint32_t scratch_a_stride(const gen::portable::CaseTables& t, uint32_t value_bytes) {
+  return t.k / 2 + (value_bytes == 2 ? 2u : 1u);
+}
+MMASP_PORTABLE uint32_t scratch_values(const gen::portable::CaseTables& t, uint32_t value_bytes) {
+  return t.m * scratch_a_stride(t, value_bytes) + t.b_count;
+}
+
 // The narrow model's A words (decode_narrow): a row of A's stored elements, then one unused word, so that the eight rows
 // a warp's lanes read at once start in eight different shared-memory banks (a row of 8, 16 or 32 64-bit words spans a
 // multiple of 16 banks: unpadded, rows i and i+2 met in one bank).
@@ -214,14 +225,14 @@ MMASP_PORTABLE uint32_t narrow_over_codes_shared_words(const gen::portable::Case
 // nibbles before any of them writes, the steps from the last elements down, so that a step's words cover only nibbles
 // that no later step reads; fp8_words_over_nibbles_fit checks that geometry). While a case is drawn, the cancellation
 // profile's operand values go after the nibbles as f16 (every e4m3 and e5m2 value is an f16 value: Resident tests
-// check each code), a_count + b_count halves. fp8 k64: 2,208 words a warp instead of 2,464.
+// check each code), scratch_values(t, 2) halves (A's rows padded). fp8 k64: 2,208 words a warp instead of 2,464.
 MMASP_PORTABLE uint32_t fp8_a_words_at(const gen::portable::CaseTables& t) {
   const uint32_t codes = t.a_count + t.b_count + t.c_count;
   return codes + (codes & 1);
 }
 MMASP_PORTABLE uint32_t fp8_values_at(const gen::portable::CaseTables& t) { return case_words(t); }
 MMASP_PORTABLE uint32_t fp8_shared_words(const gen::portable::CaseTables& t) {
-  const uint32_t values_end = fp8_values_at(t) + (t.a_count + t.b_count + 1) / 2;
+  const uint32_t values_end = fp8_values_at(t) + (scratch_values(t, 2) + 1) / 2;
   const uint32_t words_end = fp8_a_words_at(t) + 2 * narrow_a_slots(t);
   const uint32_t words = values_end > words_end ? values_end : words_end;
   return words + (words & 1);

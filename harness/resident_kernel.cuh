@@ -27,7 +27,7 @@ __device__ __noinline__ uint32_t form_issue(uint32_t id, Registers a, Registers 
 
 // Draws case `index` into a warp's shared memory (every lane its share of each run, stream output by stream output,
 // then the cancellation profile's C); returns this lane's metadata noise. With `use_values`, `values` is room for
-// a_count + b_count doubles the warp may use while it draws (the decoded operands' place). With `dense` (a lean
+// scratch_values(t, sizeof(Value)) values the warp may use while it draws (the decoded operands' place). With `dense` (a lean
 // kernel's integer pair with PairTables::integer_dense), `dense_rows` is room for spread_integer_dense's bytes, from
 // which the cancellation profile's C is found. Never a null pointer: nvcc has hoisted a load through one that only a
 // condition guarded. kDenseOverCodes (the kernel for PairTables::dense_over_codes pairs) leaves the cancellation
@@ -55,15 +55,31 @@ __device__ __forceinline__ uint32_t draw_shared_case(const Launch& launch, const
     // Each lane rewrites only its own elements of C, and reads only A, B and the nibbles. Every A and B element
     // meets N (or about N) elements of C: with room, the warp turns each code into its value once.
     if (use_values) {
+      // A's rows padded (scratch_a_stride), so that the rows the lanes read at once fall in different banks.
+      const uint32_t a_stride = scratch_a_stride(t, uint32_t(sizeof(Value)));
       Value* a_values = values;
-      Value* b_values = values + t.a_count;
-      for (uint32_t e = lane; e < t.a_count; e += 32) a_values[e] = Value(portable::operand_value(t, t.a_kind, t.a_values, a[e]));
+      Value* b_values = values + t.m * a_stride;
+      for (uint32_t e = lane; e < t.a_count; e += 32)
+        a_values[(e >> t.stored_log2) * a_stride + (e & (stored - 1))] =
+            Value(portable::operand_value(t, t.a_kind, t.a_values, a[e]));
       for (uint32_t e = lane; e < t.b_count; e += 32) b_values[e] = Value(portable::operand_value(t, t.b_kind, t.b_values, b[e]));
       __syncwarp();
-      const auto a_value = [&](uint32_t i, uint32_t s) { return double(a_values[i * stored + s]); };
-      const auto b_value = [&](uint32_t row, uint32_t j) { return double(b_values[row * t.n + j]); };
-      for (uint32_t e = lane; e < t.c_count; e += 32)
-        c[e] = portable::cancelled_c_of_values(t, e >> t.n_log2, e & (t.n - 1), c[e], a_value, b_value, nibble);
+      const auto a_value = [&](uint32_t i, uint32_t s) { return double(a_values[i * a_stride + s]); };
+      constexpr uint32_t kRow = 4;
+      if (t.c_count == 32 * kRow && (t.n & (kRow - 1)) == 0) {
+        // Every m16n8 form: a lane's four elements adjacent in one row, each stored element's column and A value found
+        // once for the four (portable::cancelled_c_row_of_values; the same codes as element by element).
+        const auto b_values_of = [&](uint32_t row, uint32_t j0, double* out) {
+          for (uint32_t e = 0; e < kRow; ++e) out[e] = double(b_values[row * t.n + j0 + e]);
+        };
+        const uint32_t first = lane * kRow;
+        portable::cancelled_c_row_of_values<kRow>(t, first >> t.n_log2, first & (t.n - 1), c + first, a_value,
+                                                  b_values_of, nibble);
+      } else {
+        const auto b_value = [&](uint32_t row, uint32_t j) { return double(b_values[row * t.n + j]); };
+        for (uint32_t e = lane; e < t.c_count; e += 32)
+          c[e] = portable::cancelled_c_of_values(t, e >> t.n_log2, e & (t.n - 1), c[e], a_value, b_value, nibble);
+      }
     } else if (dense) {
       // The dense integer judge's bytes hold every element's products, summed exactly in 32 bits: minus that sum is
       // cancelled_integer_c's C (Resident tests compare them), at the cost of one spread and one dot product per

@@ -126,6 +126,53 @@ TEST(PortableCase, IntegerCancellationIsTheDoubleSum) {
   EXPECT_GE(integer_forms, 24) << "every sm_90 integer form without block scale";
 }
 
+// cancelled_c_row_of_values (the GPU-resident kernels' cancellation, four adjacent elements of a row at once) gives
+// every element the code cancelled_c_of_values gives it, for every drawable form: codes uniform over every code
+// (Inf and NaN among them, so that some sums are not finite and keep their drawn C), and operands all at one extreme
+// code (the all-ones code and the one below the sign bit: NaN, the largest finite or integer extremes).
+TEST(PortableCase, RowCancellationIsEachElements) {
+  constexpr int kRow = 4;
+  int forms = 0;
+  for (const Form& form : instruction_space()) {
+    if (!gen::portable_drawable(form)) continue;
+    const gen::PortableCaseTables tables = gen::portable_case_tables(form);
+    const gen::portable::CaseTables& t = tables.tables;
+    ASSERT_EQ(t.n % kRow, 0u) << form.opcode;
+    ++forms;
+    const uint32_t stored = t.k / 2, chunks = t.k / t.chunk_width;
+    const uint64_t a_codes = uint64_t(1) << info(form.a).bits, b_codes = uint64_t(1) << info(form.b).bits;
+    gen::SplitMixDraw draw(uint64_t(forms) * 7919u);
+    int differing_sums = 0;
+    for (int trial = 0; trial < 24; ++trial) {
+      std::vector<uint32_t> a(t.a_count), b(t.b_count), c(t.c_count), nibbles(t.m * chunks);
+      for (auto& x : a) x = uint32_t(trial < 2 ? (trial == 0 ? a_codes - 1 : a_codes / 2 - 1) : draw.bits() % a_codes);
+      for (auto& x : b) x = uint32_t(trial < 2 ? (trial == 0 ? b_codes - 1 : b_codes / 2 - 1) : draw.bits() % b_codes);
+      for (auto& x : c) x = uint32_t(draw.bits());
+      for (auto& x : nibbles) x = t.arena[t.chunk_nibbles + uint32_t(draw.bits() & 0xFF)] & 0xFFu;
+      const auto nibble = [&](uint32_t i, uint32_t chunk) { return nibbles[i * chunks + chunk]; };
+      const auto a_value = [&](uint32_t i, uint32_t s) { return gen::portable::operand_value(t, t.a_kind, t.a_values, a[i * stored + s]); };
+      const auto b_value = [&](uint32_t row, uint32_t j) { return gen::portable::operand_value(t, t.b_kind, t.b_values, b[row * t.n + j]); };
+      const auto b_values = [&](uint32_t row, uint32_t j0, double* out) {
+        for (int e = 0; e < kRow; ++e) out[e] = b_value(row, j0 + uint32_t(e));
+      };
+      for (uint32_t i = 0; i < t.m; ++i)
+        for (uint32_t j0 = 0; j0 < t.n; j0 += kRow) {
+          uint32_t row[kRow];
+          for (int e = 0; e < kRow; ++e) row[e] = c[i * t.n + j0 + uint32_t(e)];
+          gen::portable::cancelled_c_row_of_values<kRow>(t, i, j0, row, a_value, b_values, nibble);
+          for (int e = 0; e < kRow; ++e) {
+            const uint32_t j = j0 + uint32_t(e), drawn = c[i * t.n + j];
+            const uint32_t expected = gen::portable::cancelled_c_of_values(t, i, j, drawn, a_value, b_value, nibble);
+            ASSERT_EQ(row[e], expected) << form.opcode << " trial " << trial << " C[" << i << "][" << j << "]";
+            differing_sums += expected != drawn;
+          }
+        }
+    }
+    EXPECT_GT(differing_sums, 0) << form.opcode << ": no element was cancelled, so nothing was compared";
+  }
+  EXPECT_GE(forms, 88) << "the drawable forms when this test was written (every sm_90 form and more)";
+}
+
 TEST(PortableCase, EverySm90FormIsDrawable) {
   const Target sm90 = *find_target("sm_90a");
   for (const Form& form : instruction_space()) {

@@ -18,6 +18,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <set>
 #include <string>
 
 namespace mmasp {
@@ -527,7 +528,7 @@ TEST(Resident, NarrowWordsWrittenOverTheCodesAreTheWords) {
     for (uint32_t step = 0; step < t.b_count; step += 32)   // writes below 2 (step + 32); codes read below a_count + step + 32
       ASSERT_LE(2 * (step + 32), t.a_count + step + 32) << form.opcode << " step " << step;
     const uint32_t words = resident::case_words(t), aligned = words + (words & 1);
-    EXPECT_LE(t.a_count + t.b_count, resident::narrow_over_codes_shared_words(t) - aligned) << form.opcode << ": the floats' room";
+    EXPECT_LE(resident::scratch_values(t, 4), resident::narrow_over_codes_shared_words(t) - aligned) << form.opcode << ": the floats' room";
     const ElemType operand_types[2] = {form.a, form.b};
     for (int operand = 0; operand < 2; ++operand) {
       const int bits = info(operand_types[operand]).bits;
@@ -557,6 +558,43 @@ TEST(Resident, NarrowWordsWrittenOverTheCodesAreTheWords) {
   EXPECT_EQ(taken, 14) << "the 8 fp8 forms and the 6 m16n8k32 f16 and bf16 forms";
 }
 
+// The cancellation profile's operand values while a case is drawn (draw_shared_case's scratch, A's rows padded:
+// scratch_values) fit every kernel's room for them, after the case: doubles in the general and lean kernels' layout
+// (shared_words), floats in the narrow-over-codes kernels', f16 in the fp8 kernel's; and the padded A rows start in
+// different banks, for the 16 rows the lanes read at once.
+TEST(Resident, CancellationValuesFitEveryKernelsLayout) {
+  int pairs = 0, over_codes = 0, fp8 = 0;
+  for (const Form& form : instruction_space()) {
+    if (!has_resident_kernel(form)) continue;
+    const auto model = model_for(form);
+    const ResidentPairTables tables = resident_pair_tables(form, form.selectors.front(), model ? &*model : nullptr);
+    const resident::PairTables& p = tables.tables;
+    const gen::portable::CaseTables& t = p.cases;
+    if (p.judge == resident::Judge::integer) continue;
+    ++pairs;
+    const uint32_t words = resident::case_words(t), aligned = words + (words & 1);
+    EXPECT_LE(aligned + 2 * resident::scratch_values(t, 8), resident::shared_words(p)) << form.opcode << ": doubles";
+    if (p.narrow_over_codes) {
+      ++over_codes;
+      EXPECT_LE(aligned + resident::scratch_values(t, 4), resident::narrow_over_codes_shared_words(t)) << form.opcode;
+    }
+    if (p.narrow_fp8_blocks) {
+      ++fp8;
+      EXPECT_LE(resident::fp8_values_at(t) + (resident::scratch_values(t, 2) + 1) / 2, resident::fp8_shared_words(t)) << form.opcode;
+    }
+    for (const uint32_t bytes : {2u, 4u, 8u}) {
+      const uint32_t stride_bytes = resident::scratch_a_stride(t, bytes) * bytes;
+      std::set<uint32_t> banks;
+      for (uint32_t row = 0; row < 16 && row < t.m; ++row) banks.insert(row * stride_bytes / 4 % 32);
+      EXPECT_EQ(banks.size(), std::min<size_t>(16, t.m)) << form.opcode << ", " << bytes << "-byte values";
+      if (bytes == 8) for (const uint32_t bank : banks) EXPECT_EQ(banks.count(bank + 1), 0u) << form.opcode << ": a double's two banks";
+    }
+  }
+  EXPECT_EQ(pairs, 24) << "the float forms, each with and without ordered metadata: fp8 k64 (8), f16 and bf16 k16 and k32 (12), tf32 k8 and k16 (4)";
+  EXPECT_EQ(over_codes, 14) << "the 8 fp8 forms and the 6 m16n8k32 f16 and bf16 forms";
+  EXPECT_EQ(fp8, 8);
+}
+
 // The fp8 kernel's layout (fp8_shared_words): A's words written over the nibbles, from the last elements down, equal
 // decode_narrow's, B's words over the codes too, C untouched, and the judge finds the model's D from them; a warp's
 // steps of 32 never overwrite a nibble a later step reads (nor do steps of one, as here); the cancellation profile's
@@ -578,7 +616,7 @@ TEST(Resident, Fp8WordsWrittenOverTheNibblesAreTheWords) {
     EXPECT_LT(words, resident::narrow_over_codes_shared_words(t)) << form.opcode;
     EXPECT_LE(24u * words * 4u, 227u * 1024u) << form.opcode << ": 24 warps on an H100";
     EXPECT_GE(resident::fp8_values_at(t), resident::case_words(t)) << form.opcode << ": the values after the nibbles";
-    EXPECT_LE(resident::fp8_values_at(t) + (t.a_count + t.b_count + 1) / 2, words) << form.opcode << ": the halves' room";
+    EXPECT_LE(resident::fp8_values_at(t) + (resident::scratch_values(t, 2) + 1) / 2, words) << form.opcode << ": the halves' room";
     EXPECT_EQ(resident::fp8_a_words_at(t) % 2, 0u) << form.opcode;
     const ElemType operand_types[2] = {form.a, form.b};
     for (int operand = 0; operand < 2; ++operand) {
