@@ -488,8 +488,8 @@ MMASP_PORTABLE uint32_t cancelled_c_of_values(const CaseTables& t, uint32_t i, u
 // codes in, their cancelled codes out): each element's sum is the same doubles added in the same order, so its code is
 // the same; only each stored element's logical column and A value are found once for the kN elements instead of once
 // for each. For the GPU-resident kernels, where per element they made a cancelled fp8 case about 40 % longer than
-// another, and the warps that keep together (Launch::phase_barrier) waited for it (ncu,
-// evidence/gpu-runs/2026-11-28g-stalls). PortableCase.RowCancellationIsEachElements compares the two. `b_values(row,
+// another (estimated from ncu's per-line counts), and the warps that keep together (Launch::phase_barrier) waited
+// for it (evidence/gpu-runs/2026-11-28g-stalls). PortableCase.RowCancellationIsEachElements compares the two. `b_values(row,
 // j0, out)` gives operand_value() of B[row][j0 .. j0 + kN - 1] in out[0 .. kN - 1].
 template <int kN, class A, class B, class Nibble>
 MMASP_PORTABLE void cancelled_c_row_of_values(const CaseTables& t, uint32_t i, uint32_t j0, uint32_t* c,
