@@ -1,6 +1,5 @@
 #include "generators/case_tables.h"
 
-#include <bit>
 #include <map>
 #include <stdexcept>
 
@@ -121,23 +120,18 @@ PortableCaseTables portable_case_tables(const Form& form) {
   const FormPlan& plan = plan_for(form);
   PortableCaseTables out;
   portable::CaseTables& t = out.tables;
-  t.m = uint32_t(form.shape.m);
-  t.n = uint32_t(form.shape.n);
-  t.k = uint32_t(form.shape.k);
-  t.chunk_width = uint32_t(form.chunk_width);
-  t.stored_per_chunk = uint32_t(plan.stored_per_chunk);
-  t.a_count = t.m * t.k / 2;
-  t.b_count = t.k * t.n;
-  t.c_count = t.m * t.n;
-  t.nibble_count = t.m * (t.k / t.chunk_width);
-  const auto log2_of = [&](uint32_t x, const char* what) {
+  const uint32_t m = uint32_t(form.shape.m), n = uint32_t(form.shape.n), k = uint32_t(form.shape.k);
+  const uint32_t chunk_width = uint32_t(form.chunk_width), stored_per_chunk = uint32_t(plan.stored_per_chunk);
+  // case_dims' logs are exact only for powers of two.
+  const auto power_of_two = [&](uint32_t x, const char* what) {
     if (x == 0 || (x & (x - 1))) throw std::logic_error(form.opcode + ": " + what + " is not a power of two");
-    return uint32_t(std::countr_zero(x));
   };
-  t.n_log2 = log2_of(t.n, "N");
-  t.stored_log2 = log2_of(t.k / 2, "K/2");
-  t.chunks_log2 = log2_of(t.k / t.chunk_width, "K/chunk_width");
-  t.stored_per_chunk_log2 = log2_of(t.stored_per_chunk, "stored elements per chunk");
+  power_of_two(n, "N");
+  power_of_two(k / 2, "K/2");
+  if (chunk_width == 0 || k % chunk_width != 0) throw std::logic_error(form.opcode + ": K is not whole chunks");
+  power_of_two(k / chunk_width, "K/chunk_width");
+  power_of_two(stored_per_chunk, "stored elements per chunk");
+  static_cast<portable::CaseDims&>(t) = portable::case_dims(m, n, k, chunk_width, stored_per_chunk);
   std::vector<uint32_t> profiles;
   for (Profile profile : plan.profiles) profiles.push_back(uint32_t(profile));
   t.profiles = append(out.arena, profiles);

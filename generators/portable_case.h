@@ -163,11 +163,58 @@ inline constexpr int kProfiles = 7;        // gen::Profile::count
 inline constexpr int kRuns = 6;            // profile, nibbles, A, B, C, metadata noise: the order draw_case draws them
 enum Run : int { run_profile, run_nibbles, run_a, run_b, run_c, run_noise };
 
-// Everything needed to draw the cases of one form, for one fixed selector (the random suite's streams: options.selector
-// set, no undefined behaviour, no block scale). Offsets are into `arena`.
-struct CaseTables {
+// A form's case dimensions, and the counts and logs that follow from them (case_dims).
+struct CaseDims {
   uint32_t m = 0, n = 0, k = 0, chunk_width = 0, stored_per_chunk = 0;
   uint32_t a_count = 0, b_count = 0, c_count = 0, nibble_count = 0;   // M*K/2, K*N, M*N, M*K/chunk_width
+  // log2 of N, of K/2 (stored elements per row), of K/chunk_width (chunks per row) and of stored_per_chunk: every form
+  // has powers of two there (case_tables.cpp checks), so rows and columns are found by shifts, not divisions.
+  uint32_t n_log2 = 0, stored_log2 = 0, chunks_log2 = 0, stored_per_chunk_log2 = 0;
+};
+MMASP_PORTABLE constexpr uint32_t floor_log2(uint32_t x) {
+  uint32_t log2 = 0;
+  while (x > 1) x >>= 1, ++log2;
+  return log2;
+}
+// The one place the counts and logs are derived (case_tables.cpp, and the kernels whose dimensions are constants).
+MMASP_PORTABLE constexpr CaseDims case_dims(uint32_t m, uint32_t n, uint32_t k, uint32_t chunk_width,
+                                            uint32_t stored_per_chunk) {
+  CaseDims d;
+  d.m = m, d.n = n, d.k = k, d.chunk_width = chunk_width, d.stored_per_chunk = stored_per_chunk;
+  d.a_count = m * k / 2, d.b_count = k * n, d.c_count = m * n, d.nibble_count = m * (k / chunk_width);
+  d.n_log2 = floor_log2(n), d.stored_log2 = floor_log2(k / 2), d.chunks_log2 = floor_log2(k / chunk_width);
+  d.stored_per_chunk_log2 = floor_log2(stored_per_chunk);
+  return d;
+}
+MMASP_PORTABLE constexpr bool same_dims(const CaseDims& x, const CaseDims& y) {
+  return x.m == y.m && x.n == y.n && x.k == y.k && x.chunk_width == y.chunk_width &&
+         x.stored_per_chunk == y.stored_per_chunk && x.a_count == y.a_count && x.b_count == y.b_count &&
+         x.c_count == y.c_count && x.nibble_count == y.nibble_count && x.n_log2 == y.n_log2 &&
+         x.stored_log2 == y.stored_log2 && x.chunks_log2 == y.chunks_log2 &&
+         x.stored_per_chunk_log2 == y.stored_per_chunk_log2;
+}
+// CaseDims as compile-time constants, for a kernel that runs one shape only (harness/resident_source.h): the same
+// bytes as CaseDims, so that the host's tables are this type's in the kernel's parameter space, but every read of a
+// dimension a constant, so that the loops and the index arithmetic over it fold (on an H200 such a kernel verified
+// m16n8k16 f16->f32 and m16n8k64 e4m3 x1.05-x1.06, evidence/gpu-runs/2026-11-29-dims, call1.sh). `held` is what the
+// host wrote; the kernel checks it against kDims (holds_its_dims) before it trusts the constants.
+template <CaseDims kDims>
+struct FixedCaseDims {
+  static constexpr uint32_t m = kDims.m, n = kDims.n, k = kDims.k, chunk_width = kDims.chunk_width,
+                            stored_per_chunk = kDims.stored_per_chunk;
+  static constexpr uint32_t a_count = kDims.a_count, b_count = kDims.b_count, c_count = kDims.c_count,
+                            nibble_count = kDims.nibble_count;
+  static constexpr uint32_t n_log2 = kDims.n_log2, stored_log2 = kDims.stored_log2, chunks_log2 = kDims.chunks_log2,
+                            stored_per_chunk_log2 = kDims.stored_per_chunk_log2;
+  CaseDims held;
+  MMASP_PORTABLE bool holds_its_dims() const { return same_dims(held, kDims); }
+};
+
+// Everything needed to draw the cases of one form, for one fixed selector (the random suite's streams: options.selector
+// set, no undefined behaviour, no block scale). Offsets are into `arena`. Dims: CaseDims (CaseTables, every host use),
+// or FixedCaseDims.
+template <class Dims>
+struct CaseTablesOf : Dims {
   uint32_t profiles = 0;                   // 256 profile numbers
   uint32_t chunk_nibbles = 0;              // 256 nibbles (the metadata slots without undefined behaviour)
   uint32_t chunk_columns = 0;              // 16 x 4 columns within a chunk, per nibble
@@ -176,9 +223,6 @@ struct CaseTables {
   Cursor runs[kProfiles][kRuns] = {};      // where each run starts, per profile
   uint32_t run_width[kProfiles][kRuns] = {};
   RunShape run_shapes[kProfiles][kRuns] = {};   // run_shape() of each run for its count
-  // log2 of N, of K/2 (stored elements per row), of K/chunk_width (chunks per row) and of stored_per_chunk: every form
-  // has powers of two there (case_tables.cpp checks), so rows and columns are found by shifts, not divisions.
-  uint32_t n_log2 = 0, stored_log2 = 0, chunks_log2 = 0, stored_per_chunk_log2 = 0;
   ValueKind a_kind = ValueKind::table, b_kind = ValueKind::table;
   uint32_t a_values = 0, b_values = 0;     // table kinds: the value of every code, as float bits; integer kinds: the
                                            // width of a code in bits
@@ -187,27 +231,32 @@ struct CaseTables {
   const uint32_t* arena = nullptr;
   const Sampler* samplers = nullptr;
 };
+using CaseTables = CaseTablesOf<CaseDims>;
 
-MMASP_PORTABLE uint32_t profile_of(const CaseTables& t, uint64_t case_seed) {
+template <class D>
+MMASP_PORTABLE uint32_t profile_of(const CaseTablesOf<D>& t, uint64_t case_seed) {
   return t.arena[t.profiles + uint32_t(stream_output(case_seed, 0) & 0xFF)];
 }
 
 // What a draw's bits `r` become in `run`: an operand's code (run_a, run_b, run_c), a metadata nibble (run_nibbles), or
 // a lane's metadata noise (run_noise).
-MMASP_PORTABLE uint32_t code_of_draw(const CaseTables& t, uint32_t profile, int run, uint64_t r) {
+template <class D>
+MMASP_PORTABLE uint32_t code_of_draw(const CaseTablesOf<D>& t, uint32_t profile, int run, uint64_t r) {
   if (run == run_nibbles) return t.arena[t.chunk_nibbles + uint32_t(r)] & 0xFFu;
   if (run == run_noise) return uint32_t(r);
   return code_of(t.samplers[t.sampler[run - run_a][profile]], t.arena, r);
 }
 
 // The code of element `index` of a run, before the cancellation profile changes C.
-MMASP_PORTABLE uint32_t drawn(const CaseTables& t, uint64_t case_seed, uint32_t profile, int run, uint32_t index) {
+template <class D>
+MMASP_PORTABLE uint32_t drawn(const CaseTablesOf<D>& t, uint64_t case_seed, uint32_t profile, int run, uint32_t index) {
   return code_of_draw(t, profile, run, draw_in_run(case_seed, t.runs[profile][run], index, t.run_width[profile][run]));
 }
 
 // Lane `lane`'s metadata noise, drawn(t, case_seed, profile, run_noise, lane): by draw_in_run_of_width where the noise
 // run has the 32-bit fields case_tables.cpp gives it (every form), else by drawn.
-MMASP_PORTABLE uint32_t noise_of_lane(const CaseTables& t, uint64_t case_seed, uint32_t profile, uint32_t lane) {
+template <class D>
+MMASP_PORTABLE uint32_t noise_of_lane(const CaseTablesOf<D>& t, uint64_t case_seed, uint32_t profile, uint32_t lane) {
   if (t.run_width[profile][run_noise] != 32) return drawn(t, case_seed, profile, run_noise, lane);
   return uint32_t(draw_in_run_of_width<32>(case_seed, t.runs[profile][run_noise], t.run_shapes[profile][run_noise], lane));
 }
@@ -322,8 +371,8 @@ MMASP_UNROLL
 // samplers 8 or 12, wide ones 32 or 64) takes draw_run_of_width or the whole-output loop; the sampler's fields are
 // read into registers once per run (through a reference they would be read again after every store to `out`).
 // kSlotZeroApart: draw_run_of_width's.
-template <bool kSlotZeroApart = false>
-MMASP_PORTABLE void draw_codes(const CaseTables& t, uint64_t case_seed, uint32_t profile, int run, uint32_t count,
+template <bool kSlotZeroApart = false, class D>
+MMASP_PORTABLE void draw_codes(const CaseTablesOf<D>& t, uint64_t case_seed, uint32_t profile, int run, uint32_t count,
                                uint32_t lane, uint32_t lanes, uint32_t* out) {
   const Cursor at = t.runs[profile][run];
   const uint32_t width = t.run_width[profile][run];
@@ -420,7 +469,8 @@ MMASP_PORTABLE uint32_t integer_operand(ValueKind kind, uint32_t bits, uint32_t 
   return kind == ValueKind::signed_integer ? uint32_t(int32_t(code << unused) >> unused) : (code << unused) >> unused;
 }
 
-MMASP_PORTABLE double operand_value(const CaseTables& t, ValueKind kind, uint32_t values, uint32_t code) {
+template <class D>
+MMASP_PORTABLE double operand_value(const CaseTablesOf<D>& t, ValueKind kind, uint32_t values, uint32_t code) {
   switch (kind) {
     case ValueKind::signed_integer: return double(int32_t(integer_operand(kind, values, code)));
     case ValueKind::unsigned_integer: return double(integer_operand(kind, values, code));
@@ -450,15 +500,16 @@ MMASP_PORTABLE uint32_t f16_nearest_finite(double value) {
 }
 
 // The logical column (0..K-1) of stored element s of a row whose chunk nibbles are `nibble_of(chunk)`.
-template <class Nibbles>
-MMASP_PORTABLE uint32_t logical_column(const CaseTables& t, const Nibbles& nibble_of, uint32_t s) {
+template <class Nibbles, class D>
+MMASP_PORTABLE uint32_t logical_column(const CaseTablesOf<D>& t, const Nibbles& nibble_of, uint32_t s) {
   const uint32_t chunk = s >> t.stored_per_chunk_log2;
   return chunk * t.chunk_width + t.arena[t.chunk_columns + nibble_of(chunk) * 4 + (s & (t.stored_per_chunk - 1))];
 }
 
 // The cancellation profile's C from minus the products' sum, `sum` (cancelled_c_of_values): rounded to C's type, or
 // `drawn_c` where that is not finite.
-MMASP_PORTABLE uint32_t cancelled_code_of_sum(const CaseTables& t, double sum, uint32_t drawn_c) {
+template <class D>
+MMASP_PORTABLE uint32_t cancelled_code_of_sum(const CaseTablesOf<D>& t, double sum, uint32_t drawn_c) {
   if (t.c_kind == AccumulatorKind::s32) return uint32_t(-(long long)(sum));   // exact: |sum| < 2^53
   if ((double_bits(sum) & (uint64_t(0x7FF) << 52)) == (uint64_t(0x7FF) << 52)) return drawn_c;   // Inf or NaN
   if (t.c_kind == AccumulatorKind::f32) {
@@ -472,8 +523,8 @@ MMASP_PORTABLE uint32_t cancelled_code_of_sum(const CaseTables& t, double sum, u
 // The cancellation profile's C[i][j] from the operands' values: minus the products' sum, summed in stored order in
 // doubles and rounded to C's type (detail::cancel_with_c), or the drawn code where that is not finite. `a_value(i, s)`
 // and `b_value(row, j)` give operand_value() of the case's drawn A and B elements; `nibble(i, chunk)` reads its nibbles.
-template <class A, class B, class Nibble>
-MMASP_PORTABLE uint32_t cancelled_c_of_values(const CaseTables& t, uint32_t i, uint32_t j, uint32_t drawn_c,
+template <class A, class B, class Nibble, class D>
+MMASP_PORTABLE uint32_t cancelled_c_of_values(const CaseTablesOf<D>& t, uint32_t i, uint32_t j, uint32_t drawn_c,
                                               const A& a_value, const B& b_value, const Nibble& nibble) {
   const uint32_t stored = t.k / 2;
   double sum = 0;
@@ -491,8 +542,8 @@ MMASP_PORTABLE uint32_t cancelled_c_of_values(const CaseTables& t, uint32_t i, u
 // another (estimated from ncu's per-line counts), and the warps that keep together (Launch::phase_barrier) waited
 // for it (evidence/gpu-runs/2026-11-28g-stalls). PortableCase.RowCancellationIsEachElements compares the two. `b_values(row,
 // j0, out)` gives operand_value() of B[row][j0 .. j0 + kN - 1] in out[0 .. kN - 1].
-template <int kN, class A, class B, class Nibble>
-MMASP_PORTABLE void cancelled_c_row_of_values(const CaseTables& t, uint32_t i, uint32_t j0, uint32_t* c,
+template <int kN, class A, class B, class Nibble, class D>
+MMASP_PORTABLE void cancelled_c_row_of_values(const CaseTablesOf<D>& t, uint32_t i, uint32_t j0, uint32_t* c,
                                               const A& a_value, const B& b_values, const Nibble& nibble) {
   const uint32_t stored = t.k / 2;
   double sums[kN] = {};
@@ -509,7 +560,8 @@ MMASP_UNROLL
 }
 
 // Whether C is s32 and both operands integers: then cancelled_integer_c gives cancelled_c_of_values' C.
-MMASP_PORTABLE bool integer_cancellation(const CaseTables& t) {
+template <class D>
+MMASP_PORTABLE bool integer_cancellation(const CaseTablesOf<D>& t) {
   const auto integer = [](ValueKind kind) { return kind == ValueKind::signed_integer || kind == ValueKind::unsigned_integer; };
   return t.c_kind == AccumulatorKind::s32 && integer(t.a_kind) && integer(t.b_kind);
 }
@@ -520,8 +572,8 @@ MMASP_PORTABLE bool integer_cancellation(const CaseTables& t) {
 // value table's floats: 20 % of an s4 k128 case's instructions went to this profile's C, ncu,
 // evidence/gpu-runs/2026-11-27b-lines/lines4.txt. The resident kernel's lean integer pairs now find the same C from
 // the dense judge's bytes, harness/resident_kernel.cuh.) `a(i, s)`, `b(row, j)` read the case's A and B codes.
-template <class A, class B, class Nibble>
-MMASP_PORTABLE uint32_t cancelled_integer_c(const CaseTables& t, uint32_t i, uint32_t j, const A& a, const B& b,
+template <class A, class B, class Nibble, class D>
+MMASP_PORTABLE uint32_t cancelled_integer_c(const CaseTablesOf<D>& t, uint32_t i, uint32_t j, const A& a, const B& b,
                                             const Nibble& nibble) {
   const uint32_t stored = t.k / 2, a_bits = t.a_values, b_bits = t.b_values;
   const ValueKind a_kind = t.a_kind, b_kind = t.b_kind;
@@ -534,8 +586,8 @@ MMASP_PORTABLE uint32_t cancelled_integer_c(const CaseTables& t, uint32_t i, uin
 }
 
 // The same from the drawn codes: `a(i, s)`, `b(row, j)` read the case's A and B codes.
-template <class A, class B, class Nibble>
-MMASP_PORTABLE uint32_t cancelled_c(const CaseTables& t, uint32_t i, uint32_t j, uint32_t drawn_c, const A& a, const B& b,
+template <class A, class B, class Nibble, class D>
+MMASP_PORTABLE uint32_t cancelled_c(const CaseTablesOf<D>& t, uint32_t i, uint32_t j, uint32_t drawn_c, const A& a, const B& b,
                                     const Nibble& nibble) {
   if (integer_cancellation(t)) return cancelled_integer_c(t, i, j, a, b, nibble);
   return cancelled_c_of_values(

@@ -132,8 +132,9 @@ ResidentPairTables resident_pair_tables(const Form& form, int selector, const Mo
   // (20 warps per multiprocessor instead of 16) x1.13-x1.20, while the m16n8k64 forms, which it takes from 24 warps
   // of 80 registers to 32 of 64 (8-bit) or leaves at 32 (4-bit), ran x0.87-x0.97 (evidence/gpu-runs/2026-11-27d-spread,
   // step 7). A choice of speed, not of correctness: any pair that fits is judged alike either way.
+  // Their kernels' case dimensions are constants (kResidentDenseDims).
   t.dense_over_codes = t.integer_dense && resident::dense_over_codes_fits(t.cases) && t.cases.k >= 128 &&
-                       t.dense_selectors != resident::kNoTable;
+                       t.dense_selectors != resident::kNoTable && gen::portable::same_dims(t.cases, kResidentDenseDims);
   const uint32_t stored = t.cases.k / 2;
   t.narrow_accumulator = resident::narrow_accumulator_of(t);
   // The compile-time walks of the kernel take C's and D's formats as constants too (narrow_accumulator).
@@ -156,7 +157,7 @@ ResidentPairTables resident_pair_tables(const Form& form, int selector, const Mo
   if (t.judge == resident::Judge::narrow_model) {
     const model::OperandFormat* formats[2] = {&t.a_format, &t.b_format};
     for (int operand = 0; operand < 2; ++operand) {
-      resident::PairTables::NarrowTable& table = t.narrow_tables[operand];
+      resident::NarrowTable& table = t.narrow_tables[operand];
       if (!resident::narrow_table_fits(*formats[operand], &table.mantissa_bits, &table.index_bits)) {
         f32_tables = false;
         continue;
@@ -181,13 +182,15 @@ ResidentPairTables resident_pair_tables(const Form& form, int selector, const Mo
     point_at_host_copies(out);   // the layouts grew
   }
   // The fp8 kernel's pairs: the fp8 record's blocks, its layout (A's words over the nibbles, B's over the codes), and
-  // f32 words (both operands' f32 tables, their tags in 14 bits). Only pairs that kernel takes have the flag, so that
-  // no other lean kernel meets a pair whose judge reads f32 words.
+  // f32 words (both operands' f32 tables, their tags in 14 bits), and the kernel's case dimensions (kResidentFp8Dims,
+  // constants there). Only pairs that kernel takes have the flag, so that no other lean kernel meets a pair whose
+  // judge reads f32 words.
   t.narrow_fp8_blocks = f32_tables && t.narrow_choices == 1 && t.narrow_accumulator != 0 && stored == 32 &&
                         t.model.block_products == 16 && t.model.block_interleave == 2 &&
                         model::narrow::products_fit_32(16, t.model.fraction_bits) && t.narrow_over_codes &&
                         resident::fp8_words_over_nibbles_fit(t.cases, 32) &&
-                        resident::narrow_tag(t.cases, t.cases.k - 1) <= model::narrow::kF32TagMask;
+                        resident::narrow_tag(t.cases, t.cases.k - 1) <= model::narrow::kF32TagMask &&
+                        gen::portable::same_dims(t.cases, kResidentFp8Dims);
   return out;
 }
 
@@ -307,8 +310,9 @@ ResidentPath::ResidentPath(CudaDevice& device, ResidentImageChoice choice, const
   lean_dense_kernel_ = device.function(*module_, kResidentLeanDenseKernel);
   lean_dense_768_kernel_ = device.function(*module_, kResidentLeanDense768Kernel);
   lean_narrow_kernel_ = device.function(*module_, kResidentLeanNarrowKernel);
+  lean_k16_kernel_ = device.function(*module_, kResidentLeanK16Kernel);
   if (!kernel_ || !lean_kernel_ || !lean_768_kernel_ || !lean_fp8_kernel_ || !lean_dense_kernel_ || !lean_dense_768_kernel_ ||
-      !lean_narrow_kernel_)
+      !lean_narrow_kernel_ || !lean_k16_kernel_)
     throw std::runtime_error("the resident kernel image lacks its kernels");
   multiprocessors_ = device.fingerprint().sm_count;
   shared_optin_ = device.max_shared_per_block();
@@ -397,6 +401,9 @@ ResidentPath::Launched ResidentPath::launch(const Form& form, int selector, cons
     threads = unsigned(device_.max_threads(kernel)) / kThreads * kThreads;   // as the fp8 kernel's, above
     warp_words = resident_shared_words(host.tables, true);
   }
+  // The m16n8k16 pairs the lean kernel would take: the same kernel with their case dimensions as constants, on an H200
+  // x1.05 for m16n8k16 f16->f32 (evidence/gpu-runs/2026-11-29-dims).
+  if (kernel == lean_kernel_ && gen::portable::same_dims(host.tables.cases, kResidentK16Dims)) kernel = lean_k16_kernel_;
   while (threads > kThreads && shared_for(threads) > size_t(shared_optin_)) threads -= kThreads;
   if (lean && max_lean_warps_ >= 4) threads = std::min(threads, max_lean_warps_ * 32);
   const size_t shared = shared_for(threads);

@@ -139,6 +139,7 @@ class ResidentPath {
   void* lean_dense_kernel_ = nullptr;       // kResidentLeanDenseKernel: integer pairs with dense_over_codes only
   void* lean_dense_768_kernel_ = nullptr;   // kResidentLeanDense768Kernel: the same, 80 registers, at most 768 threads
   void* lean_narrow_kernel_ = nullptr;      // kResidentLeanNarrowKernel: narrow_over_codes pairs but fp8
+  void* lean_k16_kernel_ = nullptr;         // kResidentLeanK16Kernel: the lean kernel's pairs of kResidentK16Dims
   int multiprocessors_ = 0;
   int shared_optin_ = 0;   // dynamic shared memory one block may have (bytes)
   PhaseBarrier phase_barrier_ = PhaseBarrier::float_pairs;

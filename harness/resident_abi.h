@@ -17,10 +17,20 @@ enum class Judge : uint32_t {
   narrow_model,   // the same model through model::narrow (the verified sm_90 choices, operands packed in one word)
 };
 
+// narrow_model: per operand A, B, the table decode_narrow looks its codes up in instead of decoding them
+// (PairTables::narrow_tables); offset kNoTable where there is none.
+struct NarrowTable {
+  uint32_t offset = 0xFFFFFFFFu;   // in `layouts`
+  uint32_t pad_bits = 0;           // the code's bits below its encoding (tf32)
+  uint32_t mantissa_bits = 0;      // the mantissa bits added to a looked-up word (0: the table holds every code)
+  uint32_t index_bits = 0;         // the bits above them that index the table: sign and exponent, or the whole code
+};
+
 // One form x selector: its case tables, its fragment layouts and how a D element is judged. Offsets are into
-// `layouts`.
-struct PairTables {
-  gen::portable::CaseTables cases;
+// `layouts`. Dims: gen::portable::CaseDims (PairTables), or FixedCaseDims in a kernel that runs one shape only.
+template <class Dims>
+struct PairTablesOf {
+  gen::portable::CaseTablesOf<Dims> cases;
   int32_t selector = 0;
   uint32_t instruction = 0;       // the form x selector's id in the kernel's switch (resident_instruction_id)
   // Per operand (A compressed, B, C, D): bits per element in a register (its container), elements per lane, and per
@@ -47,14 +57,8 @@ struct PairTables {
   // narrow_model whose C is the IEEE format of its D (narrow_accumulator_format): 1 for f32, 2 for f16; else 0. Where
   // it is not 0 the kernel decodes C, rounds and encodes D in a format known at compile time.
   uint32_t narrow_accumulator = 0;
-  // narrow_model: per operand A, B, the table decode_narrow looks its codes up in instead of decoding them
-  // (NarrowTable, below); offset kNoTable where there is none.
-  struct NarrowTable {
-    uint32_t offset = 0xFFFFFFFFu;   // in `layouts`
-    uint32_t pad_bits = 0;           // the code's bits below its encoding (tf32)
-    uint32_t mantissa_bits = 0;      // the mantissa bits added to a looked-up word (0: the table holds every code)
-    uint32_t index_bits = 0;         // the bits above them that index the table: sign and exponent, or the whole code
-  } narrow_tables[2];
+  // narrow_model: per operand A, B, the table decode_narrow looks its codes up in (NarrowTable, above).
+  NarrowTable narrow_tables[2];
   model::Parameters model;
   model::OperandFormat a_format, b_format, c_format;
   bool f16_d = false;
@@ -84,6 +88,7 @@ struct PairTables {
   // (judged_narrow_elements). After narrow_over_codes for the reason given there.
   bool narrow_pairs = false;
 };
+using PairTables = PairTablesOf<gen::portable::CaseDims>;
 inline constexpr uint32_t kNoNibble = 0xFFFFFFFFu, kNoTable = 0xFFFFFFFFu;
 
 // Where a lane's element `element` lies in a per-lane table (an operand's layout, the metadata's nibble positions):
@@ -129,14 +134,15 @@ struct Counters {
   unsigned long long fault_changed = 0;   // with a test-only fault: cases whose D the fault changed
 };
 
-struct Launch {
+template <class Dims>
+struct LaunchOf {
   // The pair's tables by value, in the kernel's parameter space (the launch is a __grid_constant__ parameter): the
   // kernel reads their fields as constant-bank operands, which need no register to keep them and no load from memory.
   // Through a pointer to global memory, ptxas kept them in registers or loaded them again, and the 64-register kernels
   // spilled more (ptxas: the lean kernel's spill stores 834 -> 608 bytes, the narrow one's 956 -> 664). Its pointers
   // (the arena, the samplers, the layouts) still point to global memory, where lanes index them apart: a constant
   // bank serves one address a warp at a time.
-  PairTables pair;
+  PairTablesOf<Dims> pair;
   uint64_t stream_base = 0;      // the case seed of index i is splitmix(stream_base + i * gamma) (gen::CaseSeeds)
   uint64_t first = 0;            // first case index
   uint64_t count = 0;            // cases (issue mode: instructions per warp)
@@ -151,39 +157,50 @@ struct Launch {
   // whole-block barrier gained nearly as much).
   uint32_t phase_barrier = 0;
 };
+using Launch = LaunchOf<gen::portable::CaseDims>;
+// A kernel of one shape reads the host's Launch as LaunchOf<FixedCaseDims<...>>: the same bytes.
+static_assert(sizeof(LaunchOf<gen::portable::FixedCaseDims<gen::portable::case_dims(16, 8, 16, 4, 2)>>) == sizeof(Launch),
+              "a kernel of one shape reads the launch the host wrote");
 // A kernel's parameters hold at most 4 KB on every driver and GPU the images are for (more needs CUDA 12.1 and Volta).
 static_assert(sizeof(Launch) <= 4096, "the launch is a kernel parameter");
 
 // Words per warp of shared memory (one case: A, B, C and the nibbles), and per dumped case (the case, its noise and
 // 32 lanes' D registers).
-MMASP_PORTABLE uint32_t case_words(const gen::portable::CaseTables& t) {
+template <class D>
+MMASP_PORTABLE uint32_t case_words(const gen::portable::CaseTablesOf<D>& t) {
   return t.a_count + t.b_count + t.c_count + t.nibble_count;
 }
 // Words per warp for the decoded operands of float forms (decoded_operands): A and B as 64-bit values, and the
 // logical column of every stored A element; a multiple of two, so that what follows stays 8-byte aligned.
-MMASP_PORTABLE uint32_t decoded_words(const gen::portable::CaseTables& t) {
+template <class D>
+MMASP_PORTABLE uint32_t decoded_words(const gen::portable::CaseTablesOf<D>& t) {
   return 2 * t.a_count + 2 * t.b_count + (t.a_count + 1) / 2 * 2;
 }
 // The dense integer judge's bytes (spread_integer_dense, below). Bytes per row of dense A and of B transposed: K and
 // 16 more, so that rows stay 16-byte aligned for 128-bit loads and successive rows start four banks apart (the eight B
 // rows a warp's lanes write or read at once fall in different banks for K = 32, 64 and 128).
-MMASP_PORTABLE uint32_t dense_row_words(const gen::portable::CaseTables& t) { return (t.k + 16) / 4; }
+template <class D>
+MMASP_PORTABLE uint32_t dense_row_words(const gen::portable::CaseTablesOf<D>& t) { return (t.k + 16) / 4; }
 // Where the dense rows start in a warp's shared memory (after the case, 16-byte aligned), and their words: M rows of
 // A, then N rows of B transposed.
-MMASP_PORTABLE uint32_t dense_at(const gen::portable::CaseTables& t) { return (case_words(t) + 3) & ~3u; }
-MMASP_PORTABLE uint32_t dense_words(const gen::portable::CaseTables& t) { return (t.m + t.n) * dense_row_words(t); }
+template <class D>
+MMASP_PORTABLE uint32_t dense_at(const gen::portable::CaseTablesOf<D>& t) { return (case_words(t) + 3) & ~3u; }
+template <class D>
+MMASP_PORTABLE uint32_t dense_words(const gen::portable::CaseTablesOf<D>& t) { return (t.m + t.n) * dense_row_words(t); }
 // Whether the dense rows can be written over the case's codes (A's, from its first word) once the registers are
 // packed: all M + N rows within A's codes (so B's codes are still whole while B is transposed), and a dense row no
 // longer than a row of A's stored codes (so that dense row i lies below the codes of every row after i, and a warp
 // that reads one pass of chunks before it writes them never overwrites codes it has still to read:
 // spread_integer_dense). An m16n8k128 4-bit case is 2,432 words with 864 more of dense rows: 16 warps fit a
 // multiprocessor's 227 KB, 20 with the rows over the codes.
-MMASP_PORTABLE bool dense_over_codes_fits(const gen::portable::CaseTables& t) {
+template <class D>
+MMASP_PORTABLE bool dense_over_codes_fits(const gen::portable::CaseTablesOf<D>& t) {
   return (t.m + t.n) * dense_row_words(t) <= t.a_count && dense_row_words(t) <= t.k / 2;
 }
 // Where the dense rows start in a warp's shared memory: over the codes (PairTables::dense_over_codes), or after the
 // case.
-MMASP_PORTABLE uint32_t dense_rows_at(const gen::portable::CaseTables& t, bool over_codes) {
+template <class D>
+MMASP_PORTABLE uint32_t dense_rows_at(const gen::portable::CaseTablesOf<D>& t, bool over_codes) {
   return over_codes ? 0u : dense_at(t);
 }
 
@@ -191,31 +208,38 @@ MMASP_PORTABLE uint32_t dense_rows_at(const gen::portable::CaseTables& t, bool o
 // for doubles, 4 for floats, 2 for the fp8 kernel's f16): A's rows of stored values, each padded by one value (two of
 // 2 bytes) so that a row spans an odd number of 4-byte words and the 16 rows the lanes read at once
 // (cancelled_c_row_of_values: a row's four adjacent elements a lane) start in different banks; then B's values.
-MMASP_PORTABLE uint32_t scratch_a_stride(const gen::portable::CaseTables& t, uint32_t value_bytes) {
+template <class D>
+MMASP_PORTABLE uint32_t scratch_a_stride(const gen::portable::CaseTablesOf<D>& t, uint32_t value_bytes) {
   return t.k / 2 + (value_bytes == 2 ? 2u : 1u);
 }
-MMASP_PORTABLE uint32_t scratch_values(const gen::portable::CaseTables& t, uint32_t value_bytes) {
+template <class D>
+MMASP_PORTABLE uint32_t scratch_values(const gen::portable::CaseTablesOf<D>& t, uint32_t value_bytes) {
   return t.m * scratch_a_stride(t, value_bytes) + t.b_count;
 }
 
 // The narrow model's A words (decode_narrow): a row of A's stored elements, then one unused word, so that the eight rows
 // a warp's lanes read at once start in eight different shared-memory banks (a row of 8, 16 or 32 64-bit words spans a
 // multiple of 16 banks: unpadded, rows i and i+2 met in one bank).
-MMASP_PORTABLE uint32_t narrow_a_slots(const gen::portable::CaseTables& t) { return t.a_count + (t.a_count >> t.stored_log2); }
-MMASP_PORTABLE uint32_t narrow_a_slot(const gen::portable::CaseTables& t, uint32_t e) { return e + (e >> t.stored_log2); }
+template <class D>
+MMASP_PORTABLE uint32_t narrow_a_slots(const gen::portable::CaseTablesOf<D>& t) { return t.a_count + (t.a_count >> t.stored_log2); }
+template <class D>
+MMASP_PORTABLE uint32_t narrow_a_slot(const gen::portable::CaseTablesOf<D>& t, uint32_t e) { return e + (e >> t.stored_log2); }
 // The same for the narrow model (decode_narrow): per A element its packed 64-bit word (rows padded), per B element its.
-MMASP_PORTABLE uint32_t narrow_words(const gen::portable::CaseTables& t) { return 2 * narrow_a_slots(t) + 2 * t.b_count; }
+template <class D>
+MMASP_PORTABLE uint32_t narrow_words(const gen::portable::CaseTablesOf<D>& t) { return 2 * narrow_a_slots(t) + 2 * t.b_count; }
 // Whether a narrow pair's words can go over its codes (PairTables::narrow_over_codes): B's words, 8 bytes each, fill
 // the room of A's and B's codes, 4 bytes each, when B has no more elements than A; A's words go after the case. The
 // cancellation profile's operand values, drawn before the words exist, then have the A words' room: as floats (every
 // operand value of a narrow pair is one: f16, bf16, tf32 and the fp8 value tables), a_count + b_count of them fit
 // in 2 * narrow_a_slots words when b_count <= a_count.
-MMASP_PORTABLE bool narrow_over_codes_fits(const gen::portable::CaseTables& t) {
+template <class D>
+MMASP_PORTABLE bool narrow_over_codes_fits(const gen::portable::CaseTablesOf<D>& t) {
   return t.b_count <= t.a_count && t.b_count % 32 == 0;
 }
 // Words per warp for a narrow_over_codes pair: the case (8-byte aligned), then A's words (rows padded as
 // narrow_a_slot pads them). fp8 k64: 2,464 words instead of 3,488; m16n8k32 f16 and bf16: 1,312 instead of 1,824.
-MMASP_PORTABLE uint32_t narrow_over_codes_shared_words(const gen::portable::CaseTables& t) {
+template <class D>
+MMASP_PORTABLE uint32_t narrow_over_codes_shared_words(const gen::portable::CaseTablesOf<D>& t) {
   const uint32_t words = case_words(t);
   return words + (words & 1) + 2 * narrow_a_slots(t);
 }
@@ -226,12 +250,15 @@ MMASP_PORTABLE uint32_t narrow_over_codes_shared_words(const gen::portable::Case
 // that no later step reads; fp8_words_over_nibbles_fit checks that geometry). While a case is drawn, the cancellation
 // profile's operand values go after the nibbles as f16 (every e4m3 and e5m2 value is an f16 value: Resident tests
 // check each code), scratch_values(t, 2) halves (A's rows padded). fp8 k64: 2,208 words a warp instead of 2,464.
-MMASP_PORTABLE uint32_t fp8_a_words_at(const gen::portable::CaseTables& t) {
+template <class D>
+MMASP_PORTABLE uint32_t fp8_a_words_at(const gen::portable::CaseTablesOf<D>& t) {
   const uint32_t codes = t.a_count + t.b_count + t.c_count;
   return codes + (codes & 1);
 }
-MMASP_PORTABLE uint32_t fp8_values_at(const gen::portable::CaseTables& t) { return case_words(t); }
-MMASP_PORTABLE uint32_t fp8_shared_words(const gen::portable::CaseTables& t) {
+template <class D>
+MMASP_PORTABLE uint32_t fp8_values_at(const gen::portable::CaseTablesOf<D>& t) { return case_words(t); }
+template <class D>
+MMASP_PORTABLE uint32_t fp8_shared_words(const gen::portable::CaseTablesOf<D>& t) {
   const uint32_t values_end = fp8_values_at(t) + (scratch_values(t, 2) + 1) / 2;
   const uint32_t words_end = fp8_a_words_at(t) + 2 * narrow_a_slots(t);
   const uint32_t words = values_end > words_end ? values_end : words_end;
@@ -240,7 +267,8 @@ MMASP_PORTABLE uint32_t fp8_shared_words(const gen::portable::CaseTables& t) {
 // Whether A's words may go over the nibbles in steps of `lanes` elements from the last (fp8_a_words_at): no step
 // writes a word over a nibble that an element of a later step (a lower one) still reads, and the steps are whole.
 // The host decides with it (resident.cpp) before a pair takes the fp8 kernel's layout.
-MMASP_PORTABLE bool fp8_words_over_nibbles_fit(const gen::portable::CaseTables& t, uint32_t lanes) {
+template <class D>
+MMASP_PORTABLE bool fp8_words_over_nibbles_fit(const gen::portable::CaseTablesOf<D>& t, uint32_t lanes) {
   if (lanes == 0 || t.a_count % lanes != 0 || t.b_count > t.a_count) return false;
   const uint32_t nibbles_at = t.a_count + t.b_count + t.c_count, chunks = 1u << t.chunks_log2;
   for (uint32_t e = 0; e < t.a_count; ++e) {
@@ -260,7 +288,8 @@ MMASP_PORTABLE bool fp8_words_over_nibbles_fit(const gen::portable::CaseTables& 
 // aligned, a multiple of 4 words in all, so that every warp's rows stay aligned) its dense bytes, if any. In every
 // kernel but the narrow-over-codes ones, which size a warp by narrow_over_codes_shared_words: a narrow_over_codes
 // pair that a fault sends to the general kernel has this layout there.
-MMASP_PORTABLE uint32_t shared_words(const PairTables& p) {
+template <class D>
+MMASP_PORTABLE uint32_t shared_words(const PairTablesOf<D>& p) {
   const uint32_t words = case_words(p.cases), aligned = words + (words & 1);
   switch (p.judge) {
     case Judge::float_model: return aligned + decoded_words(p.cases);
@@ -270,7 +299,8 @@ MMASP_PORTABLE uint32_t shared_words(const PairTables& p) {
   }
   return words;
 }
-MMASP_PORTABLE uint32_t dump_words(const PairTables& p) {
+template <class D>
+MMASP_PORTABLE uint32_t dump_words(const PairTablesOf<D>& p) {
   return case_words(p.cases) + 32 + 32 * ((p.per_lane[operand_d] * p.container_bits[operand_d] + 31) / 32);
 }
 
@@ -283,7 +313,8 @@ MMASP_PORTABLE uint32_t dump_words(const PairTables& p) {
 #endif
 
 // The e register of `lane`: its metadata nibbles for the pair's selector, or the case's noise where it holds none.
-MMASP_PORTABLE uint32_t metadata_register(const PairTables& p, const uint32_t* nibbles, uint32_t lane, uint32_t noise) {
+template <class D>
+MMASP_PORTABLE uint32_t metadata_register(const PairTablesOf<D>& p, const uint32_t* nibbles, uint32_t lane, uint32_t noise) {
   const uint32_t* cells = p.layouts + p.metadata + lane;
   uint32_t e = (p.holds_metadata >> lane) & 1 ? 0u : noise;
   for (uint32_t q = 0; q < 8; ++q) {
@@ -301,9 +332,10 @@ MMASP_PORTABLE long long integer_value(uint32_t code, uint32_t bits, bool is_sig
 
 // The exact integer D[idx] for the case in a, b, c (row-major codes) and nibbles: C + the products' sum, wrapped to
 // 32 bits or clamped.
-MMASP_PORTABLE uint32_t judged_integer(const PairTables& p, const uint32_t* a, const uint32_t* b, const uint32_t* c,
+template <class D>
+MMASP_PORTABLE uint32_t judged_integer(const PairTablesOf<D>& p, const uint32_t* a, const uint32_t* b, const uint32_t* c,
                                        const uint32_t* nibbles, uint32_t idx) {
-  const gen::portable::CaseTables& t = p.cases;
+  const auto& t = p.cases;
   const uint32_t n = t.n, i = idx >> t.n_log2, j = idx & (n - 1), stored = t.k / 2, chunks = 1u << t.chunks_log2;
   const uint32_t* row_nibbles = nibbles + i * chunks;
   const auto nibble_of = [&](uint32_t chunk) { return row_nibbles[chunk]; };
@@ -317,7 +349,8 @@ MMASP_PORTABLE uint32_t judged_integer(const PairTables& p, const uint32_t* a, c
 }
 
 // The logical column (0..K-1) of stored A element e (row-major) of a case whose chunk nibbles are `nibbles`.
-MMASP_PORTABLE uint32_t a_element_column(const gen::portable::CaseTables& t, const uint32_t* nibbles, uint32_t e) {
+template <class D>
+MMASP_PORTABLE uint32_t a_element_column(const gen::portable::CaseTablesOf<D>& t, const uint32_t* nibbles, uint32_t e) {
   const uint32_t* row_nibbles = nibbles + (e >> t.stored_log2) * (1u << t.chunks_log2);
   return gen::portable::logical_column(t, [&](uint32_t chunk) { return row_nibbles[chunk]; }, e & ((t.k / 2) - 1));
 }
@@ -333,8 +366,9 @@ MMASP_PORTABLE uint32_t a_element_column(const gen::portable::CaseTables& t, con
 // products' sum exact in 32 bits (stored * |a| * |b| < 2^31), and every metadata nibble the generator draws naming
 // distinct columns within its chunk (so that no stored element overwrites another in dense A; legal metadata does, and
 // the tables are checked rather than trusted).
-MMASP_PORTABLE bool integer_dense_fits(const PairTables& p) {
-  const gen::portable::CaseTables& t = p.cases;
+template <class D>
+MMASP_PORTABLE bool integer_dense_fits(const PairTablesOf<D>& p) {
+  const auto& t = p.cases;
   if (p.judge != Judge::integer || p.a_bits > 8 || p.b_bits > 8 || t.k % 16 != 0) return false;
   if ((t.chunk_width != 4 && t.chunk_width != 8) || t.stored_per_chunk > 4 || t.arena == nullptr) return false;
   const uint64_t largest_product = (uint64_t(1) << (p.a_signed ? p.a_bits - 1 : p.a_bits)) *
@@ -389,7 +423,8 @@ MMASP_PORTABLE uint32_t integer_bytes(uint32_t four, uint32_t bits, bool is_sign
 inline constexpr uint32_t kDenseSelectorNibbles = 16;
 // Whether a pair's chunks can be spread by byte permutes: 2 or 4 stored elements a chunk (low_bytes gathers them) and
 // every metadata nibble the generator draws below kDenseSelectorNibbles (the selectors' table).
-MMASP_PORTABLE bool dense_selectors_fit(const gen::portable::CaseTables& t) {
+template <class D>
+MMASP_PORTABLE bool dense_selectors_fit(const gen::portable::CaseTablesOf<D>& t) {
   if (t.stored_per_chunk != 2 && t.stored_per_chunk != 4) return false;
   for (uint32_t slot = 0; slot < 256; ++slot)
     if ((t.arena[t.chunk_nibbles + slot] & 0xFFu) >= kDenseSelectorNibbles) return false;
@@ -399,7 +434,8 @@ MMASP_PORTABLE bool dense_selectors_fit(const gen::portable::CaseTables& t) {
 // its logical columns: selectors[w] makes word w of the chunk's dense bytes (columns 4w .. 4w+3), byte 4 of b:a (b is
 // 0) where no stored element lies. From the case tables' metadata columns; a column outside the chunk (a nibble the
 // generator never draws: integer_dense_fits checks every one it draws) is left out.
-MMASP_PORTABLE void dense_chunk_selectors(const gen::portable::CaseTables& t, uint32_t nibble, uint32_t* selectors) {
+template <class D>
+MMASP_PORTABLE void dense_chunk_selectors(const gen::portable::CaseTablesOf<D>& t, uint32_t nibble, uint32_t* selectors) {
   selectors[0] = selectors[1] = 0x4444u;
   for (uint32_t s = 0; s < t.stored_per_chunk; ++s) {
     const uint32_t column = t.arena[t.chunk_columns + nibble * 4 + s], shift = 4 * (column & 3);
@@ -416,9 +452,10 @@ MMASP_PORTABLE uint32_t rotate_left_32(uint32_t x, uint32_t n) { return (x << n)
 // the four, so that a warp's loads of B fall in 32 banks rather than 8). Reads only A, B and the nibbles, so running
 // it again writes the same bytes (the benchmark's judge mode judges one case again and again). The lean kernels'
 // spread; the dense kernels' is spread_integer_dense_over_codes, below.
-MMASP_PORTABLE void spread_integer_dense(const PairTables& p, const uint32_t* a, const uint32_t* b,
+template <class D>
+MMASP_PORTABLE void spread_integer_dense(const PairTablesOf<D>& p, const uint32_t* a, const uint32_t* b,
                                          const uint32_t* nibbles, uint32_t lane, uint32_t lanes, uint32_t* dense) {
-  const gen::portable::CaseTables& t = p.cases;
+  const auto& t = p.cases;
   const uint32_t row_words = dense_row_words(t), chunk_log2 = t.chunks_log2, per_chunk = t.stored_per_chunk;
   const uint32_t a_bits = p.a_bits, b_bits = p.b_bits;
   const bool a_signed = p.a_signed, b_signed = p.b_signed;
@@ -463,9 +500,10 @@ MMASP_PORTABLE void spread_integer_dense(const PairTables& p, const uint32_t* a,
 // shift, was a quarter of an m16n8k128 s4 case's instructions (ncu, evidence/gpu-runs/2026-11-27c-integer-cancel/
 // lines1.txt); the same change in the lean kernels, which the float forms share, cost those 2-4 %
 // (evidence/gpu-runs/2026-11-27d-spread, v1), so they keep spread_integer_dense.
-MMASP_PORTABLE void spread_integer_dense_over_codes(const PairTables& p, const uint32_t* a, const uint32_t* b,
+template <class D>
+MMASP_PORTABLE void spread_integer_dense_over_codes(const PairTablesOf<D>& p, const uint32_t* a, const uint32_t* b,
                                                     const uint32_t* nibbles, uint32_t lane, uint32_t lanes, uint32_t* dense) {
-  const gen::portable::CaseTables& t = p.cases;
+  const auto& t = p.cases;
   const uint32_t row_words = dense_row_words(t), chunk_log2 = t.chunks_log2, per_chunk = t.stored_per_chunk;
   const uint32_t a_bits = p.a_bits, b_bits = p.b_bits;
   const bool a_signed = p.a_signed, b_signed = p.b_signed;
@@ -543,8 +581,9 @@ MMASP_NO_UNROLL
 }
 
 // Element idx's products summed from the dense bytes, exactly, as 32 bits (integer_dense_fits).
-MMASP_PORTABLE uint32_t dense_sum(const PairTables& p, const uint32_t* dense, uint32_t idx) {
-  const gen::portable::CaseTables& t = p.cases;
+template <class D>
+MMASP_PORTABLE uint32_t dense_sum(const PairTablesOf<D>& p, const uint32_t* dense, uint32_t idx) {
+  const auto& t = p.cases;
   const uint32_t i = idx >> t.n_log2, j = idx & (t.n - 1), row_words = dense_row_words(t), words = t.k / 4;
   const uint32_t* a_row = dense + i * row_words;
   const uint32_t* b_row = dense + (t.m + j) * row_words;
@@ -554,7 +593,8 @@ MMASP_PORTABLE uint32_t dense_sum(const PairTables& p, const uint32_t* dense, ui
                                   : dense_products<false, false>(a_row, b_row, words));
 }
 // judged_integer from the dense bytes: the same exact result (integer_dense_fits).
-MMASP_PORTABLE uint32_t judged_integer_dense(const PairTables& p, const uint32_t* dense, const uint32_t* c,
+template <class D>
+MMASP_PORTABLE uint32_t judged_integer_dense(const PairTablesOf<D>& p, const uint32_t* dense, const uint32_t* c,
                                              uint32_t idx) {
   const uint32_t products = dense_sum(p, dense, idx);
   if (!p.satfinite) return c[idx] + products;   // wrapped to 32 bits, as the 64-bit sum wrapped is
@@ -564,10 +604,11 @@ MMASP_PORTABLE uint32_t judged_integer_dense(const PairTables& p, const uint32_t
 
 // What D[idx] must be for the case in a, b, c (row-major codes) and nibbles: the model's result with `parameters`
 // (float forms) or the exact integer result.
-MMASP_SHARED_CODE uint32_t judged(const PairTables& p, const model::Parameters& parameters, const uint32_t* a,
+template <class D>
+MMASP_SHARED_CODE uint32_t judged(const PairTablesOf<D>& p, const model::Parameters& parameters, const uint32_t* a,
                                   const uint32_t* b, const uint32_t* c, const uint32_t* nibbles, uint32_t idx) {
   if (p.judge == Judge::integer) return judged_integer(p, a, b, c, nibbles, idx);
-  const gen::portable::CaseTables& t = p.cases;
+  const auto& t = p.cases;
   const uint32_t n = t.n, i = idx >> t.n_log2, j = idx & (n - 1), stored = t.k / 2, chunks = 1u << t.chunks_log2;
   const uint32_t* row_nibbles = nibbles + i * chunks;
   const auto nibble_of = [&](uint32_t chunk) { return row_nibbles[chunk]; };
@@ -602,10 +643,11 @@ MMASP_PORTABLE model::Value unpack_value(uint64_t x) {
 
 // Lane `lane`'s share of decoding a case's A and B under `parameters` (and A's logical columns), for judged_decoded.
 // A warp calls it with every lane, then synchronises.
-MMASP_PORTABLE void decode_operands(const PairTables& p, const model::Parameters& parameters, const uint32_t* a,
+template <class D>
+MMASP_PORTABLE void decode_operands(const PairTablesOf<D>& p, const model::Parameters& parameters, const uint32_t* a,
                                     const uint32_t* b, const uint32_t* nibbles, uint32_t lane, uint32_t lanes,
                                     uint64_t* a_decoded, uint64_t* b_decoded, uint32_t* columns) {
-  const gen::portable::CaseTables& t = p.cases;
+  const auto& t = p.cases;
   const model::OperandFormat a_format = p.a_format, b_format = p.b_format;
   for (uint32_t e = lane; e < t.a_count; e += lanes) {
     a_decoded[e] = pack_value(model::decode_operand(a[e], a_format, parameters.subnormal_inputs));
@@ -641,10 +683,11 @@ MMASP_PORTABLE uint32_t fast_element(const model::Parameters& p, int stored, con
 
 // judged() for a float form from decoded operands: the same arithmetic, without decoding in its loops. Inlined into
 // the kernel's one call site: a call there made the kernel save and restore its registers around every element.
-MMASP_PORTABLE uint32_t judged_decoded(const PairTables& p, const model::Parameters& parameters,
+template <class D>
+MMASP_PORTABLE uint32_t judged_decoded(const PairTablesOf<D>& p, const model::Parameters& parameters,
                                           const uint64_t* a_decoded, const uint64_t* b_decoded, const uint32_t* columns,
                                           const uint32_t* c, uint32_t idx) {
-  const gen::portable::CaseTables& t = p.cases;
+  const auto& t = p.cases;
   const uint32_t n = t.n, i = idx >> t.n_log2, j = idx & (n - 1), stored = t.k / 2;
   const model::Parameters local = parameters;
   const uint64_t* a_row = a_decoded + i * stored;
@@ -662,10 +705,12 @@ MMASP_PORTABLE uint32_t judged_decoded(const PairTables& p, const model::Paramet
 // pack into one word; narrow_pair() says which. The kernel's fast path. ---
 // An A word's tag (model::narrow's packed word): the byte offset, in B's words, of the B row that the A element's
 // logical column meets, so that the judge finds the B word by one add.
-MMASP_PORTABLE uint32_t narrow_tag(const gen::portable::CaseTables& t, uint32_t column) {
+template <class D>
+MMASP_PORTABLE uint32_t narrow_tag(const gen::portable::CaseTablesOf<D>& t, uint32_t column) {
   return column * t.n * uint32_t(sizeof(uint64_t));
 }
-MMASP_PORTABLE bool narrow_pair(const PairTables& p) {
+template <class D>
+MMASP_PORTABLE bool narrow_pair(const PairTablesOf<D>& p) {
   return p.judge != Judge::integer && has_fast_path(p.model) && model::narrow::applies(p.model) &&
          model::narrow::fits(p.a_format) && model::narrow::fits(p.b_format) &&
          narrow_tag(p.cases, p.cases.k - 1) < (1u << model::narrow::kTagBits);   // every B row offset fits a tag
@@ -750,28 +795,29 @@ MMASP_PORTABLE uint32_t narrow_word_tag(uint64_t word) {
 // narrow_fp8_blocks only where both operands have one. Found from narrow_tables rather than a field of PairTables, so that the
 // struct, and with it every other kernel's code, stays as it was. The other kernels judge such a pair by the general
 // walk, from narrow_tables' words.
-MMASP_PORTABLE PairTables::NarrowTable narrow_f32_table(const PairTables& p, int operand) {
-  PairTables::NarrowTable table = p.narrow_tables[operand];
+template <class D>
+MMASP_PORTABLE NarrowTable narrow_f32_table(const PairTablesOf<D>& p, int operand) {
+  NarrowTable table = p.narrow_tables[operand];
   if (table.offset != kNoTable) table.offset += narrow_table_words(table.index_bits);
   return table;
 }
 // The table a pair's words of operand `operand` come from: narrow_f32_table for f32 words.
-template <bool kF32Words>
-MMASP_PORTABLE PairTables::NarrowTable narrow_table_of(const PairTables& p, int operand) {
+template <bool kF32Words, class D>
+MMASP_PORTABLE NarrowTable narrow_table_of(const PairTablesOf<D>& p, int operand) {
   return kF32Words ? narrow_f32_table(p, operand) : p.narrow_tables[operand];
 }
 
 // Lane `lane`'s share of packing a case's A and B (decode_operand, then narrow::pack, or their table): per A element
 // its word (at narrow_a_slot), tagged with the byte offset (narrow_tag) of the B row its logical column meets; per B
 // element its word. kF32Words: the fp8 kernel's f32 words (narrow_word), for a pair with narrow_fp8_blocks.
-template <bool kF32Words = false>
-MMASP_PORTABLE void decode_narrow(const PairTables& p, const uint32_t* a, const uint32_t* b, const uint32_t* nibbles,
+template <bool kF32Words = false, class D>
+MMASP_PORTABLE void decode_narrow(const PairTablesOf<D>& p, const uint32_t* a, const uint32_t* b, const uint32_t* nibbles,
                                   uint32_t lane, uint32_t lanes, uint64_t* a_narrow, uint64_t* b_narrow) {
-  const gen::portable::CaseTables& t = p.cases;
+  const auto& t = p.cases;
   const model::OperandFormat a_format = p.a_format, b_format = p.b_format;
   const Subnormals subnormals = p.model.subnormal_inputs;
   // A packed word's tag is its own bits (narrow::pack, pack_f32), so a looked-up word takes its tag by an OR.
-  const PairTables::NarrowTable a_table = narrow_table_of<kF32Words>(p, operand_a),
+  const NarrowTable a_table = narrow_table_of<kF32Words>(p, operand_a),
                                 b_table = narrow_table_of<kF32Words>(p, operand_b);
   if (a_table.offset != kNoTable) {
     const uint32_t* table = p.layouts + a_table.offset;
@@ -806,12 +852,12 @@ MMASP_PORTABLE void decode_narrow(const PairTables& p, const uint32_t* a, const 
 // kOverNibbles: the fp8 kernel's layout (fp8_a_words_at), A's words over the nibbles, in steps of `lanes` elements from
 // the last, each step's codes and nibbles read by every lane before any writes (fp8_words_over_nibbles_fit(t, lanes));
 // the nibbles are then spent too; and its words are f32 words (narrow_word<true>: narrow_f32_table).
-template <bool kOverNibbles = false>
-MMASP_PORTABLE void decode_narrow_over_codes(const PairTables& p, uint32_t* codes, const uint32_t* nibbles,
+template <bool kOverNibbles = false, class D>
+MMASP_PORTABLE void decode_narrow_over_codes(const PairTablesOf<D>& p, uint32_t* codes, const uint32_t* nibbles,
                                              uint32_t lane, uint32_t lanes, uint64_t* a_narrow) {
-  const gen::portable::CaseTables& t = p.cases;
+  const auto& t = p.cases;
   const Subnormals subnormals = p.model.subnormal_inputs;
-  const PairTables::NarrowTable a_table = narrow_table_of<kOverNibbles>(p, operand_a),
+  const NarrowTable a_table = narrow_table_of<kOverNibbles>(p, operand_a),
                                 b_table = narrow_table_of<kOverNibbles>(p, operand_b);
   const model::OperandFormat a_format = p.a_format, b_format = p.b_format;
   // The fp8 kernel's tables hold every code (narrow_code_looked_up), where the pair's tables say so.
@@ -883,13 +929,14 @@ MMASP_PORTABLE bool same_operand_format(const model::OperandFormat& x, const mod
          x.low_pad_bits == y.low_pad_bits && x.specials == y.specials && x.fp8_fields_as_f16 == y.fp8_fields_as_f16;
 }
 // What narrow_accumulator is for a narrow pair: 1 where C is f32 and D f32, 2 where both are f16, else 0.
-MMASP_PORTABLE uint32_t narrow_accumulator_of(const PairTables& p) {
+template <class D>
+MMASP_PORTABLE uint32_t narrow_accumulator_of(const PairTablesOf<D>& p) {
   if (p.judge != Judge::narrow_model || !same_operand_format(p.c_format, narrow_accumulator_format(p.f16_d))) return 0;
   return p.f16_d ? 2 : 1;
 }
 // f(model::KnownBool<D is f16>) for a pair with narrow_accumulator: f16_d and C's format as constants.
-template <class F>
-MMASP_PORTABLE uint32_t with_accumulator_known(const PairTables& p, const F& f) {
+template <class F, class D>
+MMASP_PORTABLE uint32_t with_accumulator_known(const PairTablesOf<D>& p, const F& f) {
   return p.narrow_accumulator == 2 ? f(model::KnownBool<true>{}) : f(model::KnownBool<false>{});
 }
 
@@ -902,11 +949,11 @@ MMASP_PORTABLE uint32_t with_accumulator_known(const PairTables& p, const F& f) 
 // the fp8 kernel is compiled with it (resident_kernel.cuh: in the kernel every pair shares, that code gave ptxas a
 // 1.2 KB stack frame and made the f16, bf16 and integer forms 30 % slower, evidence/gpu-runs/2026-11-26b-resident-speed/
 // step1.log). Without it an fp8 pair takes the general walk, from pack()'s words: the same result.
-template <bool kFp8Blocks, int kN>
-MMASP_PORTABLE void judged_narrow_elements(const PairTables& p, const uint64_t* a_narrow, const uint64_t* b_narrow,
+template <bool kFp8Blocks, int kN, class D>
+MMASP_PORTABLE void judged_narrow_elements(const PairTablesOf<D>& p, const uint64_t* a_narrow, const uint64_t* b_narrow,
                                            const uint32_t* c, uint32_t idx, uint32_t* codes) {
   static_assert(kN == 1 || kN == 2, "one element, or two of one row");
-  const gen::portable::CaseTables& t = p.cases;
+  const auto& t = p.cases;
   const uint32_t n = t.n, i = idx >> t.n_log2, j = idx & (n - 1), stored = t.k / 2;
   const uint64_t* a_row = a_narrow + narrow_a_slot(t, i * stored);
   const unsigned char* b_column = reinterpret_cast<const unsigned char*>(b_narrow + j);   // tags are byte offsets
@@ -973,8 +1020,8 @@ MMASP_UNROLL
 }
 
 // D[idx] by the narrow model (judged_narrow_elements for one element).
-template <bool kFp8Blocks>
-MMASP_PORTABLE uint32_t judged_narrow_with(const PairTables& p, const uint64_t* a_narrow, const uint64_t* b_narrow,
+template <bool kFp8Blocks, class D>
+MMASP_PORTABLE uint32_t judged_narrow_with(const PairTablesOf<D>& p, const uint64_t* a_narrow, const uint64_t* b_narrow,
                                            const uint32_t* c, uint32_t idx) {
   uint32_t code = 0;
   judged_narrow_elements<kFp8Blocks, 1>(p, a_narrow, b_narrow, c, idx, &code);
@@ -983,7 +1030,8 @@ MMASP_PORTABLE uint32_t judged_narrow_with(const PairTables& p, const uint64_t* 
 
 // Whether every lane's D elements come in pairs q, q + 1 (q even) of adjacent columns of one row, the first in an even
 // column (PairTables::narrow_pairs): then element q's index is even, and q + 1's is the next, in the same row.
-MMASP_PORTABLE bool narrow_pairs_fit(const PairTables& p) {
+template <class D>
+MMASP_PORTABLE bool narrow_pairs_fit(const PairTablesOf<D>& p) {
   const uint32_t per_lane = p.per_lane[operand_d];
   if (p.judge != Judge::narrow_model || per_lane % 2 != 0 || p.cases.n % 2 != 0) return false;
   for (uint32_t lane = 0; lane < 32; ++lane) {
@@ -999,8 +1047,10 @@ MMASP_PORTABLE bool narrow_pairs_fit(const PairTables& p) {
 // judged_narrow_with as the kernels choose it: the compile-time walk for a pair with narrow_fp8_blocks, from the f32
 // words decode_narrow<true> writes; else the general walk, from decode_narrow<false>'s (narrow_words_are_f32(p) says
 // which the pair's judge reads).
-MMASP_PORTABLE bool narrow_words_are_f32(const PairTables& p) { return p.narrow_fp8_blocks; }
-MMASP_PORTABLE uint32_t judged_narrow(const PairTables& p, const uint64_t* a_narrow, const uint64_t* b_narrow,
+template <class D>
+MMASP_PORTABLE bool narrow_words_are_f32(const PairTablesOf<D>& p) { return p.narrow_fp8_blocks; }
+template <class D>
+MMASP_PORTABLE uint32_t judged_narrow(const PairTablesOf<D>& p, const uint64_t* a_narrow, const uint64_t* b_narrow,
                                       const uint32_t* c, uint32_t idx) {
   return p.narrow_fp8_blocks ? judged_narrow_with<true>(p, a_narrow, b_narrow, c, idx)
                              : judged_narrow_with<false>(p, a_narrow, b_narrow, c, idx);
@@ -1040,7 +1090,8 @@ MMASP_UNROLL
 // bit bits * (e % (32 / bits)), as fragments.h packs them. Where a lane's elements fill whole words (every sm_90
 // operand), pack_whole_words; else one loop, not unrolled. Either way a finished word enters at r[3] as the others move
 // down, so no register is indexed at run time.
-MMASP_PORTABLE Registers pack_operand(const PairTables& p, int operand, const uint32_t* matrix, uint32_t lane) {
+template <class D>
+MMASP_PORTABLE Registers pack_operand(const PairTablesOf<D>& p, int operand, const uint32_t* matrix, uint32_t lane) {
   const uint32_t bits = p.container_bits[operand], per_lane = p.per_lane[operand];
   const uint32_t* index = p.layouts + p.layout[operand] + lane;
   if ((per_lane * bits) % 32 == 0) {   // every sm_90 operand: whole words (bits divides 32; no division by bits)

@@ -34,13 +34,13 @@ __device__ __noinline__ uint32_t form_issue(uint32_t id, Registers a, Registers 
 // profile's C to finish_case, which finds it from the dense bytes once the registers are packed.
 // Value: double, or float where a narrow_over_codes kernel has only room for floats (every operand value of a narrow
 // pair is one exactly: narrow_over_codes_fits; the products are still summed in double).
-template <bool kDenseOverCodes = false, class Value = double>
-__device__ __forceinline__ uint32_t draw_shared_case(const Launch& launch, const PairTables& p,
+template <bool kDenseOverCodes = false, class Value = double, class D>
+__device__ __forceinline__ uint32_t draw_shared_case(const LaunchOf<D>& launch, const PairTablesOf<D>& p,
                                                      uint64_t index, uint32_t lane, uint32_t* a, uint32_t* b,
                                                      uint32_t* c, uint32_t* nibbles, bool use_values, Value* values,
                                                      bool dense, uint32_t* dense_rows) {
   namespace portable = gen::portable;
-  const portable::CaseTables& t = p.cases;
+  const auto& t = p.cases;
   const uint32_t stored = t.k / 2, chunks = 1u << t.chunks_log2;
   const uint64_t seed = portable::splitmix(launch.stream_base + index * portable::kGamma);
   const uint32_t profile = portable::profile_of(t, seed);
@@ -120,14 +120,20 @@ __device__ __forceinline__ void swap_first_two(Registers& registers) {
 // else: A's and B's registers are packed before the dense bytes are spread over their codes (pack_and_spread). Its own
 // kernel so that the others' code, and ptxas's allocation of it, stay as they were: in the lean kernels this path cost
 // the float forms 2-6 % (evidence/gpu-runs/2026-11-27d-spread, v6).
-template <bool kLean, bool kFp8Blocks = false, bool kDenseOverCodes = false, bool kNarrowOverCodes = false>
-__device__ __forceinline__ void resident_cases(const Launch& launch) {
+template <bool kLean, bool kFp8Blocks = false, bool kDenseOverCodes = false, bool kNarrowOverCodes = false,
+          class D = gen::portable::CaseDims>
+__device__ __forceinline__ void resident_cases(const LaunchOf<D>& launch) {
   static_assert(kLean || !kFp8Blocks, "the fp8 kernel is a lean one");
   static_assert(kLean || !kDenseOverCodes, "the dense kernel is a lean one");
   static_assert(kLean || !kNarrowOverCodes, "the narrow-over-codes kernels are lean ones");
   extern __shared__ __align__(16) uint32_t shared[];   // 16: the dense integer judge's 128-bit loads
-  const PairTables& p = launch.pair;   // parameter space (Launch::pair says why)
-  const gen::portable::CaseTables& t = p.cases;
+  const PairTablesOf<D>& p = launch.pair;   // parameter space (Launch::pair says why)
+  const gen::portable::CaseTablesOf<D>& t = p.cases;
+  if constexpr (!std::is_same_v<D, gen::portable::CaseDims>) {
+    // A kernel of one shape (FixedCaseDims): the host sends it only pairs of that shape (resident.cpp); one of another
+    // shape would be judged by the wrong constants, so the launch fails instead.
+    if (!t.holds_its_dims()) __trap();
+  }
   const uint32_t lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
   const uint32_t words = case_words(t), decoded_at = words + (words & 1);
   const Judge judge = p.judge;
@@ -172,7 +178,7 @@ __device__ __forceinline__ void resident_cases(const Launch& launch) {
   // Registers are only ever indexed by unrolled loops or selects (resident_abi.h): an index known only at run time
   // would put them in local memory.
   Registers ra = {}, rb = {}, rc = {}, rd = {};
-  const auto pack = [&](uint32_t noise) {
+  const auto pack = [&](uint32_t noise) MMASP_INLINE_LAMBDA {
     ra = pack_operand(p, operand_a, a, lane);
     rb = pack_operand(p, operand_b, b, lane);
     rc = pack_operand(p, operand_c, c, lane);

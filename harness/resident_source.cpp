@@ -143,22 +143,31 @@ std::string resident_kernels_source(ResidentImage image) {
   // Every kernel: its name (resident_source.h), its __launch_bounds__ (threads, blocks per multiprocessor) and
   // resident_cases' template arguments (kLean, kFp8Blocks, kDenseOverCodes, kNarrowOverCodes). The general kernel's 128 threads are
   // resident.cpp's kThreads.
+  // A kernel of one shape takes its launch with its dimensions as constants (FixedCaseDims; the same bytes).
   struct Entry {
     const char* name;
     unsigned threads, blocks;
     const char* arguments;
+    const gen::portable::CaseDims* dims = nullptr;
   };
   const Entry entries[] = {{kResidentKernel, 128, 4, "false"},
                            {kResidentLeanKernel, kResidentLeanThreads, 1, "true"},
                            {kResidentLean768Kernel, kResidentLean768Threads, 1, "true"},
-                           {kResidentLeanDenseKernel, kResidentLeanThreads, 1, "true, false, true"},
-                           {kResidentLeanDense768Kernel, kResidentLean768Threads, 1, "true, false, true"},
-                           {kResidentLeanFp8Kernel, kResidentLeanFp8Threads, 1, "true, true, false, true"},
-                           {kResidentLeanNarrowKernel, kResidentLeanThreads, 1, "true, false, false, true"}};
-  for (const Entry& e : entries)
+                           {kResidentLeanDenseKernel, kResidentLeanThreads, 1, "true, false, true", &kResidentDenseDims},
+                           {kResidentLeanDense768Kernel, kResidentLean768Threads, 1, "true, false, true", &kResidentDenseDims},
+                           {kResidentLeanFp8Kernel, kResidentLeanFp8Threads, 1, "true, true, false, true", &kResidentFp8Dims},
+                           {kResidentLeanNarrowKernel, kResidentLeanThreads, 1, "true, false, false, true"},
+                           {kResidentLeanK16Kernel, kResidentLeanThreads, 1, "true", &kResidentK16Dims}};
+  for (const Entry& e : entries) {
+    std::string launch = "mmasp::resident::Launch";
+    if (e.dims)
+      launch = "mmasp::resident::LaunchOf<mmasp::gen::portable::FixedCaseDims<mmasp::gen::portable::case_dims(" +
+               std::to_string(e.dims->m) + "u, " + std::to_string(e.dims->n) + "u, " + std::to_string(e.dims->k) + "u, " +
+               std::to_string(e.dims->chunk_width) + "u, " + std::to_string(e.dims->stored_per_chunk) + "u)>>";
     cu << "\nextern \"C\" __global__ void __launch_bounds__(" << e.threads << ", " << e.blocks << ")\n"
-       << e.name << "(const __grid_constant__ mmasp::resident::Launch launch) {\n"
+       << e.name << "(const __grid_constant__ " << launch << " launch) {\n"
        << "  mmasp::resident::resident_cases<" << e.arguments << ">(launch);\n}\n";
+  }
   return cu.str();
 }
 

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "generators/portable_case.h"
 #include "oracle/instruction_space.h"
 
 namespace mmasp {
@@ -48,6 +49,17 @@ inline constexpr const char* kResidentLeanDense768Kernel = "mmasp_resident_lean_
 // The lean kernel for narrow pairs whose words go over their codes (PairTables::narrow_over_codes) other than fp8 ones
 // (the m16n8k32 f16 and bf16 forms on sm_90), and nothing else, for blocks of up to 1,024 threads (64 registers).
 inline constexpr const char* kResidentLeanNarrowKernel = "mmasp_resident_lean_narrow";
+// The lean kernel for the m16n8k16 pairs with 2:4 metadata (f16 and bf16) alone, its case dimensions compile-time
+// constants (kResidentK16Dims), for blocks of up to 1,024 threads (64 registers) as the lean one.
+inline constexpr const char* kResidentLeanK16Kernel = "mmasp_resident_lean_k16";
+// The case dimensions of the kernels that run one shape (gen::portable::FixedCaseDims): the fp8 kernel (m16n8k64 with
+// 2:4 metadata, every fp8 form), the dense ones (m16n8k128 with 4 of each 8 stored, the 4-bit integer forms) and the
+// k16 one. resident.cpp gives such a kernel only pairs of its dimensions (same_dims; narrow_fp8_blocks and
+// dense_over_codes ask for them), and the kernel traps on any other; Resident tests check that each is the
+// dimensions of forms the kernel would take.
+inline constexpr gen::portable::CaseDims kResidentFp8Dims = gen::portable::case_dims(16, 8, 64, 4, 2);
+inline constexpr gen::portable::CaseDims kResidentDenseDims = gen::portable::case_dims(16, 8, 128, 8, 4);
+inline constexpr gen::portable::CaseDims kResidentK16Dims = gen::portable::case_dims(16, 8, 16, 4, 2);
 // The lean kernels' largest blocks: their __launch_bounds__ (resident_kernels_source writes them) and what
 // resident.cpp launches.
 inline constexpr unsigned kResidentLeanThreads = 1024, kResidentLean768Threads = 768, kResidentLeanFp8Threads = 768;

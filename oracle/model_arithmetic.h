@@ -12,7 +12,11 @@
 #include <cstdint>
 
 #if defined(__CUDACC__)
-#define MMASP_PORTABLE __host__ __device__ inline
+// Inlined by force: the resident kernels' speed rests on every call of this code being inlined, and nvcc's own choice
+// moved with the kernels around it (a kernel of one shape added beside the others left draw_codes, decode_narrow and
+// the narrow judge outlined in every kernel, and the lean kernels' spills grew half again:
+// evidence/gpu-runs/2026-11-29-dims/README.md). What must stay a call says so (MMASP_SHARED_CODE, __noinline__).
+#define MMASP_PORTABLE __host__ __device__ __forceinline__
 #else
 #define MMASP_PORTABLE inline
 #endif
@@ -24,6 +28,13 @@
 #else
 #define MMASP_UNROLL
 #define MMASP_NO_UNROLL
+#endif
+// A lambda inlined by force on a GPU, as MMASP_PORTABLE functions are (after its parameter list): nvcc outlined the
+// ones marked so when the kernels around them changed. Host compilers choose for themselves.
+#if defined(__CUDACC__)
+#define MMASP_INLINE_LAMBDA __attribute__((always_inline))
+#else
+#define MMASP_INLINE_LAMBDA
 #endif
 
 namespace mmasp {
@@ -693,7 +704,7 @@ template <bool wide, class P, class Operands, class Events>
 MMASP_PORTABLE uint32_t element_with(const P& p, int stored, const Operands& operands, const Value& c, bool f16_d,
                                      const Events& events) {
   const int blocks = (stored + p.block_products - 1) / p.block_products;
-  const auto fill = [&](Block<Events, wide, P>& sum, int block, const Value* accumulator) {
+  const auto fill = [&](Block<Events, wide, P>& sum, int block, const Value* accumulator) MMASP_INLINE_LAMBDA {
     sum_block(sum, p, block, blocks, stored, operands, accumulator);
   };
   return element_filled<wide>(p, blocks, fill, c, f16_d, events);

@@ -146,6 +146,9 @@ TEST(ResidentFrames, EveryKernelsStackFrameIsTheMeasuredKernels) {
                                // evidence/gpu-runs/2026-11-28d-pairs (call1.sh, np: m16n8k32 x1.00-x1.04; by groups
                                // of 2, call4.sh and call5.sh: x1.06-x1.08).
                                {mmasp::kResidentLeanNarrowKernel, 64, 888},
+                               // The lean kernel with m16n8k16's case dimensions as constants (FixedCaseDims),
+                               // measured in evidence/gpu-runs/2026-11-29-dims (call2.sh).
+                               {mmasp::kResidentLeanK16Kernel, 64, 888},
                                // The general kernel: 544 with the pair's tables a kernel parameter, checked in
                                // evidence/gpu-runs/2026-11-27g-h100 (call5.sh: selftest --faults; call6.sh).
                                {mmasp::kResidentKernel, 128, 544}};
@@ -222,13 +225,14 @@ TEST(ResidentFrames, EveryKernelsCodeIsTheMeasuredKernels) {
     const char* measured;
   };
   const Recorded recorded[] = {
-      {mmasp::kResidentLeanKernel, "c47a25d052ededb19a321635ad365e83e1e58e2d883df028b30ebb3e0d312824", "the cancellation profile's C by rows (portable::cancelled_c_row_of_values), evidence/gpu-runs/2026-11-28g-stalls (call3.sh: nc, byte for byte this code; call4.sh)"},
-      {mmasp::kResidentLean768Kernel, "aa9537791299b84a54cd4ee8fec6804ddce76bfb5e5d5325407db2b1dc2fbb94", "the cancellation profile's C by rows (portable::cancelled_c_row_of_values), evidence/gpu-runs/2026-11-28g-stalls (call3.sh: nc, byte for byte this code; call4.sh)"},
-      {mmasp::kResidentLeanFp8Kernel, "ff9999d7056e12ee208bcd4dbd2bf43970b23d913337bd5df7bcf556a276842a", "the cancellation profile's C by rows (portable::cancelled_c_row_of_values), evidence/gpu-runs/2026-11-28g-stalls (call3.sh: nc, byte for byte this code; call4.sh)"},
-      {mmasp::kResidentLeanNarrowKernel, "1a4e14471dd4b74e6a3231550b82f6053be871b496407783bab733272bb933b1", "the cancellation profile's C by rows (portable::cancelled_c_row_of_values), evidence/gpu-runs/2026-11-28g-stalls (call3.sh: nc, byte for byte this code; call4.sh)"},
-      {mmasp::kResidentKernel, "2f0ce7b13c6d826fb023835cde3e771ab6513253fc6059841f3f6fe41ed29e98", "the cancellation profile's C by rows (portable::cancelled_c_row_of_values), evidence/gpu-runs/2026-11-28g-stalls (call4.sh: selftest --faults, byte for byte this code)"},
-      {mmasp::kResidentLeanDenseKernel, "6837b957a6d3fc5eef99f212ffd4bb805830b9891b30bfb41c223030985d47a4", "each lane's metadata noise by draw_in_run_of_width<32>, evidence/gpu-runs/2026-11-28c-draw (call3.sh; call4.sh)"},
-      {mmasp::kResidentLeanDense768Kernel, "5df36f8639ba455574a293f5e4f16cdbcfd61b6d809b16247dba80df4ff904e7", "each lane's metadata noise by draw_in_run_of_width<32>, evidence/gpu-runs/2026-11-28c-draw (call3.sh; call4.sh)"}};
+      {mmasp::kResidentLeanKernel, "170f6dd79930b929deae8b4f715795042369d6cf8c3d13ae31de0f906f821086", "the tables' dimensions first (CaseDims, the kernels of one shape beside it), evidence/gpu-runs/2026-11-29-dims (call2.sh: fx, byte for byte this code; call3.sh)"},
+      {mmasp::kResidentLean768Kernel, "1bcac9c31eaebf8576003c403fc3733591a18c56bfeeb209e6d7040c82348c77", "the tables' dimensions first (CaseDims, the kernels of one shape beside it), evidence/gpu-runs/2026-11-29-dims (call2.sh: fx, byte for byte this code; call3.sh)"},
+      {mmasp::kResidentLeanFp8Kernel, "0491ccfe1d3e88e929f685219dee2ca9f8581604a77cd04083fecf29616f887c", "its case dimensions as constants (FixedCaseDims), evidence/gpu-runs/2026-11-29-dims (call2.sh: fx, byte for byte this code; call3.sh)"},
+      {mmasp::kResidentLeanNarrowKernel, "0cac7764c0a248583ba69581b4aa3ced97fdbe5ee5bf5e2aa2443adcfdbbc0a4", "the tables' dimensions first (CaseDims, the kernels of one shape beside it), evidence/gpu-runs/2026-11-29-dims (call2.sh: fx, byte for byte this code; call3.sh)"},
+      {mmasp::kResidentKernel, "5820c5a9cb935cea514cde710f8588d1ed442363cc84ebb47e0c53c8a4c69f27", "the tables' dimensions first (CaseDims, the kernels of one shape beside it), evidence/gpu-runs/2026-11-29-dims (call3.sh: selftest --faults, byte for byte this code; call2.sh: gpu_resident_test)"},
+      {mmasp::kResidentLeanDenseKernel, "1d1541f6c23d213b18ee08e930eacc7de60de9cd4f84098acfc53782de1eded3", "its case dimensions as constants (FixedCaseDims), evidence/gpu-runs/2026-11-29-dims (call2.sh: fx, byte for byte this code; call3.sh)"},
+      {mmasp::kResidentLeanDense768Kernel, "14742c970d6da26c272e9d6e35d013a2ba15df80c2d9c22240582cf57ceaa93c", "its case dimensions as constants (FixedCaseDims), evidence/gpu-runs/2026-11-29-dims (call2.sh: fx, byte for byte this code; call3.sh)"},
+      {mmasp::kResidentLeanK16Kernel, "afb539a85e5d2faf677f40f65583d1d70e67c47ab03624778e715687113e7b9d", "its case dimensions as constants (FixedCaseDims), evidence/gpu-runs/2026-11-29-dims (call2.sh: fx, byte for byte this code; call3.sh)"}};
   if (std::string(MMASP_NVCC_VERSION) != kRecordedToolkit)
     GTEST_SKIP() << "the record is of nvcc " << kRecordedToolkit << "; this build's toolkit is " << MMASP_NVCC_VERSION
                  << ", whose code differs: measure its kernels on a GPU before recording them";

@@ -595,6 +595,121 @@ TEST(Resident, CancellationValuesFitEveryKernelsLayout) {
   EXPECT_EQ(fp8, 8);
 }
 
+// A pair's tables as a kernel of one shape reads them (PairTablesOf<FixedCaseDims<kDims>>: the host's bytes, its
+// dimensions constants): the same fields where the host wrote them, the same layout sizes, and the same draws,
+// registers and judged D on real cases, so that the constants change nothing but the code.
+template <gen::portable::CaseDims kDims>
+void expect_one_shape_computes_as_the_tables(const Form& form, int selector, const ModelParameters* model) {
+  const ResidentPairTables tables = resident_pair_tables(form, selector, model);
+  const resident::PairTables& p = tables.tables;
+  const gen::portable::CaseTables& t = p.cases;
+  resident::PairTablesOf<gen::portable::FixedCaseDims<kDims>> fixed;
+  static_assert(sizeof fixed == sizeof p);
+  std::memcpy(static_cast<void*>(&fixed), &p, sizeof p);
+  const auto& ft = fixed.cases;
+  ASSERT_TRUE(ft.holds_its_dims()) << form.opcode;
+  EXPECT_EQ(ft.a_count, t.a_count);
+  EXPECT_EQ(ft.nibble_count, t.nibble_count);
+  EXPECT_EQ(ft.stored_per_chunk_log2, t.stored_per_chunk_log2);
+  EXPECT_EQ(ft.profiles, t.profiles);
+  EXPECT_EQ(ft.cancellation_profile, t.cancellation_profile);
+  EXPECT_EQ(ft.runs[gen::portable::kProfiles - 1][gen::portable::run_noise].next, t.runs[gen::portable::kProfiles - 1][gen::portable::run_noise].next);
+  EXPECT_EQ(ft.arena, t.arena);
+  EXPECT_EQ(ft.samplers, t.samplers);
+  EXPECT_EQ(fixed.layouts, p.layouts);
+  EXPECT_EQ(fixed.narrow_pairs, p.narrow_pairs);
+  EXPECT_EQ(fixed.narrow_fp8_blocks, p.narrow_fp8_blocks);
+  EXPECT_EQ(resident::shared_words(fixed), resident::shared_words(p));
+  EXPECT_EQ(resident::fp8_shared_words(ft), resident::fp8_shared_words(t));
+  EXPECT_EQ(resident::narrow_over_codes_shared_words(ft), resident::narrow_over_codes_shared_words(t));
+  EXPECT_EQ(resident::dump_words(fixed), resident::dump_words(p));
+  const gen::CaseSeeds seeds(0x5eed + uint64_t(selector), form);
+  for (uint64_t index = 0; index < 8; ++index) {
+    const uint64_t seed = seeds.of(index);
+    const uint32_t profile = gen::portable::profile_of(t, seed);
+    ASSERT_EQ(gen::portable::profile_of(ft, seed), profile);
+    const uint32_t counts[] = {0, t.nibble_count, t.a_count, t.b_count, t.c_count};
+    for (int run = gen::portable::run_nibbles; run <= gen::portable::run_c; ++run) {
+      std::vector<uint32_t> general(counts[run], 0xFFFFFFFFu), constant(counts[run], 0xFFFFFFFFu);
+      for (uint32_t lane = 0; lane < 32; ++lane) {
+        gen::portable::draw_codes(t, seed, profile, run, counts[run], lane, 32, general.data());
+        gen::portable::draw_codes(ft, seed, profile, run, counts[run], lane, 32, constant.data());
+      }
+      ASSERT_EQ(constant, general) << form.opcode << " case " << index << " run " << run;
+    }
+    const MmaCase test = drawn_case(form, selector, seeds, index);
+    for (uint32_t lane = 0; lane < 32; ++lane) {
+      for (int operand : {resident::operand_a, resident::operand_b, resident::operand_c}) {
+        const std::vector<uint32_t>& codes = operand == resident::operand_a ? test.a_compressed : operand == resident::operand_b ? test.b : test.c;
+        const resident::Registers want = resident::pack_operand(p, operand, codes.data(), lane);
+        const resident::Registers got = resident::pack_operand(fixed, operand, codes.data(), lane);
+        for (int r = 0; r < 4; ++r) ASSERT_EQ(got.r[r], want.r[r]) << form.opcode << " lane " << lane << " operand " << operand;
+      }
+      ASSERT_EQ(resident::metadata_register(fixed, test.nibbles.data(), lane, 77u),
+                resident::metadata_register(p, test.nibbles.data(), lane, 77u));
+    }
+    for (uint32_t idx = 0; idx < t.c_count; ++idx)
+      ASSERT_EQ(resident::judged(fixed, p.model, test.a_compressed.data(), test.b.data(), test.c.data(), test.nibbles.data(), idx),
+                resident::judged(p, p.model, test.a_compressed.data(), test.b.data(), test.c.data(), test.nibbles.data(), idx))
+          << form.opcode << " case " << index << " element " << idx;
+    if (p.judge == resident::Judge::narrow_model) {
+      const NarrowWords words = judged_words(p, test);
+      for (uint32_t idx = 0; idx < t.c_count; ++idx)
+        ASSERT_EQ(resident::judged_narrow(fixed, words.a.data(), words.b.data(), test.c.data(), idx),
+                  resident::judged_narrow(p, words.a.data(), words.b.data(), test.c.data(), idx))
+            << form.opcode << " case " << index << " element " << idx;
+    }
+    if (p.integer_dense) {
+      std::vector<uint32_t> general(resident::dense_words(t), 0u), constant(resident::dense_words(t), 0u);
+      resident::spread_integer_dense(p, test.a_compressed.data(), test.b.data(), test.nibbles.data(), 0, 1, general.data());
+      resident::spread_integer_dense(fixed, test.a_compressed.data(), test.b.data(), test.nibbles.data(), 0, 1, constant.data());
+      ASSERT_EQ(constant, general) << form.opcode;
+      for (uint32_t idx = 0; idx < t.c_count; ++idx)
+        ASSERT_EQ(resident::judged_integer_dense(fixed, constant.data(), test.c.data(), idx),
+                  resident::judged_integer_dense(p, general.data(), test.c.data(), idx));
+    }
+    if (p.dense_over_codes) {   // the dense kernels' spread, over the codes in the kernel's layout
+      std::vector<uint32_t> general = case_in_kernel_layout(t, test, resident::case_words(t), 0), constant = general;
+      const uint32_t nibbles_at = t.a_count + t.b_count + t.c_count;
+      resident::spread_integer_dense_over_codes(p, general.data(), general.data() + t.a_count, general.data() + nibbles_at,
+                                                0, 1, general.data());
+      resident::spread_integer_dense_over_codes(fixed, constant.data(), constant.data() + t.a_count,
+                                                constant.data() + nibbles_at, 0, 1, constant.data());
+      ASSERT_EQ(constant, general) << form.opcode;
+    }
+  }
+}
+
+// The kernels of one shape (resident_source.h): each kResident*Dims is the dimensions of the forms its kernel takes —
+// every fp8 form (narrow_fp8_blocks), every m16n8k128 4-bit one (dense_over_codes), every m16n8k16 f16 and bf16 one —
+// and those forms' tables read as that kernel reads them compute what the general tables do.
+TEST(Resident, KernelsOfOneShapeComputeAsTheTables) {
+  int fp8 = 0, dense = 0, k16 = 0;
+  for (const Form& form : instruction_space()) {
+    if (!has_resident_kernel(form)) continue;
+    const auto model = model_for(form);
+    const ModelParameters* m = model ? &*model : nullptr;
+    const ResidentPairTables tables = resident_pair_tables(form, form.selectors.front(), m);
+    const resident::PairTables& p = tables.tables;
+    const bool is_k16 = form.shape.k == 16 && (form.a == ElemType::f16 || form.a == ElemType::bf16);
+    EXPECT_EQ(gen::portable::same_dims(p.cases, kResidentK16Dims), is_k16) << form.opcode;
+    if (form.family == "fp8") EXPECT_TRUE(gen::portable::same_dims(p.cases, kResidentFp8Dims)) << form.opcode;
+    if (form.shape.k == 128) EXPECT_TRUE(gen::portable::same_dims(p.cases, kResidentDenseDims)) << form.opcode;
+    fp8 += p.narrow_fp8_blocks;
+    dense += p.dense_over_codes;
+    k16 += is_k16;
+    for (int selector : std::set<int>{form.selectors.front(), form.selectors.back()}) {
+      if (p.narrow_fp8_blocks) expect_one_shape_computes_as_the_tables<kResidentFp8Dims>(form, selector, m);
+      if (p.dense_over_codes) expect_one_shape_computes_as_the_tables<kResidentDenseDims>(form, selector, m);
+      if (is_k16) expect_one_shape_computes_as_the_tables<kResidentK16Dims>(form, selector, m);
+      if (HasFailure()) return;
+    }
+  }
+  EXPECT_EQ(fp8, 8) << "the fp8 forms";
+  EXPECT_EQ(dense, 16) << "the m16n8k128 4-bit forms: four type pairs, with and without .satfinite and ordered metadata";
+  EXPECT_EQ(k16, 6) << "m16n8k16 f16->f16, f16->f32 and bf16->f32, with and without ordered metadata";
+}
+
 // The fp8 kernel's layout (fp8_shared_words): A's words written over the nibbles, from the last elements down, equal
 // decode_narrow's, B's words over the codes too, C untouched, and the judge finds the model's D from them; a warp's
 // steps of 32 never overwrite a nibble a later step reads (nor do steps of one, as here); the cancellation profile's
@@ -678,7 +793,7 @@ TEST(Resident, NarrowTablesLookUpEveryCodeAsDecoded) {
     const resident::PairTables& p = built.tables;
     const model::OperandFormat* formats[2] = {&p.a_format, &p.b_format};
     for (int operand = 0; operand < 2; ++operand) {
-      const resident::PairTables::NarrowTable& table = p.narrow_tables[operand];
+      const resident::NarrowTable& table = p.narrow_tables[operand];
       ASSERT_NE(table.offset, resident::kNoTable) << form.opcode << " operand " << operand;
       ++tables;
       const model::OperandFormat& f = *formats[operand];
@@ -697,7 +812,7 @@ TEST(Resident, NarrowTablesLookUpEveryCodeAsDecoded) {
         }
         // The fp8 kernel's table of f32 words: pack()'s field, kSpecial for Inf and NaN, and the value as an f32.
         if (!p.narrow_fp8_blocks) continue;
-        const resident::PairTables::NarrowTable f32_table = resident::narrow_f32_table(p, operand);
+        const resident::NarrowTable f32_table = resident::narrow_f32_table(p, operand);
         ASSERT_LE(f32_table.offset + resident::narrow_table_words(f32_table.index_bits), built.layouts.size()) << form.opcode;
         const model::Value value = model::decode_operand(code, f, p.model.subnormal_inputs);
         const uint64_t f32_word = resident::narrow_code_looked_up(p.layouts + f32_table.offset, f32_table.index_bits, code);
