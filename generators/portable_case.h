@@ -209,6 +209,7 @@ struct FixedCaseDims {
   CaseDims held;
   MMASP_PORTABLE bool holds_its_dims() const { return same_dims(held, kDims); }
 };
+static_assert(sizeof(FixedCaseDims<CaseDims{}>) == sizeof(CaseDims), "FixedCaseDims holds CaseDims' bytes");
 
 // Everything needed to draw the cases of one form, for one fixed selector (the random suite's streams: options.selector
 // set, no undefined behaviour, no block scale). Offsets are into `arena`. Dims: CaseDims (CaseTables, every host use),
