@@ -311,8 +311,10 @@ ResidentPath::ResidentPath(CudaDevice& device, ResidentImageChoice choice, const
   lean_dense_768_kernel_ = device.function(*module_, kResidentLeanDense768Kernel);
   lean_narrow_kernel_ = device.function(*module_, kResidentLeanNarrowKernel);
   lean_k16_kernel_ = device.function(*module_, kResidentLeanK16Kernel);
+  lean_k16_f16_kernel_ = device.function(*module_, kResidentLeanK16F16Kernel);
+  lean_narrow_f16_kernel_ = device.function(*module_, kResidentLeanNarrowF16Kernel);
   if (!kernel_ || !lean_kernel_ || !lean_768_kernel_ || !lean_fp8_kernel_ || !lean_dense_kernel_ || !lean_dense_768_kernel_ ||
-      !lean_narrow_kernel_ || !lean_k16_kernel_)
+      !lean_narrow_kernel_ || !lean_k16_kernel_ || !lean_k16_f16_kernel_ || !lean_narrow_f16_kernel_)
     throw std::runtime_error("the resident kernel image lacks its kernels");
   multiprocessors_ = device.fingerprint().sm_count;
   shared_optin_ = device.max_shared_per_block();
@@ -397,13 +399,17 @@ ResidentPath::Launched ResidentPath::launch(const Form& form, int selector, cons
     threads = unsigned(device_.max_threads(kernel)) / kThreads * kThreads;
     warp_words = resident::fp8_shared_words(host.tables.cases);   // its own layout (resident_abi.h)
   } else if (lean && host.tables.narrow_over_codes) {
-    kernel = lean_narrow_kernel_;
+    // The f16 ones' words f32 words: on an H200 x1.07 (evidence/gpu-runs/2026-11-29b-f16words, call2.sh).
+    kernel = resident::f16_words_fit(host.tables) ? lean_narrow_f16_kernel_ : lean_narrow_kernel_;
     threads = unsigned(device_.max_threads(kernel)) / kThreads * kThreads;   // as the fp8 kernel's, above
     warp_words = resident_shared_words(host.tables, true);
   }
   // The m16n8k16 pairs the lean kernel would take: the same kernel with their case dimensions as constants, on an H200
   // x1.05 for m16n8k16 f16->f32 (evidence/gpu-runs/2026-11-29-dims).
   if (kernel == lean_kernel_ && gen::portable::same_dims(host.tables.cases, kResidentK16Dims)) kernel = lean_k16_kernel_;
+  // Of those, the f16 ones: their words f32 words, on an H200 x1.06 (evidence/gpu-runs/2026-11-29b-f16words, call2.sh).
+  if (kernel == lean_k16_kernel_ && resident::f16_words_fit(host.tables)) kernel = lean_k16_f16_kernel_;
+  if (every_pair_kernel_) kernel = every_pair_kernel_;   // tests (send_every_pair_to)
   while (threads > kThreads && shared_for(threads) > size_t(shared_optin_)) threads -= kThreads;
   if (lean && max_lean_warps_ >= 4) threads = std::min(threads, max_lean_warps_ * 32);
   const size_t shared = shared_for(threads);
@@ -422,6 +428,14 @@ ResidentPath::Launched ResidentPath::launch(const Form& form, int selector, cons
   out.dump.resize(dump_bytes / 4);
   if (dump_bytes) device_.copy_from(out.dump.data(), *dump, dump_bytes);
   return out;
+}
+
+void ResidentPath::send_every_pair_to(const std::string& kernel) {
+  every_pair_kernel_ = nullptr;
+  if (kernel.empty()) return;
+  void* function = device_.function(*module_, kernel.c_str());
+  if (!function) throw std::runtime_error("the resident kernel image has no kernel " + kernel);
+  every_pair_kernel_ = function;
 }
 
 ResidentResult ResidentPath::check(const Form& form, int selector, const ModelParameters* model, uint64_t stream_seed,

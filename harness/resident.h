@@ -121,6 +121,11 @@ class ResidentPath {
   // with as many warps as fit, instead of the 768-thread one (80 registers): the benchmark's --lean-kernel wide, to
   // tell what the registers are worth from what the warps are.
   void set_wide_lean_kernel_always(bool always) { wide_lean_always_ = always; }
+  // Tests: every launch goes to the kernel named (resident_source.h), whatever the pair, so that a test can show that
+  // a kernel of one shape refuses a pair it does not take (it traps, and the launch fails, leaving the CUDA context
+  // unusable: a process of its own). Empty: the kernels resident.cpp picks. std::runtime_error for a name the image
+  // lacks.
+  void send_every_pair_to(const std::string& kernel);
   // The cases [first, first + count) as drawn on the GPU, and the hardware's D.
   std::vector<ResidentDump> dump(const Form& form, int selector, const ModelParameters* model, uint64_t stream_seed,
                                  uint64_t first, uint32_t count);
@@ -140,11 +145,14 @@ class ResidentPath {
   void* lean_dense_768_kernel_ = nullptr;   // kResidentLeanDense768Kernel: the same, 80 registers, at most 768 threads
   void* lean_narrow_kernel_ = nullptr;      // kResidentLeanNarrowKernel: narrow_over_codes pairs but fp8
   void* lean_k16_kernel_ = nullptr;         // kResidentLeanK16Kernel: the lean kernel's pairs of kResidentK16Dims
+  void* lean_k16_f16_kernel_ = nullptr;     // kResidentLeanK16F16Kernel: those of them with f16_words_fit
+  void* lean_narrow_f16_kernel_ = nullptr;  // kResidentLeanNarrowF16Kernel: the narrow kernel's with f16_words_fit
   int multiprocessors_ = 0;
   int shared_optin_ = 0;   // dynamic shared memory one block may have (bytes)
   PhaseBarrier phase_barrier_ = PhaseBarrier::float_pairs;
   unsigned max_lean_warps_ = 0;
   bool wide_lean_always_ = false;
+  void* every_pair_kernel_ = nullptr;   // send_every_pair_to's
 };
 
 }  // namespace mmasp

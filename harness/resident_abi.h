@@ -8,6 +8,10 @@
 #include "generators/portable_case.h"
 #include "oracle/model_arithmetic.h"
 
+#if defined(__CUDACC__)
+#include <cuda_fp16.h>   // f16_value_f32_bits' conversion
+#endif
+
 namespace mmasp::resident {
 
 // How the kernel judges a D element.
@@ -940,6 +944,89 @@ MMASP_PORTABLE uint32_t with_accumulator_known(const PairTablesOf<D>& p, const F
   return p.narrow_accumulator == 2 ? f(model::KnownBool<true>{}) : f(model::KnownBool<false>{});
 }
 
+// --- The f16 kernels' words (kResidentLeanK16F16Kernel, kResidentLeanNarrowF16Kernel): f32 words from f16 codes. --
+// Every f16 value is an f32 value, every product of two is an exact f32 product, and f32_words_fit holds for f16 at
+// the sm_90 records' fraction bits: so f16 operands can take the fp8 kernel's f32 words (model::narrow::pack_f32), and
+// the one-block judge sum their products by f32 multiplication (Block::sum_f32_product: two multiplications and a
+// conversion, where sum_product_32 takes two masks, a product, a funnel shift and a signed sum). No table (f16 has
+// 65,536 codes): the value's f32 bits by conversion (on the GPU one cvt.f32.f16, exact for every finite f16 value,
+// as IEEE 754 widening is), the field and the Inf/NaN flag from the exponent bits. On an H200 the m16n8k16 f16 forms
+// verified x1.058-x1.062 with them, the m16n8k32 ones x1.07 (evidence/gpu-runs/2026-11-29b-f16words, call2.sh).
+MMASP_PORTABLE constexpr model::OperandFormat narrow_f16_format() { return narrow_accumulator_format(true); }
+// The f32 bits of an f16 code's value as pack_f32 has them: a zero's sign kept, Inf of its sign, a NaN 0x7FC00000 with
+// its sign (whatever the conversion makes of a NaN's payload: the judge reads only a NaN product's class).
+// Resident.F16WordsAreEveryCodesF32Word compares the host's with pack_f32 on every code.
+MMASP_PORTABLE uint32_t f16_value_f32_bits(uint32_t code) {
+  const uint32_t sign = (code & 0x8000u) << 16, exponent = (code >> 10) & 31u, mantissa = code & 1023u;
+  if (exponent == 31u) return sign | (mantissa ? 0x7FC00000u : 0x7F800000u);
+#if defined(__CUDA_ARCH__)
+  return __float_as_uint(__half2float(__ushort_as_half((unsigned short)code)));
+#else
+  if (exponent == 0) return sign | gen::portable::float_bits(float(mantissa) * 0x1p-24f);   // zero or subnormal, exact
+  return sign | (exponent + 127u - uint32_t(model::kF16Bias)) << 23 | mantissa << 13;
+#endif
+}
+// An f16 code's f32 word (model::narrow::pack_f32 of its decoded value, subnormals kept) with a tag.
+MMASP_PORTABLE uint64_t f16_word(uint32_t code, uint32_t tag = 0) {
+  const uint32_t exponent = (code >> 10) & 31u, mantissa = code & 1023u;
+  uint32_t low = tag;
+  if (exponent == 31u) low |= model::narrow::kSpecial;
+  else if (exponent != 0 || mantissa != 0)   // the field: the exponent, at least the smallest normal one's
+    low |= uint32_t((exponent ? int(exponent) : 1) - model::kF16Bias + model::narrow::kFieldOffset) << 16;
+  return uint64_t(f16_value_f32_bits(code)) << 32 | low;
+}
+// Whether a pair's A and B can take f16 words: f16 operands judged by the one-block walk (narrow_one_block: the sm_90
+// choices, subnormal inputs kept, products that sum in 32 bits), f32 words fitting f16 at its fraction bits, and
+// every B row's offset fitting an f32 word's tag. The host sends such pairs to the f16 kernels (resident.cpp), which
+// refuse any other.
+template <class D>
+MMASP_PORTABLE bool f16_words_fit(const PairTablesOf<D>& p) {
+  const model::OperandFormat f16 = narrow_f16_format();
+  return p.judge == Judge::narrow_model && p.narrow_one_block != 0 && p.model.subnormal_inputs == Subnormals::kept &&
+         same_operand_format(p.a_format, f16) && same_operand_format(p.b_format, f16) &&
+         model::narrow::f32_words_fit(f16, p.model.fraction_bits) &&
+         narrow_tag(p.cases, p.cases.k - 1) <= model::narrow::kF32TagMask;
+}
+// decode_narrow for a pair with f16_words_fit: the same layout, A's words tagged alike, f16 words.
+template <class D>
+MMASP_PORTABLE void decode_f16_words(const PairTablesOf<D>& p, const uint32_t* a, const uint32_t* b,
+                                     const uint32_t* nibbles, uint32_t lane, uint32_t lanes, uint64_t* a_narrow,
+                                     uint64_t* b_narrow) {
+  const auto& t = p.cases;
+  for (uint32_t e = lane; e < t.a_count; e += lanes)
+    a_narrow[narrow_a_slot(t, e)] = f16_word(a[e], narrow_tag(t, a_element_column(t, nibbles, e)));
+  for (uint32_t e = lane; e < t.b_count; e += lanes) b_narrow[e] = f16_word(b[e]);
+}
+// decode_narrow_over_codes for a pair with f16_words_fit (the narrow f16 kernel): the same layout and steps, f16 words
+// (decode_f16_words'). Its own function rather than a word-maker passed to decode_narrow_over_codes, so that the fp8
+// and narrow kernels' code stays as measured.
+template <class D>
+MMASP_PORTABLE void decode_f16_words_over_codes(const PairTablesOf<D>& p, uint32_t* codes, const uint32_t* nibbles,
+                                                uint32_t lane, uint32_t lanes, uint64_t* a_narrow) {
+  const auto& t = p.cases;
+  for (uint32_t e = lane; e < t.a_count; e += lanes)
+    a_narrow[narrow_a_slot(t, e)] = f16_word(codes[e], narrow_tag(t, a_element_column(t, nibbles, e)));
+#if defined(__CUDA_ARCH__)
+  __syncwarp();   // every lane has read its A codes
+#endif
+  const uint32_t* b = codes + t.a_count;
+  for (uint32_t step = 0; step < t.b_count; step += lanes) {   // the same steps in every lane
+    const uint32_t e = step + lane;
+    const uint32_t code = e < t.b_count ? b[e] : 0u;
+#if defined(__CUDA_ARCH__)
+    __syncwarp();
+#endif
+    if (e >= t.b_count) continue;
+    const uint64_t word = f16_word(code);
+#if defined(__CUDA_ARCH__)
+    reinterpret_cast<uint64_t*>(codes)[e] = word;
+#else
+    codes[2 * e] = uint32_t(word);   // as decode_narrow_over_codes writes it
+    codes[2 * e + 1] = uint32_t(word >> 32);
+#endif
+  }
+}
+
 // D[idx] .. D[idx + kN - 1] by the narrow model from decode_narrow's words and C's codes, into codes[0 .. kN - 1]: kN
 // elements of one row (idx a multiple of kN, and kN dividing n), which share every A word; with kN = 2 each A word is
 // loaded once for both elements, and their two B words (one row of B, adjacent columns) by one 16-byte load on the
@@ -949,17 +1036,20 @@ MMASP_PORTABLE uint32_t with_accumulator_known(const PairTablesOf<D>& p, const F
 // the fp8 kernel is compiled with it (resident_kernel.cuh: in the kernel every pair shares, that code gave ptxas a
 // 1.2 KB stack frame and made the f16, bf16 and integer forms 30 % slower, evidence/gpu-runs/2026-11-26b-resident-speed/
 // step1.log). Without it an fp8 pair takes the general walk, from pack()'s words: the same result.
-template <bool kFp8Blocks, int kN, class D>
+// kF16Words: the words are decode_f16_words' (f16_words_fit), judged by the one-block walk on f32 words; only the
+// f16 kernels are compiled with it.
+template <bool kFp8Blocks, int kN, bool kF16Words = false, class D>
 MMASP_PORTABLE void judged_narrow_elements(const PairTablesOf<D>& p, const uint64_t* a_narrow, const uint64_t* b_narrow,
                                            const uint32_t* c, uint32_t idx, uint32_t* codes) {
   static_assert(kN == 1 || kN == 2, "one element, or two of one row");
+  static_assert(!(kFp8Blocks && kF16Words), "fp8 blocks or f16 words");
   const auto& t = p.cases;
   const uint32_t n = t.n, i = idx >> t.n_log2, j = idx & (n - 1), stored = t.k / 2;
   const uint64_t* a_row = a_narrow + narrow_a_slot(t, i * stored);
   const unsigned char* b_column = reinterpret_cast<const unsigned char*>(b_narrow + j);   // tags are byte offsets
   const auto products = [&](int s, uint64_t& a_word, uint64_t* b_words) {
     a_word = a_row[s];
-    const unsigned char* b_row = b_column + narrow_word_tag<kFp8Blocks>(a_word);
+    const unsigned char* b_row = b_column + narrow_word_tag<kFp8Blocks || kF16Words>(a_word);
 #if defined(__CUDA_ARCH__)
     if constexpr (kN == 2) {   // 16 bytes at once, on 16 bytes (the kernel checks; the host's words need not be)
       const ulonglong2 both = *reinterpret_cast<const ulonglong2*>(b_row);
@@ -993,15 +1083,18 @@ MMASP_UNROLL
   // Two elements at a time by groups of 2: in the narrow-over-codes kernel (m16n8k32) x1.06-x1.08 over groups of 4 and
   // 8 (evidence/gpu-runs/2026-11-28d-pairs, call4.sh, vI against ng; groups of 4 for every size, vH, x1.01-x1.03).
   // resident_pair_tables sets narrow_one_block only with narrow_accumulator.
-  if (p.narrow_one_block != 0) {
+  // kF16Words: the words are decode_f16_words', whose products are summed by f32 multiplication; the caller has made
+  // sure of f16_words_fit (so of narrow_one_block).
+  if (kF16Words || p.narrow_one_block != 0) {
+    constexpr int kSum = kF16Words ? model::narrow::kProductsOfF32Words : model::narrow::kProductsIn32;
     with_accumulator_known(p, [&](const auto f16_d) {
       const Sm90Choices choices = Sm90Choices::from(p.model);
       model::Value c_values[kN];
       c_values_in(f16_d, Sm90Choices::subnormal_inputs, c_values);
       constexpr int kPairGroup = 2;
-      if (p.narrow_one_block == 8) model::narrow::one_block_elements<8, kN == 1 ? 8 : kPairGroup, kN>(choices, products, c_values, f16_d, codes);
-      else if (p.narrow_one_block == 16) model::narrow::one_block_elements<16, kN == 1 ? 4 : kPairGroup, kN>(choices, products, c_values, f16_d, codes);
-      else model::narrow::one_block_elements<4, kN == 1 ? 4 : kPairGroup, kN>(choices, products, c_values, f16_d, codes);
+      if (p.narrow_one_block == 8) model::narrow::one_block_elements<8, kN == 1 ? 8 : kPairGroup, kN, kSum>(choices, products, c_values, f16_d, codes);
+      else if (p.narrow_one_block == 16) model::narrow::one_block_elements<16, kN == 1 ? 4 : kPairGroup, kN, kSum>(choices, products, c_values, f16_d, codes);
+      else model::narrow::one_block_elements<4, kN == 1 ? 4 : kPairGroup, kN, kSum>(choices, products, c_values, f16_d, codes);
       return 0u;
     });
     return;
@@ -1020,11 +1113,11 @@ MMASP_UNROLL
 }
 
 // D[idx] by the narrow model (judged_narrow_elements for one element).
-template <bool kFp8Blocks, class D>
+template <bool kFp8Blocks, bool kF16Words = false, class D>
 MMASP_PORTABLE uint32_t judged_narrow_with(const PairTablesOf<D>& p, const uint64_t* a_narrow, const uint64_t* b_narrow,
                                            const uint32_t* c, uint32_t idx) {
   uint32_t code = 0;
-  judged_narrow_elements<kFp8Blocks, 1>(p, a_narrow, b_narrow, c, idx, &code);
+  judged_narrow_elements<kFp8Blocks, 1, kF16Words>(p, a_narrow, b_narrow, c, idx, &code);
   return code;
 }
 

@@ -120,10 +120,15 @@ __device__ __forceinline__ void swap_first_two(Registers& registers) {
 // else: A's and B's registers are packed before the dense bytes are spread over their codes (pack_and_spread). Its own
 // kernel so that the others' code, and ptxas's allocation of it, stay as they were: in the lean kernels this path cost
 // the float forms 2-6 % (evidence/gpu-runs/2026-11-27d-spread, v6).
+// kF16Words (lean only): the kernels for pairs with f16_words_fit, which judge nothing else: their A and B as f32
+// words (decode_f16_words, or decode_f16_words_over_codes with kNarrowOverCodes) whose products the one-block walk
+// sums by f32 multiplication. Kernels of their own, so that the bf16 pairs keep theirs as measured.
 template <bool kLean, bool kFp8Blocks = false, bool kDenseOverCodes = false, bool kNarrowOverCodes = false,
-          class D = gen::portable::CaseDims>
+          bool kF16Words = false, class D = gen::portable::CaseDims>
 __device__ __forceinline__ void resident_cases(const LaunchOf<D>& launch) {
   static_assert(kLean || !kFp8Blocks, "the fp8 kernel is a lean one");
+  static_assert(kLean || !kF16Words, "the f16 kernel is a lean one");
+  static_assert(!(kF16Words && (kFp8Blocks || kDenseOverCodes)), "f16 words in kernels of their own");
   static_assert(kLean || !kDenseOverCodes, "the dense kernel is a lean one");
   static_assert(kLean || !kNarrowOverCodes, "the narrow-over-codes kernels are lean ones");
   extern __shared__ __align__(16) uint32_t shared[];   // 16: the dense integer judge's 128-bit loads
@@ -133,6 +138,10 @@ __device__ __forceinline__ void resident_cases(const LaunchOf<D>& launch) {
     // A kernel of one shape (FixedCaseDims): the host sends it only pairs of that shape (resident.cpp); one of another
     // shape would be judged by the wrong constants, so the launch fails instead.
     if (!t.holds_its_dims()) __trap();
+  }
+  if constexpr (kF16Words) {
+    // Likewise a pair whose operands are not f16, or whose judge f32 words do not fit: refused.
+    if (!f16_words_fit(p)) __trap();
   }
   const uint32_t lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
   const uint32_t words = case_words(t), decoded_at = words + (words & 1);
@@ -299,20 +308,25 @@ __device__ __forceinline__ void resident_cases(const LaunchOf<D>& launch) {
     } else if (judge == Judge::narrow_model) {
       if constexpr (kNarrowOverCodes) {
         // The codes are spent by it (a dumped case's went out above); judge mode keeps its first case's words.
-        if (fresh) decode_narrow_over_codes<kFp8Blocks>(p, a, nibbles, lane, 32, a_narrow);
+        if constexpr (kF16Words) {
+          if (fresh) decode_f16_words_over_codes(p, a, nibbles, lane, 32, a_narrow);
+        } else {
+          if (fresh) decode_narrow_over_codes<kFp8Blocks>(p, a, nibbles, lane, 32, a_narrow);
+        }
       } else {
-        decode_narrow(p, a, b, nibbles, lane, 32, a_narrow, b_narrow);
+        if constexpr (kF16Words) decode_f16_words(p, a, b, nibbles, lane, 32, a_narrow, b_narrow);
+        else decode_narrow(p, a, b, nibbles, lane, 32, a_narrow, b_narrow);
       }
       __syncwarp();
       if (judge_pairs) {
         for (uint32_t q = 0; q < d_per_lane; q += 2) {
           uint32_t codes[2];
-          judged_narrow_elements<kFp8Blocks, 2>(p, a_narrow, b_narrow, c, d_cell(q), codes);
+          judged_narrow_elements<kFp8Blocks, 2, kF16Words>(p, a_narrow, b_narrow, c, d_cell(q), codes);
           deviates |= element_of(rd, q, d_bits) != codes[0] || element_of(rd, q + 1, d_bits) != codes[1];
         }
       } else {
         for (uint32_t q = 0; q < d_per_lane; ++q)
-          deviates |= element_of(rd, q, d_bits) != judged_narrow_with<kFp8Blocks>(p, a_narrow, b_narrow, c, d_cell(q));
+          deviates |= element_of(rd, q, d_bits) != judged_narrow_with<kFp8Blocks, kF16Words>(p, a_narrow, b_narrow, c, d_cell(q));
       }
     } else if constexpr (kFp8Blocks || kNarrowOverCodes) {
       deviates = true;   // never: resident.cpp sends only narrow fp8 or narrow_over_codes pairs here; if it did not, say so

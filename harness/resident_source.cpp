@@ -141,7 +141,7 @@ std::string resident_kernels_source(ResidentImage image) {
   });
   cu << "  }\n  return fold;\n}\n\n}  // namespace mmasp::resident\n";
   // Every kernel: its name (resident_source.h), its __launch_bounds__ (threads, blocks per multiprocessor) and
-  // resident_cases' template arguments (kLean, kFp8Blocks, kDenseOverCodes, kNarrowOverCodes). The general kernel's 128 threads are
+  // resident_cases' template arguments (kLean, kFp8Blocks, kDenseOverCodes, kNarrowOverCodes, kF16Words). The general kernel's 128 threads are
   // resident.cpp's kThreads.
   // A kernel of one shape takes its launch with its dimensions as constants (FixedCaseDims; the same bytes).
   struct Entry {
@@ -157,7 +157,9 @@ std::string resident_kernels_source(ResidentImage image) {
                            {kResidentLeanDense768Kernel, kResidentLean768Threads, 1, "true, false, true", &kResidentDenseDims},
                            {kResidentLeanFp8Kernel, kResidentLeanFp8Threads, 1, "true, true, false, true", &kResidentFp8Dims},
                            {kResidentLeanNarrowKernel, kResidentLeanThreads, 1, "true, false, false, true"},
-                           {kResidentLeanK16Kernel, kResidentLeanThreads, 1, "true", &kResidentK16Dims}};
+                           {kResidentLeanNarrowF16Kernel, kResidentLeanThreads, 1, "true, false, false, true, true"},
+                           {kResidentLeanK16Kernel, kResidentLeanThreads, 1, "true", &kResidentK16Dims},
+                           {kResidentLeanK16F16Kernel, kResidentLeanThreads, 1, "true, false, false, false, true", &kResidentK16Dims}};
   for (const Entry& e : entries) {
     std::string launch = "mmasp::resident::Launch";
     if (e.dims)

@@ -49,9 +49,15 @@ inline constexpr const char* kResidentLeanDense768Kernel = "mmasp_resident_lean_
 // The lean kernel for narrow pairs whose words go over their codes (PairTables::narrow_over_codes) other than fp8 ones
 // (the m16n8k32 f16 and bf16 forms on sm_90), and nothing else, for blocks of up to 1,024 threads (64 registers).
 inline constexpr const char* kResidentLeanNarrowKernel = "mmasp_resident_lean_narrow";
+// The same for those of them whose A and B take f16 words (resident_abi.h's f16_words_fit: the m16n8k32 f16 ones),
+// their products summed by f32 multiplication; it traps on a pair without them.
+inline constexpr const char* kResidentLeanNarrowF16Kernel = "mmasp_resident_lean_narrow_f16";
 // The lean kernel for the m16n8k16 pairs with 2:4 metadata (f16 and bf16) alone, its case dimensions compile-time
-// constants (kResidentK16Dims), for blocks of up to 1,024 threads (64 registers) as the lean one.
+// constants (kResidentK16Dims), for blocks of up to 1,024 threads (64 registers) as the lean one; and the same for
+// those of them whose A and B take f16 words (resident_abi.h's f16_words_fit: the f16 ones), their products summed by
+// f32 multiplication. Each traps on a pair it does not take.
 inline constexpr const char* kResidentLeanK16Kernel = "mmasp_resident_lean_k16";
+inline constexpr const char* kResidentLeanK16F16Kernel = "mmasp_resident_lean_k16_f16";
 // The case dimensions of the kernels that run one shape (gen::portable::FixedCaseDims): the fp8 kernel (m16n8k64 with
 // 2:4 metadata, every fp8 form), the dense ones (m16n8k128 with 4 of each 8 stored, the 4-bit integer forms) and the
 // k16 one. resident.cpp gives such a kernel only pairs of its dimensions (same_dims; narrow_fp8_blocks and

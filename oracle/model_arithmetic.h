@@ -1371,16 +1371,19 @@ MMASP_UNROLL
 // kN elements of one row (sum_blocks; `products`, c and codes as elements_of_blocks takes them): the same Block, the
 // same passes and roundings, with the product loops unrolled by groups of kGroup (the resident kernel's f16, bf16 and
 // tf32 forms; Resident tests check it against the model on every sm_90 pair). The products are summed in 32 bits: the
-// caller has made sure that products_fit_32(kStored, fraction_bits). `f16_d` as in elements_of_blocks.
-template <int kStored, int kGroup, int kN, class P, class Products, class F16D>
+// caller has made sure that products_fit_32(kStored, fraction_bits). `f16_d` as in elements_of_blocks. kProductSum:
+// kProductsIn32 from pack()'s words, or kProductsOfF32Words from pack_f32's (the caller has made sure that
+// f32_words_fit: the m16n8k16 f16 kernel's, resident_abi.h's f16_word).
+template <int kStored, int kGroup, int kN, int kProductSum = kProductsIn32, class P, class Products, class F16D>
 MMASP_PORTABLE void one_block_elements(const P& p, const Products& products, const Value* c, F16D f16_d, uint32_t* codes) {
+  static_assert(kProductSum == kProductsIn32 || kProductSum == kProductsOfF32Words, "products summed in 32 bits");
   static_assert(P::c_placement == CPlacement::first_block && P::block_combination == BlockCombination::chained &&
                     P::narrow_output == NarrowOutput::from_sum,
                 "one block with C first");
   Block<P> sums[kN];
 MMASP_UNROLL
   for (int n = 0; n < kN; ++n) sums[n] = Block<P>(p);
-  sum_blocks<kN, kProductsIn32>(sums, true, c, products, [](const auto& f) { for_each_product<kStored, kGroup>(f); });
+  sum_blocks<kN, kProductSum>(sums, true, c, products, [](const auto& f) { for_each_product<kStored, kGroup>(f); });
 MMASP_UNROLL
   for (int n = 0; n < kN; ++n)
     codes[n] = f16_d ? sums[n].finish_code(f16_format(), p.output_rounding) : sums[n].finish_code(f32_format(), p.block_rounding);

@@ -68,6 +68,48 @@ TEST_P(GpuResident, TheGpuDrawsTheHostsCasesAndComputesTheModelsResultsForEveryP
   EXPECT_GT(pairs, 0);
 }
 
+// A kernel of one shape refuses a pair it does not take (resident_kernel.cuh): it traps, and the launch fails, rather
+// than judge the pair by another shape's constants. Each in a process of its own (a trap leaves the CUDA context
+// unusable), first given a pair it takes, which must pass: the m16n8k16 kernel given an m16n8k32 pair (other case
+// dimensions), the f16 kernels given the bf16 pair of their shape (no f16 words).
+TEST_P(GpuResident, AKernelOfOneShapeRefusesAPairItDoesNotTake) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");   // the child runs the test from the start, with a context of its own
+  const auto refuses = [&](const char* kernel, const char* taken_opcode, const char* refused_opcode) {
+    const Form* taken = find_form(taken_opcode);
+    const Form* refused = find_form(refused_opcode);
+    ASSERT_TRUE(taken && refused) << taken_opcode << ", " << refused_opcode;
+    if (!judged(*taken) || !judged(*refused)) GTEST_SKIP() << "this GPU's path does not judge " << taken_opcode << " and " << refused_opcode;
+    const auto check = [&](const Form& form) {
+      const auto model = model_for(form);
+      return path_->check(form, form.selectors.front(), model ? &*model : nullptr, 20261129, 0, 1 << 16);
+    };
+    EXPECT_EXIT(
+        {
+          path_->send_every_pair_to(kernel);
+          const ResidentResult fine = check(*taken);
+          if (fine.counts.checked != (1u << 16) || fine.counts.deviating != 0) {
+            std::cerr << kernel << " did not pass " << taken_opcode;
+            std::exit(4);
+          }
+          try {
+            check(*refused);
+          } catch (const std::exception& e) {
+            std::cerr << kernel << " refused " << refused_opcode << ": " << e.what();
+            std::exit(3);
+          }
+          std::exit(5);   // judged a pair it does not take
+        },
+        ::testing::ExitedWithCode(3), std::string(kernel) + " refused .*kernel execution")
+        << kernel << " given " << refused_opcode;
+  };
+  refuses(kResidentLeanK16Kernel, "mma.sp.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32",
+          "mma.sp.sync.aligned.m16n8k32.row.col.f32.bf16.bf16.f32");
+  refuses(kResidentLeanK16F16Kernel, "mma.sp.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32",
+          "mma.sp.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32");
+  refuses(kResidentLeanNarrowF16Kernel, "mma.sp.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32",
+          "mma.sp.sync.aligned.m16n8k32.row.col.f32.bf16.bf16.f32");
+}
+
 TEST_P(GpuResident, EveryPairChecksManyCasesWithoutADeviation) {
   uint64_t cases = 0;
   double seconds = 0;

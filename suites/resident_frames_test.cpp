@@ -149,6 +149,10 @@ TEST(ResidentFrames, EveryKernelsStackFrameIsTheMeasuredKernels) {
                                // The lean kernel with m16n8k16's case dimensions as constants (FixedCaseDims),
                                // measured in evidence/gpu-runs/2026-11-29-dims (call2.sh).
                                {mmasp::kResidentLeanK16Kernel, 64, 888},
+                               // The f16 kernels (the k16 and narrow kernels' f16 pairs, f16 words), measured in
+                               // evidence/gpu-runs/2026-11-29b-f16words (call2.sh, call3.sh).
+                               {mmasp::kResidentLeanK16F16Kernel, 64, 888},
+                               {mmasp::kResidentLeanNarrowF16Kernel, 64, 888},
                                // The general kernel: 544 with the pair's tables a kernel parameter, checked in
                                // evidence/gpu-runs/2026-11-27g-h100 (call5.sh: selftest --faults; call6.sh).
                                {mmasp::kResidentKernel, 128, 544}};
@@ -232,7 +236,9 @@ TEST(ResidentFrames, EveryKernelsCodeIsTheMeasuredKernels) {
       {mmasp::kResidentKernel, "5820c5a9cb935cea514cde710f8588d1ed442363cc84ebb47e0c53c8a4c69f27", "the tables' dimensions first (CaseDims, the kernels of one shape beside it), evidence/gpu-runs/2026-11-29-dims (call3.sh: selftest --faults, byte for byte this code; call2.sh: gpu_resident_test)"},
       {mmasp::kResidentLeanDenseKernel, "1d1541f6c23d213b18ee08e930eacc7de60de9cd4f84098acfc53782de1eded3", "its case dimensions as constants (FixedCaseDims), evidence/gpu-runs/2026-11-29-dims (call2.sh: fx, byte for byte this code; call3.sh)"},
       {mmasp::kResidentLeanDense768Kernel, "14742c970d6da26c272e9d6e35d013a2ba15df80c2d9c22240582cf57ceaa93c", "its case dimensions as constants (FixedCaseDims), evidence/gpu-runs/2026-11-29-dims (call2.sh: fx, byte for byte this code; call3.sh)"},
-      {mmasp::kResidentLeanK16Kernel, "afb539a85e5d2faf677f40f65583d1d70e67c47ab03624778e715687113e7b9d", "its case dimensions as constants (FixedCaseDims), evidence/gpu-runs/2026-11-29-dims (call2.sh: fx, byte for byte this code; call3.sh)"}};
+      {mmasp::kResidentLeanK16Kernel, "afb539a85e5d2faf677f40f65583d1d70e67c47ab03624778e715687113e7b9d", "its case dimensions as constants (FixedCaseDims), evidence/gpu-runs/2026-11-29-dims (call2.sh: fx, byte for byte this code; call3.sh)"},
+      {mmasp::kResidentLeanK16F16Kernel, "76fd02bffcc1369d3b016b719c430100979cb7e8ef85d281ebae1bcd6a21afcf", "the m16n8k16 f16 pairs' f16 words, evidence/gpu-runs/2026-11-29b-f16words (call2.sh: fw, byte for byte this code; call3.sh, call4.sh)"},
+      {mmasp::kResidentLeanNarrowF16Kernel, "4d941f91b48f95a5a5468bb8343042140dae47bb4aed6906cd58628d0f505c84", "the m16n8k32 f16 pairs' f16 words, evidence/gpu-runs/2026-11-29b-f16words (call3.sh: fx, byte for byte this code; call4.sh)"}};
   if (std::string(MMASP_NVCC_VERSION) != kRecordedToolkit)
     GTEST_SKIP() << "the record is of nvcc " << kRecordedToolkit << "; this build's toolkit is " << MMASP_NVCC_VERSION
                  << ", whose code differs: measure its kernels on a GPU before recording them";

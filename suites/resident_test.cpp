@@ -179,7 +179,7 @@ TEST(Resident, TheCataloguesDeclaredFaultsTranslateAndNumericsFaultsChangeTheMod
 // cases where the products cancel (a column of B the negation of another), and on the bulk generator's own profiles.
 TEST(Resident, TheNarrowModelIsTheModelOnEveryInput) {
   int forms = 0;
-  uint64_t elements = 0;
+  uint64_t elements = 0, f16_forms_cases = 0;
   for (const Form& form : instruction_space()) {
     if (!has_resident_kernel(form) || form.is_integer()) continue;
     const ModelParameters model = *model_for(form);
@@ -223,6 +223,17 @@ TEST(Resident, TheNarrowModelIsTheModelOnEveryInput) {
         ASSERT_EQ(resident::judged_narrow_with<false>(p, words.a.data(), words.b.data(), test.c.data(), idx), expected[idx])
             << form.opcode << " case " << index << " (kind " << kind << ") element " << idx << ", general walk";
       }
+      // The m16n8k16 f16 kernel's words and judge (f16_words_fit: every f16 pair): f32 words, products summed by f32
+      // multiplication.
+      if (resident::f16_words_fit(p)) {
+        NarrowWords f16{std::vector<uint64_t>(resident::narrow_a_slots(p.cases)), std::vector<uint64_t>(test.b.size())};
+        resident::decode_f16_words(p, test.a_compressed.data(), test.b.data(), test.nibbles.data(), 0, 1, f16.a.data(),
+                                   f16.b.data());
+        for (uint32_t idx = 0; idx < uint32_t(expected.size()); ++idx)
+          ASSERT_EQ((resident::judged_narrow_with<false, true>(p, f16.a.data(), f16.b.data(), test.c.data(), idx)), expected[idx])
+              << form.opcode << " case " << index << " (kind " << kind << ") element " << idx << ", f16 words";
+        ++f16_forms_cases;
+      }
       // Two elements of a row at a time, as the kernels judge them where narrow_pairs holds (every sm_90 float pair).
       for (uint32_t idx = 0; idx < uint32_t(expected.size()); idx += 2) {
         uint32_t fixed[2] = {~0u, ~0u}, general[2] = {~0u, ~0u};
@@ -240,6 +251,18 @@ TEST(Resident, TheNarrowModelIsTheModelOnEveryInput) {
   }
   EXPECT_GE(forms, 20);
   EXPECT_GT(elements, 100000u);
+  EXPECT_GE(f16_forms_cases, 8u * 100u) << "the f16 pairs' cases judged from f16 words too";
+}
+
+// f16_word is pack_f32's word of every f16 code's decoded value (subnormals kept), whatever its tag. (That the format it
+// assumes is every f16 pair's is f16_words_fit's to check: KernelsOfOneShapeComputeAsTheTables.)
+TEST(Resident, F16WordsAreEveryCodesF32Word) {
+  const model::OperandFormat f16 = resident::narrow_f16_format();
+  for (uint32_t code = 0; code < 0x10000u; ++code)
+    for (uint32_t tag : {0u, 64u, model::narrow::kF32TagMask}) {
+      const uint64_t want = model::narrow::pack_f32(model::decode_operand(code, f16, Subnormals::kept), tag);
+      ASSERT_EQ(resident::f16_word(code, tag), want) << std::hex << "code 0x" << code << " tag 0x" << tag;
+    }
 }
 
 // narrow_pairs_fit takes a pair's D layout as it is: a lane whose two elements are swapped, or whose pair starts in an
@@ -482,11 +505,16 @@ TEST(Resident, DenseBytesWrittenOverTheCodesAreTheBytes) {
 
 // After decode_narrow_over_codes in a kernel layout `shared` (A's words at `a_words`): B's words over the codes and A's
 // words are the words decode_narrow writes (f32 words where f32_words: the fp8 kernel's), C is untouched, and the
-// judge that reads them (the fp8 kernel's walk for f32 words, else the general one) finds the model's D.
+// judge that reads them (the fp8 kernel's walk for f32 words, else the general one) finds the model's D. With
+// f16_words, after decode_f16_words_over_codes: the words decode_f16_words writes, judged as the f16 kernels judge.
 void expect_words_over_codes(const resident::PairTables& p, const MmaCase& test, const ModelParameters* model,
-                             const uint32_t* shared, const uint64_t* a_words, bool f32_words, const std::string& what) {
+                             const uint32_t* shared, const uint64_t* a_words, bool f32_words, const std::string& what,
+                             bool f16_words = false) {
   const gen::portable::CaseTables& t = p.cases;
-  const NarrowWords elsewhere = narrow_words(p, test, f32_words);
+  NarrowWords elsewhere = narrow_words(p, test, f32_words);
+  if (f16_words)
+    resident::decode_f16_words(p, test.a_compressed.data(), test.b.data(), test.nibbles.data(), 0, 1, elsewhere.a.data(),
+                               elsewhere.b.data());
   std::vector<uint64_t> b_words(t.b_count);
   for (uint32_t e = 0; e < t.b_count; ++e) {
     b_words[e] = uint64_t(shared[2 * e + 1]) << 32 | shared[2 * e];
@@ -496,11 +524,12 @@ void expect_words_over_codes(const resident::PairTables& p, const MmaCase& test,
     ASSERT_EQ(a_words[resident::narrow_a_slot(t, e)], elsewhere.a[resident::narrow_a_slot(t, e)]) << what << " A word " << e;
   for (uint32_t x = 0; x < t.c_count; ++x) ASSERT_EQ(shared[t.a_count + t.b_count + x], test.c[x]) << what << " C " << x;
   const std::vector<uint32_t> d_expected = resident_expected_d(test, model);
-  for (uint32_t idx = 0; idx < uint32_t(d_expected.size()); ++idx)
-    ASSERT_EQ(f32_words ? resident::judged_narrow_with<true>(p, a_words, b_words.data(), test.c.data(), idx)
-                        : resident::judged_narrow_with<false>(p, a_words, b_words.data(), test.c.data(), idx),
-              d_expected[idx])
-        << what << " element " << idx;
+  for (uint32_t idx = 0; idx < uint32_t(d_expected.size()); ++idx) {
+    const uint32_t judged = f16_words   ? resident::judged_narrow_with<false, true>(p, a_words, b_words.data(), test.c.data(), idx)
+                            : f32_words ? resident::judged_narrow_with<true>(p, a_words, b_words.data(), test.c.data(), idx)
+                                        : resident::judged_narrow_with<false>(p, a_words, b_words.data(), test.c.data(), idx);
+    ASSERT_EQ(judged, d_expected[idx]) << what << " element " << idx;
+  }
 }
 
 // The narrow words over the codes (PairTables::narrow_over_codes; the fp8 and m16n8k32 f16 and bf16 forms on sm_90):
@@ -508,7 +537,7 @@ void expect_words_over_codes(const resident::PairTables& p, const MmaCase& test,
 // nibbles untouched, and the judge finds the model's D from them; no step of a warp's 32 lanes writes over a B code
 // still to be read; the cancellation profile's operand values fit their room as floats, every one of them exactly.
 TEST(Resident, NarrowWordsWrittenOverTheCodesAreTheWords) {
-  int taken = 0;
+  int taken = 0, f16_taken = 0;
   for (const Form& form : instruction_space()) {
     if (!has_resident_kernel(form) || form.is_integer()) continue;
     const auto model = model_for(form);
@@ -553,9 +582,22 @@ TEST(Resident, NarrowWordsWrittenOverTheCodesAreTheWords) {
       ASSERT_NO_FATAL_FAILURE(expect_words_over_codes(p, test, &*model, shared.data(), a_words.data(), false,
                                                       form.opcode + " case " + std::to_string(index)));
       for (uint32_t x = 0; x < t.nibble_count; ++x) ASSERT_EQ(nibbles[x], test.nibbles[x]) << form.opcode << " nibble " << x;
+      if (resident::f16_words_fit(p)) {   // the narrow f16 kernel's words, in the same layout
+        ++f16_taken;
+        std::vector<uint32_t> f16_shared =
+            case_in_kernel_layout(t, test, resident::narrow_over_codes_shared_words(t), 0xA5A5A5A5u);
+        std::vector<uint64_t> f16_a_words(resident::narrow_a_slots(t));
+        resident::decode_f16_words_over_codes(p, f16_shared.data(), f16_shared.data() + t.a_count + t.b_count + t.c_count,
+                                              0, 1, f16_a_words.data());
+        ASSERT_NO_FATAL_FAILURE(expect_words_over_codes(p, test, &*model, f16_shared.data(), f16_a_words.data(), false,
+                                                        form.opcode + " case " + std::to_string(index) + ", f16 words", true));
+        for (uint32_t x = 0; x < t.nibble_count; ++x)
+          ASSERT_EQ(f16_shared[t.a_count + t.b_count + t.c_count + x], test.nibbles[x]) << form.opcode << " nibble " << x;
+      }
     }
   }
   EXPECT_EQ(taken, 14) << "the 8 fp8 forms and the 6 m16n8k32 f16 and bf16 forms";
+  EXPECT_EQ(f16_taken, 4 * 20) << "the 4 m16n8k32 f16 forms' cases, in the narrow f16 kernel's words too";
 }
 
 // The cancellation profile's operand values while a case is drawn (draw_shared_case's scratch, A's rows padded:
@@ -684,7 +726,7 @@ void expect_one_shape_computes_as_the_tables(const Form& form, int selector, con
 // every fp8 form (narrow_fp8_blocks), every m16n8k128 4-bit one (dense_over_codes), every m16n8k16 f16 and bf16 one —
 // and those forms' tables read as that kernel reads them compute what the general tables do.
 TEST(Resident, KernelsOfOneShapeComputeAsTheTables) {
-  int fp8 = 0, dense = 0, k16 = 0;
+  int fp8 = 0, dense = 0, k16 = 0, k16_f16 = 0;
   for (const Form& form : instruction_space()) {
     if (!has_resident_kernel(form)) continue;
     const auto model = model_for(form);
@@ -698,6 +740,9 @@ TEST(Resident, KernelsOfOneShapeComputeAsTheTables) {
     fp8 += p.narrow_fp8_blocks;
     dense += p.dense_over_codes;
     k16 += is_k16;
+    // The f16 kernel's pairs (resident.cpp): those of the k16 shape whose operands take f16 words.
+    EXPECT_EQ(resident::f16_words_fit(p), !form.is_integer() && form.a == ElemType::f16) << form.opcode;
+    k16_f16 += is_k16 && resident::f16_words_fit(p);
     for (int selector : std::set<int>{form.selectors.front(), form.selectors.back()}) {
       if (p.narrow_fp8_blocks) expect_one_shape_computes_as_the_tables<kResidentFp8Dims>(form, selector, m);
       if (p.dense_over_codes) expect_one_shape_computes_as_the_tables<kResidentDenseDims>(form, selector, m);
@@ -708,6 +753,7 @@ TEST(Resident, KernelsOfOneShapeComputeAsTheTables) {
   EXPECT_EQ(fp8, 8) << "the fp8 forms";
   EXPECT_EQ(dense, 16) << "the m16n8k128 4-bit forms: four type pairs, with and without .satfinite and ordered metadata";
   EXPECT_EQ(k16, 6) << "m16n8k16 f16->f16, f16->f32 and bf16->f32, with and without ordered metadata";
+  EXPECT_EQ(k16_f16, 4) << "m16n8k16 f16->f16 and f16->f32, with and without ordered metadata";
 }
 
 // The fp8 kernel's layout (fp8_shared_words): A's words written over the nibbles, from the last elements down, equal
