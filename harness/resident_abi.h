@@ -844,6 +844,30 @@ MMASP_PORTABLE void decode_narrow(const PairTablesOf<D>& p, const uint32_t* a, c
   }
 }
 
+// B's words over a case's codes (decode_narrow_over_codes says why its steps are safe): word e, word_of(B's code e),
+// at the case's words 2e and 2e + 1, the warp taking B a step of `lanes` elements at a time, every lane reading its
+// code before any writes.
+template <class WordOf, class D>
+MMASP_PORTABLE void b_words_over_codes(const gen::portable::CaseTablesOf<D>& t, uint32_t* codes, uint32_t lane,
+                                       uint32_t lanes, const WordOf& word_of) {
+  const uint32_t* b = codes + t.a_count;
+  for (uint32_t step = 0; step < t.b_count; step += lanes) {   // the same steps in every lane
+    const uint32_t e = step + lane;
+    const uint32_t code = e < t.b_count ? b[e] : 0u;
+#if defined(__CUDA_ARCH__)
+    __syncwarp();
+#endif
+    if (e >= t.b_count) continue;
+    const uint64_t word = word_of(code);
+#if defined(__CUDA_ARCH__)
+    reinterpret_cast<uint64_t*>(codes)[e] = word;
+#else
+    codes[2 * e] = uint32_t(word);   // the GPU's little-endian 64-bit word, without a type-punned store on the host
+    codes[2 * e + 1] = uint32_t(word >> 32);
+#endif
+  }
+}
+
 // decode_narrow for a narrow_over_codes pair, whose case starts at `codes` (A's codes, B's, C's, the nibbles): A's
 // words as decode_narrow writes them, at `a_narrow` (after the case); then B's words over the codes, word e at the
 // case's words 2e and 2e + 1. The warp takes B a step of `lanes` elements at a time, every lane reading its code
@@ -894,27 +918,13 @@ MMASP_PORTABLE void decode_narrow_over_codes(const PairTablesOf<D>& p, uint32_t*
 #if defined(__CUDA_ARCH__)
   __syncwarp();   // every lane has read its A codes
 #endif
-  const uint32_t* b = codes + t.a_count;
-  for (uint32_t step = 0; step < t.b_count; step += lanes) {   // the same steps in every lane
-    const uint32_t e = step + lane;
-    const uint32_t code = e < t.b_count ? b[e] : 0u;
-#if defined(__CUDA_ARCH__)
-    __syncwarp();
-#endif
-    if (e >= t.b_count) continue;
-    const uint64_t word =
-        b_table.offset != kNoTable
-            ? (b_whole_codes ? narrow_code_looked_up(p.layouts + b_table.offset, b_table.index_bits, code)
-                             : narrow_looked_up(p.layouts + b_table.offset, b_table.pad_bits, b_table.mantissa_bits,
-                                                b_table.index_bits, code))
-            : narrow_word<kOverNibbles>(model::decode_operand(code, b_format, subnormals));
-#if defined(__CUDA_ARCH__)
-    reinterpret_cast<uint64_t*>(codes)[e] = word;
-#else
-    codes[2 * e] = uint32_t(word);   // the GPU's little-endian 64-bit word, without a type-punned store on the host
-    codes[2 * e + 1] = uint32_t(word >> 32);
-#endif
-  }
+  b_words_over_codes(t, codes, lane, lanes, [&](uint32_t code) MMASP_INLINE_LAMBDA {
+    return b_table.offset != kNoTable
+               ? (b_whole_codes ? narrow_code_looked_up(p.layouts + b_table.offset, b_table.index_bits, code)
+                                : narrow_looked_up(p.layouts + b_table.offset, b_table.pad_bits, b_table.mantissa_bits,
+                                                   b_table.index_bits, code))
+               : narrow_word<kOverNibbles>(model::decode_operand(code, b_format, subnormals));
+  });
 }
 
 // The accumulator formats as operand formats, for C known at compile time (PairTables::narrow_accumulator): f32 or
@@ -998,8 +1008,7 @@ MMASP_PORTABLE void decode_f16_words(const PairTablesOf<D>& p, const uint32_t* a
   for (uint32_t e = lane; e < t.b_count; e += lanes) b_narrow[e] = f16_word(b[e]);
 }
 // decode_narrow_over_codes for a pair with f16_words_fit (the narrow f16 kernel): the same layout and steps, f16 words
-// (decode_f16_words'). Its own function rather than a word-maker passed to decode_narrow_over_codes, so that the fp8
-// and narrow kernels' code stays as measured.
+// (decode_f16_words').
 template <class D>
 MMASP_PORTABLE void decode_f16_words_over_codes(const PairTablesOf<D>& p, uint32_t* codes, const uint32_t* nibbles,
                                                 uint32_t lane, uint32_t lanes, uint64_t* a_narrow) {
@@ -1009,22 +1018,7 @@ MMASP_PORTABLE void decode_f16_words_over_codes(const PairTablesOf<D>& p, uint32
 #if defined(__CUDA_ARCH__)
   __syncwarp();   // every lane has read its A codes
 #endif
-  const uint32_t* b = codes + t.a_count;
-  for (uint32_t step = 0; step < t.b_count; step += lanes) {   // the same steps in every lane
-    const uint32_t e = step + lane;
-    const uint32_t code = e < t.b_count ? b[e] : 0u;
-#if defined(__CUDA_ARCH__)
-    __syncwarp();
-#endif
-    if (e >= t.b_count) continue;
-    const uint64_t word = f16_word(code);
-#if defined(__CUDA_ARCH__)
-    reinterpret_cast<uint64_t*>(codes)[e] = word;
-#else
-    codes[2 * e] = uint32_t(word);   // as decode_narrow_over_codes writes it
-    codes[2 * e + 1] = uint32_t(word >> 32);
-#endif
-  }
+  b_words_over_codes(t, codes, lane, lanes, [](uint32_t code) MMASP_INLINE_LAMBDA { return f16_word(code); });
 }
 
 // D[idx] .. D[idx + kN - 1] by the narrow model from decode_narrow's words and C's codes, into codes[0 .. kN - 1]: kN
