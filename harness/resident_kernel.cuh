@@ -127,7 +127,7 @@ template <bool kLean, bool kFp8Blocks = false, bool kDenseOverCodes = false, boo
           bool kF16Words = false, class D = gen::portable::CaseDims>
 __device__ __forceinline__ void resident_cases(const LaunchOf<D>& launch) {
   static_assert(kLean || !kFp8Blocks, "the fp8 kernel is a lean one");
-  static_assert(kLean || !kF16Words, "the f16 kernel is a lean one");
+  static_assert(kLean || !kF16Words, "the f16 kernels are lean ones");
   static_assert(!(kF16Words && (kFp8Blocks || kDenseOverCodes)), "f16 words in kernels of their own");
   static_assert(kLean || !kDenseOverCodes, "the dense kernel is a lean one");
   static_assert(kLean || !kNarrowOverCodes, "the narrow-over-codes kernels are lean ones");

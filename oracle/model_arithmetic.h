@@ -1373,7 +1373,7 @@ MMASP_UNROLL
 // tf32 forms; Resident tests check it against the model on every sm_90 pair). The products are summed in 32 bits: the
 // caller has made sure that products_fit_32(kStored, fraction_bits). `f16_d` as in elements_of_blocks. kProductSum:
 // kProductsIn32 from pack()'s words, or kProductsOfF32Words from pack_f32's (the caller has made sure that
-// f32_words_fit: the m16n8k16 f16 kernel's, resident_abi.h's f16_word).
+// f32_words_fit: the resident f16 kernels', resident_abi.h's f16_word).
 template <int kStored, int kGroup, int kN, int kProductSum = kProductsIn32, class P, class Products, class F16D>
 MMASP_PORTABLE void one_block_elements(const P& p, const Products& products, const Value* c, F16D f16_d, uint32_t* codes) {
   static_assert(kProductSum == kProductsIn32 || kProductSum == kProductsOfF32Words, "products summed in 32 bits");
