@@ -27,13 +27,18 @@ namespace {
 std::optional<ModelParameters> model_for(const Form& form) { return verified_model(form, "sm_90"); }
 
 // A case's A and B as decode_narrow packs them (one lane doing every element): pack()'s words for the general walk
-// (judged_narrow_with<false>), or with f32_words the fp8 kernel's (judged_narrow_with<true>).
+// (judged_narrow_with<false>), or with f32_words the fp8 kernel's (judged_narrow_with<true>), or with f16_words the
+// f16 kernels' (decode_f16_words, judged_narrow_with<false, true>).
 struct NarrowWords {
   std::vector<uint64_t> a, b;
 };
-NarrowWords narrow_words(const resident::PairTables& p, const MmaCase& test, bool f32_words = false) {
+NarrowWords narrow_words(const resident::PairTables& p, const MmaCase& test, bool f32_words = false,
+                         bool f16_words = false) {
   NarrowWords words{std::vector<uint64_t>(resident::narrow_a_slots(p.cases)), std::vector<uint64_t>(test.b.size())};
-  if (f32_words)
+  if (f16_words)
+    resident::decode_f16_words(p, test.a_compressed.data(), test.b.data(), test.nibbles.data(), 0, 1, words.a.data(),
+                               words.b.data());
+  else if (f32_words)
     resident::decode_narrow<true>(p, test.a_compressed.data(), test.b.data(), test.nibbles.data(), 0, 1, words.a.data(),
                                   words.b.data());
   else
@@ -226,9 +231,7 @@ TEST(Resident, TheNarrowModelIsTheModelOnEveryInput) {
       // The m16n8k16 f16 kernel's words and judge (f16_words_fit: every f16 pair): f32 words, products summed by f32
       // multiplication.
       if (resident::f16_words_fit(p)) {
-        NarrowWords f16{std::vector<uint64_t>(resident::narrow_a_slots(p.cases)), std::vector<uint64_t>(test.b.size())};
-        resident::decode_f16_words(p, test.a_compressed.data(), test.b.data(), test.nibbles.data(), 0, 1, f16.a.data(),
-                                   f16.b.data());
+        const NarrowWords f16 = narrow_words(p, test, false, true);
         for (uint32_t idx = 0; idx < uint32_t(expected.size()); ++idx)
           ASSERT_EQ((resident::judged_narrow_with<false, true>(p, f16.a.data(), f16.b.data(), test.c.data(), idx)), expected[idx])
               << form.opcode << " case " << index << " (kind " << kind << ") element " << idx << ", f16 words";
@@ -511,10 +514,7 @@ void expect_words_over_codes(const resident::PairTables& p, const MmaCase& test,
                              const uint32_t* shared, const uint64_t* a_words, bool f32_words, const std::string& what,
                              bool f16_words = false) {
   const gen::portable::CaseTables& t = p.cases;
-  NarrowWords elsewhere = narrow_words(p, test, f32_words);
-  if (f16_words)
-    resident::decode_f16_words(p, test.a_compressed.data(), test.b.data(), test.nibbles.data(), 0, 1, elsewhere.a.data(),
-                               elsewhere.b.data());
+  const NarrowWords elsewhere = narrow_words(p, test, f32_words, f16_words);
   std::vector<uint64_t> b_words(t.b_count);
   for (uint32_t e = 0; e < t.b_count; ++e) {
     b_words[e] = uint64_t(shared[2 * e + 1]) << 32 | shared[2 * e];
