@@ -133,6 +133,28 @@ MMASP_PORTABLE const uint8_t* slot_codes(const Sampler& s, const uint32_t* arena
   return reinterpret_cast<const uint8_t*>(arena + s.slots);
 }
 
+// The high 32 bits of a 32 x 32-bit product: one IMAD.HI on a GPU.
+MMASP_PORTABLE uint32_t high_word_of_product(uint32_t a, uint32_t b) {
+#if defined(__CUDA_ARCH__)
+  return __umulhi(a, b);
+#else
+  return uint32_t((uint64_t(a) * b) >> 32);
+#endif
+}
+
+// A 32-bit field's index bits (code_of's field case: the 24 - mantissa_bits bits above the mantissa, below the slot
+// byte) moved to the top of a word, the rest zero.
+MMASP_PORTABLE uint32_t field_index_at_top(uint32_t field, uint32_t mantissa_bits) {
+  return (field << 8) & (0xFFFFFFFFu << (8 + mantissa_bits));
+}
+
+// code_of's entry in a class list of `size` codes, (index * size) >> index_bits, from the index at the top of a word
+// (field_index_at_top): the product's high word, exactly, since index * 2^(32 - index_bits) * size / 2^32 is it. On a
+// GPU one IMAD.HI where the 64-bit product and a shift by a width known only at run time took some ten instructions.
+// The kernels' draws use it (draw_codes); code_of, the reference, keeps the plain formula, and PortableCase tests
+// compare the two over every mantissa width.
+MMASP_PORTABLE uint32_t class_entry(uint32_t index_at_top, uint32_t size) { return high_word_of_product(index_at_top, size); }
+
 MMASP_PORTABLE uint32_t code_of(const Sampler& s, const uint32_t* arena, uint64_t r) {
   if (s.width <= 12) return slot_codes(s, arena)[uint32_t(r)];
   uint32_t slot, index, extra;
@@ -301,8 +323,17 @@ MMASP_PORTABLE uint64_t rotate_right_64(uint64_t x, uint32_t n) { return n == 0 
 // Slot 0, the rest of the current word, takes the same unrolled loop as every output, so that the warp runs no
 // branch of its own for it (lane 0's, where the generic loop puts it): on an H200 every form verified ×1.003–×1.141
 // more with that but the m16n8k128 4-bit ones, ×0.971–×0.985 (evidence/gpu-runs/2026-11-28c-draw, call5.sh), so
-// kSlotZeroApart keeps lane 0's branch for their kernel (resident_kernel.cuh, kDenseOverCodes).
-template <uint32_t kWidth, bool kSlotZeroApart = false, class Put>
+// Dealing::slot_zero_apart keeps lane 0's branch for their kernel (resident_kernel.cuh, kDenseOverCodes).
+// Dealing::four_draws_a_lane: where a run of 32-bit fields is four draws a lane (C of every m16n8 form with a 32-bit
+// accumulator: 128 draws), lane l takes draws 4l .. 4l+3, two or three outputs, in place of dealing 65 outputs (a
+// third round to lane 0 alone, and six sampler lookups a lane where four do). Only for kernels of one shape, where
+// the count is known at compile time: on an H200 the m16n8k16 float forms verified ×1.06-×1.11 more with it, while
+// the kernels that take every shape, holding both ways, lost 8-16 % on the 8-bit integer forms (evidence/gpu-runs/
+// 2026-11-29c-c-draw, call1.sh, vB). Its four stores a lane meet four lanes to a bank; turning each lane's order by
+// lane / 8 so that they would not cost the m16n8k16 float forms 3 % (vC).
+enum class Dealing { outputs, slot_zero_apart, four_draws_a_lane };
+
+template <uint32_t kWidth, Dealing kDealing = Dealing::outputs, class Put>
 MMASP_PORTABLE void draw_run_of_width(uint64_t seed, const Cursor& at, const RunShape& shape, uint32_t count,
                                       uint32_t lane, uint32_t lanes, const Put& put) {
   static_assert(kWidth >= 1 && kWidth <= 32, "fields of an output");
@@ -319,7 +350,7 @@ MMASP_PORTABLE void draw_run_of_width(uint64_t seed, const Cursor& at, const Run
   // their 2-way conflicts cost less than the rotation (with it the f16, bf16 and tf32 forms drew 1-5 % slower and
   // verified 1-3 % fewer cases, final-a.log and final-b.log).
   constexpr bool kRotated = per_output >= 4 && per_output * kWidth == 64 && per_output <= 32;
-  if constexpr (kSlotZeroApart) {
+  if constexpr (kDealing == Dealing::slot_zero_apart) {
     // Slot q >= 1: output at.next + q - 1, holding draws from_word + (q - 1) * per_output on.
     const auto put_output = [&](uint32_t slot, uint64_t r) {
       const uint32_t first = from_word + (slot - 1) * per_output;
@@ -340,6 +371,22 @@ MMASP_UNROLL
       for (uint32_t i = 0; i < from_word; ++i) put(i, (r >> (i * kWidth)) & mask);
     }
     for (uint32_t slot = lane == 0 ? lanes : lane; slot < slots; slot += lanes) put_output(slot, stream_output(seed, at.next + slot - 1));
+  } else if (kDealing == Dealing::four_draws_a_lane && kWidth == 32 && count == 4 * lanes) {
+    // Lane l takes draws 4l .. 4l+3: from_word 0, the two halves of outputs next + 2l and next + 2l + 1; from_word 1
+    // (the current word's rest holds one 32-bit field; it cannot hold two, as at.left < 64), draw 4l is the high half
+    // of output next + 2l - 1 (lane 0's: the rest of at.word) and the other three follow.
+    const uint64_t first_output = uint64_t(at.next) + 2 * lane;
+    const uint64_t r0 = stream_output(seed, first_output), r1 = stream_output(seed, first_output + 1);
+    uint64_t d[4] = {r0, r0 >> 32, r1, r1 >> 32};
+    if (from_word != 0) {
+      const bool rest = lane == 0;
+      d[3] = d[2];
+      d[2] = d[1];
+      d[1] = d[0];
+      d[0] = stream_output(seed, rest ? uint64_t(at.word) : first_output - 1) >> (rest ? 64 - at.left : 32);
+    }
+MMASP_UNROLL
+    for (uint32_t j = 0; j < 4; ++j) put(4 * lane + j, d[j] & mask);
   } else {
     // Slot 0 is the rest of the current word (at.word, its draws 0 .. from_word-1); slot q >= 1 is output
     // at.next + q - 1, holding draws from_word + (q - 1) * per_output on. Every slot takes the same unrolled loop, slot
@@ -371,8 +418,8 @@ MMASP_UNROLL
 // count (the one its shape was made for). Every width the tables use (case_tables.cpp: nibbles 8, noise 32, narrow
 // samplers 8 or 12, wide ones 32 or 64) takes draw_run_of_width or the whole-output loop; the sampler's fields are
 // read into registers once per run (through a reference they would be read again after every store to `out`).
-// kSlotZeroApart: draw_run_of_width's.
-template <bool kSlotZeroApart = false, class D>
+// kDealing: draw_run_of_width's.
+template <Dealing kDealing = Dealing::outputs, class D>
 MMASP_PORTABLE void draw_codes(const CaseTablesOf<D>& t, uint64_t case_seed, uint32_t profile, int run, uint32_t count,
                                uint32_t lane, uint32_t lanes, uint32_t* out) {
   const Cursor at = t.runs[profile][run];
@@ -381,11 +428,11 @@ MMASP_PORTABLE void draw_codes(const CaseTablesOf<D>& t, uint64_t case_seed, uin
   const uint32_t* const arena = t.arena;
   if (run == run_nibbles && width == 8) {
     const uint32_t* const nibbles = arena + t.chunk_nibbles;
-    draw_run_of_width<8, kSlotZeroApart>(case_seed, at, shape, count, lane, lanes, [&](uint32_t i, uint64_t r) { out[i] = nibbles[uint32_t(r)] & 0xFFu; });
+    draw_run_of_width<8, kDealing>(case_seed, at, shape, count, lane, lanes, [&](uint32_t i, uint64_t r) { out[i] = nibbles[uint32_t(r)] & 0xFFu; });
     return;
   }
   if (run == run_noise && width == 32) {
-    draw_run_of_width<32, kSlotZeroApart>(case_seed, at, shape, count, lane, lanes, [&](uint32_t i, uint64_t r) { out[i] = uint32_t(r); });
+    draw_run_of_width<32, kDealing>(case_seed, at, shape, count, lane, lanes, [&](uint32_t i, uint64_t r) { out[i] = uint32_t(r); });
     return;
   }
   if (run == run_nibbles || run == run_noise) {
@@ -397,22 +444,20 @@ MMASP_PORTABLE void draw_codes(const CaseTablesOf<D>& t, uint64_t case_seed, uin
   if (sampler.width <= 12) {   // code_of's narrow case, its sampler read once per run instead of once per draw
     const uint8_t* const slots = slot_codes(sampler, arena);
     const auto put = [&](uint32_t i, uint64_t r) { out[i] = slots[uint32_t(r)]; };
-    if (width == 8) draw_run_of_width<8, kSlotZeroApart>(case_seed, at, shape, count, lane, lanes, put);
-    else if (width == 12) draw_run_of_width<12, kSlotZeroApart>(case_seed, at, shape, count, lane, lanes, put);
+    if (width == 8) draw_run_of_width<8, kDealing>(case_seed, at, shape, count, lane, lanes, put);
+    else if (width == 12) draw_run_of_width<12, kDealing>(case_seed, at, shape, count, lane, lanes, put);
     else draw_run(case_seed, at, shape, count, width, lane, lanes, put);
     return;
   }
   if (width == 32) {   // code_of's 32-bit field case, its scalars in registers
     const uint32_t mantissa_bits = sampler.mantissa_bits, pad_bits = sampler.pad_bits;
-    const uint32_t index_bits = 24 - mantissa_bits, index_mask = (1u << index_bits) - 1;
     const uint8_t* const slot_class = slot_classes(sampler, arena);
     const uint32_t* const codes = arena + sampler.codes;
     const Sampler::Class* const classes = sampler.classes;
-    draw_run_of_width<32, kSlotZeroApart>(case_seed, at, shape, count, lane, lanes, [&](uint32_t i, uint64_t r) {
+    draw_run_of_width<32, kDealing>(case_seed, at, shape, count, lane, lanes, [&](uint32_t i, uint64_t r) {
       const uint32_t field = uint32_t(r);
       const Sampler::Class k = classes[slot_class[field >> 24]];
-      const uint32_t index = (field >> mantissa_bits) & index_mask;
-      out[i] = codes[k.offset + uint32_t((uint64_t(index) * k.size) >> index_bits)] | ((field << pad_bits) & k.mask) | k.force;
+      out[i] = codes[k.offset + class_entry(field_index_at_top(field, mantissa_bits), k.size)] | ((field << pad_bits) & k.mask) | k.force;
     });
     return;
   }

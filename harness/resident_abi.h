@@ -1153,10 +1153,25 @@ struct Registers {
 // elements gathered by an unrolled loop with constant shifts. `index` is the lane's first cell of the operand's
 // layout (layout_cell). The same registers (Resident tests compare every pair's
 // packing with fragments.h's).
-template <uint32_t kBits>
+// kUnrolled: the four registers each gathered under a condition (uniform across the warp), in place of a loop that
+// pushes each finished word in at r[3] and then pads with zeros; only in the kernels where that measured faster
+// (resident_kernel.cuh, kUnrolledPacking).
+template <uint32_t kBits, bool kUnrolled = false>
 MMASP_PORTABLE Registers pack_whole_words(const uint32_t* index, uint32_t per_lane, const uint32_t* matrix) {
   constexpr uint32_t per_word = 32 / kBits;
   Registers x = {};
+  if constexpr (kUnrolled) {
+MMASP_UNROLL
+    for (uint32_t w = 0; w < 4; ++w) {
+      uint32_t word = 0;
+      if (w * per_word < per_lane) {
+MMASP_UNROLL
+        for (uint32_t k = 0; k < per_word; ++k) word |= matrix[index[layout_cell(w * per_word + k, 0)]] << (k * kBits);
+      }
+      x.r[w] = word;
+    }
+    return x;
+  }
   uint32_t pushed = 0;
 MMASP_NO_UNROLL
   for (uint32_t e = 0; e < per_lane; e += per_word) {
@@ -1177,16 +1192,16 @@ MMASP_UNROLL
 // bit bits * (e % (32 / bits)), as fragments.h packs them. Where a lane's elements fill whole words (every sm_90
 // operand), pack_whole_words; else one loop, not unrolled. Either way a finished word enters at r[3] as the others move
 // down, so no register is indexed at run time.
-template <class D>
+template <bool kUnrolled = false, class D>
 MMASP_PORTABLE Registers pack_operand(const PairTablesOf<D>& p, int operand, const uint32_t* matrix, uint32_t lane) {
   const uint32_t bits = p.container_bits[operand], per_lane = p.per_lane[operand];
   const uint32_t* index = p.layouts + p.layout[operand] + lane;
   if ((per_lane * bits) % 32 == 0) {   // every sm_90 operand: whole words (bits divides 32; no division by bits)
     switch (bits) {
-      case 4: return pack_whole_words<4>(index, per_lane, matrix);
-      case 8: return pack_whole_words<8>(index, per_lane, matrix);
-      case 16: return pack_whole_words<16>(index, per_lane, matrix);
-      case 32: return pack_whole_words<32>(index, per_lane, matrix);
+      case 4: return pack_whole_words<4, kUnrolled>(index, per_lane, matrix);
+      case 8: return pack_whole_words<8, kUnrolled>(index, per_lane, matrix);
+      case 16: return pack_whole_words<16, kUnrolled>(index, per_lane, matrix);
+      case 32: return pack_whole_words<32, kUnrolled>(index, per_lane, matrix);
       default: break;
     }
   }

@@ -44,10 +44,15 @@ __device__ __forceinline__ uint32_t draw_shared_case(const LaunchOf<D>& launch, 
   const uint32_t stored = t.k / 2, chunks = 1u << t.chunks_log2;
   const uint64_t seed = portable::splitmix(launch.stream_base + index * portable::kGamma);
   const uint32_t profile = portable::profile_of(t, seed);
-  portable::draw_codes<kDenseOverCodes>(t, seed, profile, portable::run_nibbles, t.nibble_count, lane, 32, nibbles);
-  portable::draw_codes<kDenseOverCodes>(t, seed, profile, portable::run_a, t.a_count, lane, 32, a);
-  portable::draw_codes<kDenseOverCodes>(t, seed, profile, portable::run_b, t.b_count, lane, 32, b);
-  portable::draw_codes<kDenseOverCodes>(t, seed, profile, portable::run_c, t.c_count, lane, 32, c);
+  // How the lanes share a run (portable::Dealing says what each way measured): a kernel of one shape knows its counts
+  // at compile time, so four draws a lane costs the others nothing.
+  constexpr portable::Dealing kDealing = kDenseOverCodes                                   ? portable::Dealing::slot_zero_apart
+                                         : !std::is_same_v<D, portable::CaseDims> ? portable::Dealing::four_draws_a_lane
+                                                                                  : portable::Dealing::outputs;
+  portable::draw_codes<kDealing>(t, seed, profile, portable::run_nibbles, t.nibble_count, lane, 32, nibbles);
+  portable::draw_codes<kDealing>(t, seed, profile, portable::run_a, t.a_count, lane, 32, a);
+  portable::draw_codes<kDealing>(t, seed, profile, portable::run_b, t.b_count, lane, 32, b);
+  portable::draw_codes<kDealing>(t, seed, profile, portable::run_c, t.c_count, lane, 32, c);
   const uint32_t noise = portable::noise_of_lane(t, seed, profile, lane);
   __syncwarp();
   if (profile == t.cancellation_profile && !kDenseOverCodes) {
@@ -187,10 +192,15 @@ __device__ __forceinline__ void resident_cases(const LaunchOf<D>& launch) {
   // Registers are only ever indexed by unrolled loops or selects (resident_abi.h): an index known only at run time
   // would put them in local memory.
   Registers ra = {}, rb = {}, rc = {}, rd = {};
+  // pack_whole_words unrolled in the kernels of the m16n8k16 float forms and of the f16 pairs: there the forms
+  // verified x1.01-x1.04 more than with the loop; in the kernels that take every shape it moved the 8-bit integer
+  // forms by -12 % to +10 %, and the fp8 kernel gained nothing (evidence/gpu-runs/2026-11-29c-c-draw, call1.sh, vD
+  // against vB).
+  constexpr bool kUnrolledPacking = kF16Words || (!std::is_same_v<D, gen::portable::CaseDims> && !kFp8Blocks && !kDenseOverCodes);
   const auto pack = [&](uint32_t noise) MMASP_INLINE_LAMBDA {
-    ra = pack_operand(p, operand_a, a, lane);
-    rb = pack_operand(p, operand_b, b, lane);
-    rc = pack_operand(p, operand_c, c, lane);
+    ra = pack_operand<kUnrolledPacking>(p, operand_a, a, lane);
+    rb = pack_operand<kUnrolledPacking>(p, operand_b, b, lane);
+    rc = pack_operand<kUnrolledPacking>(p, operand_c, c, lane);
     return metadata_register(p, nibbles, lane, noise);
   };
 

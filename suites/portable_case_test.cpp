@@ -47,8 +47,8 @@ TEST(PortableCase, DrawsTheBulkGeneratorsCasesForEveryDrawableForm) {
 }
 
 // A warp draws a run stream output by stream output (draw_codes, lanes 0..31): together its lanes write every element
-// once, each the code that drawing it alone (drawn) gives; both ways of dealing the current word's rest (slot 0) to
-// the lanes (kSlotZeroApart: the dense kernel's), on every form.
+// once, each the code that drawing it alone (drawn) gives; every way of dealing a run to the lanes (Dealing), on every
+// form.
 TEST(PortableCase, AWarpsLanesDrawEveryElementOfARunOnce) {
   for (const Form& form : instruction_space()) {
     if (!gen::portable_drawable(form)) continue;
@@ -61,13 +61,15 @@ TEST(PortableCase, AWarpsLanesDrawEveryElementOfARunOnce) {
       const std::pair<int, uint32_t> runs[] = {{gen::portable::run_nibbles, t.nibble_count}, {gen::portable::run_a, t.a_count},
                                                {gen::portable::run_b, t.b_count}, {gen::portable::run_c, t.c_count},
                                                {gen::portable::run_noise, 32}};
-      for (const bool apart : {false, true})
+      using gen::portable::Dealing;
+      for (const Dealing dealing : {Dealing::outputs, Dealing::slot_zero_apart, Dealing::four_draws_a_lane})
       for (const auto& [run, count] : runs) {
         std::vector<uint32_t> out(count), writes(count);
         for (uint32_t lane = 0; lane < 32; ++lane) {
           std::vector<uint32_t> mine(count, 0xDEADBEEFu);
-          if (apart) gen::portable::draw_codes<true>(t, seed, profile, run, count, lane, 32, mine.data());
-          else gen::portable::draw_codes<false>(t, seed, profile, run, count, lane, 32, mine.data());
+          if (dealing == Dealing::outputs) gen::portable::draw_codes<Dealing::outputs>(t, seed, profile, run, count, lane, 32, mine.data());
+          if (dealing == Dealing::slot_zero_apart) gen::portable::draw_codes<Dealing::slot_zero_apart>(t, seed, profile, run, count, lane, 32, mine.data());
+          if (dealing == Dealing::four_draws_a_lane) gen::portable::draw_codes<Dealing::four_draws_a_lane>(t, seed, profile, run, count, lane, 32, mine.data());
           for (uint32_t i = 0; i < count; ++i)
             if (mine[i] != 0xDEADBEEFu || gen::portable::drawn(t, seed, profile, run, i) == 0xDEADBEEFu) {
               out[i] = mine[i];
@@ -76,7 +78,7 @@ TEST(PortableCase, AWarpsLanesDrawEveryElementOfARunOnce) {
         }
         for (uint32_t i = 0; i < count; ++i) {
           ASSERT_EQ(out[i], gen::portable::drawn(t, seed, profile, run, i))
-              << form.opcode << " run " << run << " element " << i << (apart ? " (slot 0 apart)" : "");
+              << form.opcode << " run " << run << " element " << i << " (dealing " << int(dealing) << ")";
           if (run == gen::portable::run_noise)   // the kernel's own way to its lane's noise
             ASSERT_EQ(gen::portable::noise_of_lane(t, seed, profile, i), out[i]) << form.opcode << " noise of lane " << i;
           ASSERT_LE(writes[i], 32u);
@@ -200,6 +202,62 @@ TEST(PortableCase, RunsOfFieldsStartWhereTheDrawLeftOff) {
   draw.bits();
   for (uint32_t i = 0; i < 20; ++i)
     EXPECT_EQ(draw.field(8), gen::portable::draw_in_run(seed, at, i, 8)) << "field " << i;
+}
+
+// A run of 32-bit fields that a warp's lanes take four draws each (draw_run_of_width, C of every m16n8 form with a
+// 32-bit accumulator) gives each draw the bits draw_in_run gives it, whether the current word holds a field or not,
+// wherever the run starts; so does the generic dealing of outputs, for counts that are not four a lane.
+TEST(PortableCase, FourDrawsALaneAreTheRunsDraws) {
+  gen::SplitMixDraw pick(2026);
+  int runs = 0;
+  for (int trial = 0; trial < 64; ++trial) {
+    gen::portable::Cursor at;
+    at.next = uint32_t(pick.bits() % 1000) + 1;
+    at.word = at.next - 1;
+    at.left = trial % 2 == 0 ? 0u : 32u + uint32_t(pick.bits() % 32);   // from_word 0, or 1 with 32-63 bits left
+    const uint32_t lanes = trial % 4 < 2 ? 32u : 1u + uint32_t(pick.bits() % 40);
+    for (const uint32_t count : {4 * lanes, 4 * lanes + 1, 4 * lanes - 1}) {
+      const gen::portable::RunShape shape = gen::portable::run_shape(at, count, 32);
+      ASSERT_EQ(shape.from_word, at.left / 32);
+      const uint64_t seed = pick.bits();
+      std::vector<uint64_t> got(count, ~uint64_t(0));
+      std::vector<int> puts(count, 0);
+      for (uint32_t lane = 0; lane < lanes; ++lane)
+        gen::portable::draw_run_of_width<32, gen::portable::Dealing::four_draws_a_lane>(seed, at, shape, count, lane, lanes, [&](uint32_t i, uint64_t r) {
+          ASSERT_LT(i, count);
+          got[i] = r;
+          ++puts[i];
+        });
+      for (uint32_t i = 0; i < count; ++i) {
+        ASSERT_EQ(puts[i], 1) << "draw " << i << " of " << count << ", " << lanes << " lanes, left " << at.left;
+        ASSERT_EQ(got[i], gen::portable::draw_in_run(seed, at, i, 32)) << "draw " << i << " of " << count << ", " << lanes
+                                                                         << " lanes, left " << at.left;
+      }
+      ++runs;
+    }
+  }
+  EXPECT_EQ(runs, 192);
+}
+
+// The kernels' class-list entry (class_entry of field_index_at_top) is code_of's (index * size) >> index_bits, for
+// every mantissa width a 32-bit field can have, every index at its extremes and at random, and list sizes from 1 to
+// 2^32 - 1.
+TEST(PortableCase, ClassEntryIsTheScaledIndex) {
+  gen::SplitMixDraw pick(31);
+  uint64_t checked = 0;
+  for (uint32_t mantissa_bits = 0; mantissa_bits <= 23; ++mantissa_bits) {
+    const uint32_t index_bits = 24 - mantissa_bits, index_mask = (1u << index_bits) - 1;
+    for (int trial = 0; trial < 20000; ++trial) {
+      const uint32_t field = trial < 4 ? (trial % 2 == 0 ? 0u : ~0u) : uint32_t(pick.bits());
+      const uint32_t size = trial < 2 ? ~0u : trial < 4 ? 1u : uint32_t(pick.bits() >> (pick.bits() % 32));
+      const uint32_t index = (field >> mantissa_bits) & index_mask;
+      const uint32_t want = uint32_t((uint64_t(index) * size) >> index_bits);
+      ASSERT_EQ(gen::portable::class_entry(gen::portable::field_index_at_top(field, mantissa_bits), size), want)
+          << "field " << field << ", size " << size << ", mantissa bits " << mantissa_bits;
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 24u * 20000u);
 }
 
 }  // namespace

@@ -93,11 +93,18 @@ TEST(Resident, EverySm90PairHasAKernelAndTablesThatPackAndJudgeAsTheHostDoes) {
           const resident::Registers a = resident::pack_operand(p, resident::operand_a, test.a_compressed.data(), lane);
           const resident::Registers b = resident::pack_operand(p, resident::operand_b, test.b.data(), lane);
           const resident::Registers c = resident::pack_operand(p, resident::operand_c, test.c.data(), lane);
+          // The unrolled packing (kUnrolledPacking kernels), for every pair whichever kernel takes it.
+          const resident::Registers a_unrolled = resident::pack_operand<true>(p, resident::operand_a, test.a_compressed.data(), lane);
+          const resident::Registers b_unrolled = resident::pack_operand<true>(p, resident::operand_b, test.b.data(), lane);
+          const resident::Registers c_unrolled = resident::pack_operand<true>(p, resident::operand_c, test.c.data(), lane);
           // The registers the instruction does not read are zero (the kernel passes all four).
           for (int r = 0; r < 4; ++r) {
             ASSERT_EQ(a.r[r], r < form.regs.a ? want.a[size_t(r)] : 0u) << form.opcode << " lane " << lane << " A register " << r;
             ASSERT_EQ(b.r[r], r < form.regs.b ? want.b[size_t(r)] : 0u) << form.opcode << " lane " << lane << " B register " << r;
             ASSERT_EQ(c.r[r], r < form.regs.c ? want.c[size_t(r)] : 0u) << form.opcode << " lane " << lane << " C register " << r;
+            ASSERT_EQ(a_unrolled.r[r], a.r[r]) << form.opcode << " lane " << lane << " A register " << r << " (unrolled)";
+            ASSERT_EQ(b_unrolled.r[r], b.r[r]) << form.opcode << " lane " << lane << " B register " << r << " (unrolled)";
+            ASSERT_EQ(c_unrolled.r[r], c.r[r]) << form.opcode << " lane " << lane << " C register " << r << " (unrolled)";
           }
           ASSERT_EQ(resident::metadata_register(p, test.nibbles.data(), lane, test.metadata_noise[lane]), want.e)
               << form.opcode << " selector " << selector << " lane " << lane << " metadata";
