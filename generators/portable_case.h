@@ -329,8 +329,8 @@ MMASP_PORTABLE uint64_t rotate_right_64(uint64_t x, uint32_t n) { return n == 0 
 // third round to lane 0 alone, and six sampler lookups a lane where four do). Only for kernels of one shape, where
 // the count is known at compile time: on an H200 the m16n8k16 float forms verified ×1.06-×1.11 more with it, while
 // the kernels that take every shape, holding both ways, lost 8-16 % on the 8-bit integer forms (evidence/gpu-runs/
-// 2026-11-29c-c-draw, call1.sh, vB). Its four stores a lane meet four lanes to a bank; turning each lane's order by
-// lane / 8 so that they would not cost the m16n8k16 float forms 3 % (vC).
+// 2026-11-29c-c-draw, call1.sh, vB). Its stores put four lanes in one bank; turning each lane's order by lane / 8,
+// so that none did, cost the m16n8k16 float forms 3 % (vC), so they stay in order.
 enum class Dealing { outputs, slot_zero_apart, four_draws_a_lane };
 
 template <uint32_t kWidth, Dealing kDealing = Dealing::outputs, class Put>
