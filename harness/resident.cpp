@@ -57,8 +57,13 @@ void point_at_host_copies(ResidentPairTables& out) {
 
 }  // namespace
 
-uint32_t resident_shared_words(const resident::PairTables& p, bool narrow_over_codes_kernel) {
-  return narrow_over_codes_kernel ? resident::narrow_over_codes_shared_words(p.cases) : resident::shared_words(p);
+uint32_t resident_shared_words(const resident::PairTables& p, WarpLayout layout) {
+  switch (layout) {
+    case WarpLayout::narrow_over_codes: return resident::narrow_over_codes_shared_words(p.cases);
+    case WarpLayout::fp8: return resident::fp8_shared_words(p.cases);
+    case WarpLayout::case_then_words: break;
+  }
+  return resident::shared_words(p);
 }
 
 ResidentPairTables resident_pair_tables(const Form& form, int selector, const ModelParameters* model) {
@@ -375,7 +380,7 @@ ResidentPath::Launched ResidentPath::launch(const Form& form, int selector, cons
                        (phase_barrier_ == PhaseBarrier::float_pairs && host.tables.judge != resident::Judge::integer);
   launch.phase_barrier = lean && barrier ? 1 : 0;
   // Words per warp in the kernel chosen: shared_words, until a narrow-over-codes kernel is (below).
-  uint32_t warp_words = resident_shared_words(host.tables, false);
+  uint32_t warp_words = resident_shared_words(host.tables, WarpLayout::case_then_words);
   const auto shared_for = [&](unsigned t) { return size_t(t / 32) * warp_words * 4; };
   // Where shared memory holds fewer than 32 of the pair's warps, the lean kernel of at most 768 threads and 80
   // registers (64 make it spill): on the H100, m16n8k32 bf16 (28 warps fit) 6.37e7 -> 6.97e7 verified cases/s with
@@ -397,12 +402,12 @@ ResidentPath::Launched ResidentPath::launch(const Form& form, int selector, cons
     // Its __launch_bounds__ (kResidentLeanFp8Threads) as the kernel reports it, so that an image built with other
     // bounds (resident_benchmark --image-file) runs blocks of its own size.
     threads = unsigned(device_.max_threads(kernel)) / kThreads * kThreads;
-    warp_words = resident::fp8_shared_words(host.tables.cases);   // its own layout (resident_abi.h)
+    warp_words = resident_shared_words(host.tables, WarpLayout::fp8);
   } else if (lean && host.tables.narrow_over_codes) {
     // The f16 ones' words f32 words: on an H200 x1.07 (evidence/gpu-runs/2026-11-29b-f16words, call2.sh).
     kernel = resident::f16_words_fit(host.tables) ? lean_narrow_f16_kernel_ : lean_narrow_kernel_;
     threads = unsigned(device_.max_threads(kernel)) / kThreads * kThreads;   // as the fp8 kernel's, above
-    warp_words = resident_shared_words(host.tables, true);
+    warp_words = resident_shared_words(host.tables, WarpLayout::narrow_over_codes);
   }
   // The m16n8k16 pairs the lean kernel would take: the same kernel with their case dimensions as constants, on an H200
   // x1.05 for m16n8k16 f16->f32 (evidence/gpu-runs/2026-11-29-dims).

@@ -44,9 +44,12 @@ struct ResidentPairTables {
 // `model`: the verified parameters for a float form (required), ignored for integer forms. Throws
 // std::invalid_argument for a pair without a resident kernel (has_resident_kernel).
 ResidentPairTables resident_pair_tables(const Form& form, int selector, const ModelParameters* model);
-// Shared-memory words per warp a kernel uses for a pair (its layout: resident_kernel.cuh): the narrow-over-codes
-// kernels' (for PairTables::narrow_over_codes pairs without a fault that needs the general kernel), or every other's.
-uint32_t resident_shared_words(const resident::PairTables& p, bool narrow_over_codes_kernel);
+// The layouts of a warp's shared memory (resident_kernel.cuh picks one per kernel): the case and then its decoded
+// words (every kernel but these), B's narrow words over the codes (the narrow-over-codes kernels), and the fp8
+// kernel's, A's words over the nibbles as well.
+enum class WarpLayout { case_then_words, narrow_over_codes, fp8 };
+// Shared-memory words per warp a kernel of that layout uses for a pair: the one place the launch sizes it.
+uint32_t resident_shared_words(const resident::PairTables& p, WarpLayout layout);
 // A test-only fault of the catalogue as the kernel applies it, or nullopt (with why) where it cannot.
 std::optional<resident::Fault> resident_fault(const Fault& fault, const Form& form, const ModelParameters* truth,
                                               std::string* why);

@@ -555,8 +555,9 @@ TEST(Resident, NarrowWordsWrittenOverTheCodesAreTheWords) {
     const bool expected = p.judge == resident::Judge::narrow_model &&
                           (form.family == "fp8" || (form.shape.k == 32 && (form.family == "f16" || form.family == "bf16")));
     EXPECT_EQ(p.narrow_over_codes, expected) << form.opcode;
-    EXPECT_EQ(resident_shared_words(p, false), resident::shared_words(p)) << form.opcode;   // the general kernel's too
-    EXPECT_EQ(resident_shared_words(p, true), resident::narrow_over_codes_shared_words(t)) << form.opcode;
+    EXPECT_EQ(resident_shared_words(p, WarpLayout::case_then_words), resident::shared_words(p)) << form.opcode;   // the general kernel's too
+    EXPECT_EQ(resident_shared_words(p, WarpLayout::narrow_over_codes), resident::narrow_over_codes_shared_words(t)) << form.opcode;
+    EXPECT_EQ(resident_shared_words(p, WarpLayout::fp8), resident::fp8_shared_words(t)) << form.opcode;
     if (!p.narrow_over_codes) continue;
     ++taken;
     EXPECT_TRUE(resident::narrow_over_codes_fits(t)) << form.opcode;
