@@ -1190,8 +1190,8 @@ MMASP_UNROLL
 
 // A lane's registers for an operand, from its matrix of codes (row-major): element e in register e / (32 / bits) at
 // bit bits * (e % (32 / bits)), as fragments.h packs them. Where a lane's elements fill whole words (every sm_90
-// operand), pack_whole_words; else one loop, not unrolled. Either way a finished word enters at r[3] as the others move
-// down, so no register is indexed at run time.
+// operand), pack_whole_words (kUnrolled: its unrolled form); else one loop, not unrolled. No register is indexed at
+// run time: a loop's finished word enters at r[3] as the others move down, an unrolled one goes to its own r[w].
 template <bool kUnrolled = false, class D>
 MMASP_PORTABLE Registers pack_operand(const PairTablesOf<D>& p, int operand, const uint32_t* matrix, uint32_t lane) {
   const uint32_t bits = p.container_bits[operand], per_lane = p.per_lane[operand];
