@@ -324,14 +324,28 @@ MMASP_PORTABLE uint64_t rotate_right_64(uint64_t x, uint32_t n) { return n == 0 
 // branch of its own for it (lane 0's, where the generic loop puts it): on an H200 every form verified ×1.003–×1.141
 // more with that but the m16n8k128 4-bit ones, ×0.971–×0.985 (evidence/gpu-runs/2026-11-28c-draw, call5.sh), so
 // Dealing::slot_zero_apart keeps lane 0's branch for their kernel (resident_kernel.cuh, kDenseOverCodes).
-// Dealing::four_draws_a_lane: where a run of 32-bit fields is four draws a lane (C of every m16n8 form with a 32-bit
-// accumulator: 128 draws), lane l takes draws 4l .. 4l+3, two or three outputs, in place of dealing 65 outputs (a
-// third round to lane 0 alone, and six sampler lookups a lane where four do). Only for kernels of one shape, where
-// the count is known at compile time: on an H200 the m16n8k16 float forms verified ×1.06-×1.11 more with it, while
-// the kernels that take every shape, holding both ways, lost 8-16 % on the 8-bit integer forms (evidence/gpu-runs/
-// 2026-11-29c-c-draw, call1.sh, vB). Its stores put four lanes in one bank; turning each lane's order by lane / 8,
-// so that none did, cost the m16n8k16 float forms 3 % (vC), so they stay in order.
-enum class Dealing { outputs, slot_zero_apart, four_draws_a_lane };
+// Dealing::consecutive_draws: lane l takes a run's draws (count / lanes) l onward, where that is four draws a lane of
+// 32-bit fields or two of 8 bits; any other run is dealt by outputs. Only for kernels of one shape, where the count is
+// known at compile time (the kernels that take every shape, holding both ways, lost 8-16 % on the 8-bit integer forms:
+// evidence/gpu-runs/2026-11-29c-c-draw, call1.sh, vB).
+// - Four 32-bit draws a lane (C of every m16n8 form with a 32-bit accumulator: 128 draws): draws 4l .. 4l+3, two or
+//   three outputs, in place of dealing 65 outputs (a third round to lane 0 alone, and six sampler lookups a lane where
+//   four do). On an H200 the m16n8k16 float forms verified ×1.06-×1.11 more with it (vB). Its stores put four lanes
+//   in one bank; turning each lane's order by lane / 8, so that none did, cost them 3 % (vC), so they stay in order.
+// - Two 8-bit draws a lane (the 64 metadata nibbles of every m16n8k16 form): each lane computes one slot's output
+//   (there are at most 9) and takes its draws 2l, 2l + 1 from the lanes that computed their slots, by shuffles on a GPU
+//   (the host computes the slot again), in place of 9 lanes each looking up and storing 8 nibbles while the others
+//   wait. On an H200 the m16n8k16 f16 and bf16 forms verified ×1.03 more with it (evidence/gpu-runs/2026-11-29d-lines,
+//   call2.sh, I against G).
+enum class Dealing { outputs, slot_zero_apart, consecutive_draws };
+
+// Slot `slot` of a run that starts at `at` with `from_word` draws in the current word's rest: slot 0 that rest shifted
+// down (where from_word is not 0), slot q >= 1 output at.next + q - 1.
+MMASP_PORTABLE uint64_t slot_output(uint64_t seed, const Cursor& at, uint32_t from_word, uint32_t slot) {
+  const bool rest = slot == 0;
+  const uint64_t r = stream_output(seed, rest ? uint64_t(at.word) : uint64_t(at.next) + slot - 1);
+  return rest && from_word != 0 ? r >> (64 - at.left) : r;
+}
 
 template <uint32_t kWidth, Dealing kDealing = Dealing::outputs, class Put>
 MMASP_PORTABLE void draw_run_of_width(uint64_t seed, const Cursor& at, const RunShape& shape, uint32_t count,
@@ -371,7 +385,26 @@ MMASP_UNROLL
       for (uint32_t i = 0; i < from_word; ++i) put(i, (r >> (i * kWidth)) & mask);
     }
     for (uint32_t slot = lane == 0 ? lanes : lane; slot < slots; slot += lanes) put_output(slot, stream_output(seed, at.next + slot - 1));
-  } else if (kDealing == Dealing::four_draws_a_lane && kWidth == 32 && count == 4 * lanes) {
+  } else if (kDealing == Dealing::consecutive_draws && kWidth == 8 && count == 2 * lanes && lanes == 32) {
+    // Two draws a lane (Dealing, above). Draw i is field i of slot 0 where i < from_word, else field (i - from_word) % 8
+    // of slot 1 + (i - from_word) / 8. Every lane of the warp runs this (the shuffles need all 32).
+#if defined(__CUDA_ARCH__)
+    const uint64_t mine = slot_output(seed, at, from_word, lane);   // lanes past the last slot compute one unused
+#endif
+MMASP_UNROLL
+    for (uint32_t j = 0; j < 2; ++j) {
+      const uint32_t i = 2 * lane + j;
+      const uint32_t slot = i < from_word ? 0u : 1u + ((i - from_word) >> 3);
+      const uint32_t field = i < from_word ? i : (i - from_word) & 7u;
+#if defined(__CUDA_ARCH__)
+      const uint32_t low = __shfl_sync(0xFFFFFFFFu, uint32_t(mine), slot);
+      const uint32_t high = __shfl_sync(0xFFFFFFFFu, uint32_t(mine >> 32), slot);
+      put(i, ((field < 4 ? low : high) >> ((field & 3u) * kWidth)) & mask);
+#else
+      put(i, (slot_output(seed, at, from_word, slot) >> (field * kWidth)) & mask);
+#endif
+    }
+  } else if (kDealing == Dealing::consecutive_draws && kWidth == 32 && count == 4 * lanes) {
     // Lane l takes draws 4l .. 4l+3: from_word 0, the two halves of outputs next + 2l and next + 2l + 1; from_word 1
     // (the current word's rest holds one 32-bit field; it cannot hold two, as at.left < 64), draw 4l is the high half
     // of output next + 2l - 1 (lane 0's: the rest of at.word) and the other three follow.

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "generators/portable_case.h"
 #include "oracle/model_arithmetic.h"
@@ -93,6 +94,23 @@ struct PairTablesOf {
   bool narrow_pairs = false;
 };
 using PairTables = PairTablesOf<gen::portable::CaseDims>;
+// An operand's elements per lane as an unrolled packing reads them. An mma fragment holds each element of A
+// (compressed), B, C and D in exactly one lane, so per_lane is the operand's count over 32 (lane_counts_are_shares,
+// which the kernels check and Resident tests assert for every pair); a kernel of one shape knows that at compile time.
+template <class D>
+MMASP_PORTABLE uint32_t lane_elements(const PairTablesOf<D>& p, int operand) {
+  if constexpr (std::is_same_v<D, gen::portable::CaseDims>) {
+    return p.per_lane[operand];
+  } else {
+    return operand == 0 ? D::a_count / 32 : operand == 1 ? D::b_count / 32 : D::c_count / 32;
+  }
+}
+template <class D>
+MMASP_PORTABLE bool lane_counts_are_shares(const PairTablesOf<D>& p) {
+  const auto& t = p.cases;
+  return p.per_lane[0] * 32 == t.a_count && p.per_lane[1] * 32 == t.b_count && p.per_lane[2] * 32 == t.c_count &&
+         p.per_lane[3] * 32 == t.c_count;
+}
 inline constexpr uint32_t kNoNibble = 0xFFFFFFFFu, kNoTable = 0xFFFFFFFFu;
 
 // Where a lane's element `element` lies in a per-lane table (an operand's layout, the metadata's nibble positions):
@@ -1192,9 +1210,11 @@ MMASP_UNROLL
 // bit bits * (e % (32 / bits)), as fragments.h packs them. Where a lane's elements fill whole words (every sm_90
 // operand), pack_whole_words (kUnrolled: its unrolled form); else one loop, not unrolled. No register is indexed at
 // run time: a loop's finished word enters at r[3] as the others move down, an unrolled one goes to its own r[w].
+// kUnrolled: per_lane by lane_elements, so that a kernel of one shape gathers only the words there are (its unrolled
+// words are each under a condition on per_lane; with a count known only at run time every one was gathered).
 template <bool kUnrolled = false, class D>
 MMASP_PORTABLE Registers pack_operand(const PairTablesOf<D>& p, int operand, const uint32_t* matrix, uint32_t lane) {
-  const uint32_t bits = p.container_bits[operand], per_lane = p.per_lane[operand];
+  const uint32_t bits = p.container_bits[operand], per_lane = kUnrolled ? lane_elements(p, operand) : p.per_lane[operand];
   const uint32_t* index = p.layouts + p.layout[operand] + lane;
   if ((per_lane * bits) % 32 == 0) {   // every sm_90 operand: whole words (bits divides 32; no division by bits)
     switch (bits) {

@@ -45,9 +45,9 @@ __device__ __forceinline__ uint32_t draw_shared_case(const LaunchOf<D>& launch, 
   const uint64_t seed = portable::splitmix(launch.stream_base + index * portable::kGamma);
   const uint32_t profile = portable::profile_of(t, seed);
   // How the lanes share a run (portable::Dealing says what each way measured): a kernel of one shape knows its counts
-  // at compile time, so four draws a lane costs the others nothing.
+  // at compile time, so consecutive draws cost the others nothing.
   constexpr portable::Dealing kDealing = kDenseOverCodes                                   ? portable::Dealing::slot_zero_apart
-                                         : !std::is_same_v<D, portable::CaseDims> ? portable::Dealing::four_draws_a_lane
+                                         : !std::is_same_v<D, portable::CaseDims> ? portable::Dealing::consecutive_draws
                                                                                   : portable::Dealing::outputs;
   portable::draw_codes<kDealing>(t, seed, profile, portable::run_nibbles, t.nibble_count, lane, 32, nibbles);
   portable::draw_codes<kDealing>(t, seed, profile, portable::run_a, t.a_count, lane, 32, a);
@@ -139,10 +139,23 @@ __device__ __forceinline__ void resident_cases(const LaunchOf<D>& launch) {
   extern __shared__ __align__(16) uint32_t shared[];   // 16: the dense integer judge's 128-bit loads
   const PairTablesOf<D>& p = launch.pair;   // parameter space (Launch::pair says why)
   const gen::portable::CaseTablesOf<D>& t = p.cases;
-  if constexpr (!std::is_same_v<D, gen::portable::CaseDims>) {
+  // pack_whole_words unrolled in the kernels of the m16n8k16 float forms and of the f16 pairs: there the forms
+  // verified x1.01-x1.04 more than with the loop; in the kernels that take every shape it moved the 8-bit integer
+  // forms by -12 % to +10 %, and the fp8 kernel gained nothing (evidence/gpu-runs/2026-11-29c-c-draw, call1.sh, vD
+  // against vB). Where such a kernel runs one shape, pack_operand knows each operand's elements per lane at compile
+  // time (lane_elements), and gathers only the words there are: the m16n8k16 f16 and bf16 forms verified x1.015-x1.03
+  // more; the same constants in the fp8 kernel's packing loop cost its forms 1-2 % (evidence/gpu-runs/
+  // 2026-11-29d-lines, call2.sh, G against hd).
+  constexpr bool kOneShape = !std::is_same_v<D, gen::portable::CaseDims>;
+  constexpr bool kUnrolledPacking = kF16Words || (kOneShape && !kFp8Blocks && !kDenseOverCodes);
+  if constexpr (kOneShape) {
     // A kernel of one shape (FixedCaseDims): the host sends it only pairs of that shape (resident.cpp); one of another
-    // shape would be judged by the wrong constants, so the launch fails instead.
+    // shape would be judged by the wrong constants, so the launch fails instead, as it does where the packing's
+    // elements per lane would not be the tables' (never: lane_counts_are_shares holds for every fragment).
     if (!t.holds_its_dims()) __trap();
+    if constexpr (kUnrolledPacking) {
+      if (!lane_counts_are_shares(p)) __trap();
+    }
   }
   if constexpr (kF16Words) {
     // Likewise a pair whose operands are not f16, or whose judge f32 words do not fit: refused.
@@ -192,11 +205,6 @@ __device__ __forceinline__ void resident_cases(const LaunchOf<D>& launch) {
   // Registers are only ever indexed by unrolled loops or selects (resident_abi.h): an index known only at run time
   // would put them in local memory.
   Registers ra = {}, rb = {}, rc = {}, rd = {};
-  // pack_whole_words unrolled in the kernels of the m16n8k16 float forms and of the f16 pairs: there the forms
-  // verified x1.01-x1.04 more than with the loop; in the kernels that take every shape it moved the 8-bit integer
-  // forms by -12 % to +10 %, and the fp8 kernel gained nothing (evidence/gpu-runs/2026-11-29c-c-draw, call1.sh, vD
-  // against vB).
-  constexpr bool kUnrolledPacking = kF16Words || (!std::is_same_v<D, gen::portable::CaseDims> && !kFp8Blocks && !kDenseOverCodes);
   const auto pack = [&](uint32_t noise) MMASP_INLINE_LAMBDA {
     ra = pack_operand<kUnrolledPacking>(p, operand_a, a, lane);
     rb = pack_operand<kUnrolledPacking>(p, operand_b, b, lane);

@@ -62,14 +62,14 @@ TEST(PortableCase, AWarpsLanesDrawEveryElementOfARunOnce) {
                                                {gen::portable::run_b, t.b_count}, {gen::portable::run_c, t.c_count},
                                                {gen::portable::run_noise, 32}};
       using gen::portable::Dealing;
-      for (const Dealing dealing : {Dealing::outputs, Dealing::slot_zero_apart, Dealing::four_draws_a_lane})
+      for (const Dealing dealing : {Dealing::outputs, Dealing::slot_zero_apart, Dealing::consecutive_draws})
       for (const auto& [run, count] : runs) {
         std::vector<uint32_t> out(count), writes(count);
         for (uint32_t lane = 0; lane < 32; ++lane) {
           std::vector<uint32_t> mine(count, 0xDEADBEEFu);
           if (dealing == Dealing::outputs) gen::portable::draw_codes<Dealing::outputs>(t, seed, profile, run, count, lane, 32, mine.data());
           if (dealing == Dealing::slot_zero_apart) gen::portable::draw_codes<Dealing::slot_zero_apart>(t, seed, profile, run, count, lane, 32, mine.data());
-          if (dealing == Dealing::four_draws_a_lane) gen::portable::draw_codes<Dealing::four_draws_a_lane>(t, seed, profile, run, count, lane, 32, mine.data());
+          if (dealing == Dealing::consecutive_draws) gen::portable::draw_codes<Dealing::consecutive_draws>(t, seed, profile, run, count, lane, 32, mine.data());
           for (uint32_t i = 0; i < count; ++i)
             if (mine[i] != 0xDEADBEEFu || gen::portable::drawn(t, seed, profile, run, i) == 0xDEADBEEFu) {
               out[i] = mine[i];
@@ -223,7 +223,7 @@ TEST(PortableCase, FourDrawsALaneAreTheRunsDraws) {
       std::vector<uint64_t> got(count, ~uint64_t(0));
       std::vector<int> puts(count, 0);
       for (uint32_t lane = 0; lane < lanes; ++lane)
-        gen::portable::draw_run_of_width<32, gen::portable::Dealing::four_draws_a_lane>(seed, at, shape, count, lane, lanes, [&](uint32_t i, uint64_t r) {
+        gen::portable::draw_run_of_width<32, gen::portable::Dealing::consecutive_draws>(seed, at, shape, count, lane, lanes, [&](uint32_t i, uint64_t r) {
           ASSERT_LT(i, count);
           got[i] = r;
           ++puts[i];
@@ -237,6 +237,42 @@ TEST(PortableCase, FourDrawsALaneAreTheRunsDraws) {
     }
   }
   EXPECT_EQ(runs, 192);
+}
+
+// A run of 8-bit fields that a warp's 32 lanes take two draws each (the 64 metadata nibbles of every m16n8k16 form)
+// gives each draw the bits draw_in_run gives it, whatever part of a field the current word's rest holds (0 to 7
+// fields, and the bits below one); so does the generic dealing of outputs for 63 and 65 draws, and for fewer lanes.
+TEST(PortableCase, TwoDrawsALaneAreTheRunsDraws) {
+  gen::SplitMixDraw pick(2027);
+  int runs = 0, from_words = 0;
+  for (int trial = 0; trial < 256; ++trial) {
+    gen::portable::Cursor at;
+    at.next = uint32_t(pick.bits() % 1000) + 1;
+    at.word = at.next - 1;
+    at.left = uint32_t(trial % 64);   // every amount of the current word left, from_word 0 to 7
+    const uint32_t lanes = trial % 4 < 3 ? 32u : 1u + uint32_t(pick.bits() % 40);
+    for (const uint32_t count : {2 * lanes, 2 * lanes + 1, 2 * lanes - 1}) {
+      const gen::portable::RunShape shape = gen::portable::run_shape(at, count, 8);
+      if (lanes == 32 && count == 64) from_words |= 1 << shape.from_word;
+      const uint64_t seed = pick.bits();
+      std::vector<uint64_t> got(count, ~uint64_t(0));
+      std::vector<int> puts(count, 0);
+      for (uint32_t lane = 0; lane < lanes; ++lane)
+        gen::portable::draw_run_of_width<8, gen::portable::Dealing::consecutive_draws>(seed, at, shape, count, lane, lanes, [&](uint32_t i, uint64_t r) {
+          ASSERT_LT(i, count);
+          got[i] = r;
+          ++puts[i];
+        });
+      for (uint32_t i = 0; i < count; ++i) {
+        ASSERT_EQ(puts[i], 1) << "draw " << i << " of " << count << ", " << lanes << " lanes, left " << at.left;
+        ASSERT_EQ(got[i], gen::portable::draw_in_run(seed, at, i, 8)) << "draw " << i << " of " << count << ", " << lanes
+                                                                        << " lanes, left " << at.left;
+      }
+      ++runs;
+    }
+  }
+  EXPECT_EQ(runs, 768);
+  EXPECT_EQ(from_words, 0xFF) << "every from_word, 0 to 7, with 32 lanes and 64 draws";
 }
 
 // The kernels' class-list entry (class_entry of field_index_at_top) is code_of's (index * size) >> index_bits, for

@@ -84,6 +84,8 @@ TEST(Resident, EverySm90PairHasAKernelAndTablesThatPackAndJudgeAsTheHostDoes) {
       const resident::PairTables& p = tables.tables;
       for (int operand = 0; operand < 4; ++operand)   // pack_operand's whole-word path (pack_whole_words)
         EXPECT_EQ(p.per_lane[operand] % (32 / p.container_bits[operand]), 0u) << form.opcode << " operand " << operand;
+      // Each element of every operand in one lane: what a kernel of one shape's unrolled packing takes (lane_elements).
+      EXPECT_TRUE(resident::lane_counts_are_shares(p)) << form.opcode << " selector " << selector;
       const gen::CaseSeeds seeds(0xabc + uint64_t(selector), form);
       for (uint64_t index = 0; index < 24; ++index) {
         MmaCase test = drawn_case(form, selector, seeds, index);
@@ -680,12 +682,17 @@ void expect_one_shape_computes_as_the_tables(const Form& form, int selector, con
     ASSERT_EQ(gen::portable::profile_of(ft, seed), profile);
     const uint32_t counts[] = {0, t.nibble_count, t.a_count, t.b_count, t.c_count};
     for (int run = gen::portable::run_nibbles; run <= gen::portable::run_c; ++run) {
-      std::vector<uint32_t> general(counts[run], 0xFFFFFFFFu), constant(counts[run], 0xFFFFFFFFu);
+      std::vector<uint32_t> general(counts[run], 0xFFFFFFFFu), constant(counts[run], 0xFFFFFFFFu),
+          consecutive(counts[run], 0xFFFFFFFFu);
       for (uint32_t lane = 0; lane < 32; ++lane) {
         gen::portable::draw_codes(t, seed, profile, run, counts[run], lane, 32, general.data());
         gen::portable::draw_codes(ft, seed, profile, run, counts[run], lane, 32, constant.data());
+        // as the kernels of one shape deal them
+        gen::portable::draw_codes<gen::portable::Dealing::consecutive_draws>(ft, seed, profile, run, counts[run], lane, 32,
+                                                                             consecutive.data());
       }
       ASSERT_EQ(constant, general) << form.opcode << " case " << index << " run " << run;
+      ASSERT_EQ(consecutive, general) << form.opcode << " case " << index << " run " << run;
     }
     const MmaCase test = drawn_case(form, selector, seeds, index);
     for (uint32_t lane = 0; lane < 32; ++lane) {
@@ -693,7 +700,11 @@ void expect_one_shape_computes_as_the_tables(const Form& form, int selector, con
         const std::vector<uint32_t>& codes = operand == resident::operand_a ? test.a_compressed : operand == resident::operand_b ? test.b : test.c;
         const resident::Registers want = resident::pack_operand(p, operand, codes.data(), lane);
         const resident::Registers got = resident::pack_operand(fixed, operand, codes.data(), lane);
+        // unrolled, its elements per lane the shape's constants (lane_elements), as the k16 kernels pack
+        const resident::Registers unrolled = resident::pack_operand<true>(fixed, operand, codes.data(), lane);
         for (int r = 0; r < 4; ++r) ASSERT_EQ(got.r[r], want.r[r]) << form.opcode << " lane " << lane << " operand " << operand;
+        for (int r = 0; r < 4; ++r)
+          ASSERT_EQ(unrolled.r[r], want.r[r]) << form.opcode << " lane " << lane << " operand " << operand << " (unrolled)";
       }
       ASSERT_EQ(resident::metadata_register(fixed, test.nibbles.data(), lane, 77u),
                 resident::metadata_register(p, test.nibbles.data(), lane, 77u));
