@@ -1210,8 +1210,9 @@ MMASP_UNROLL
 // bit bits * (e % (32 / bits)), as fragments.h packs them. Where a lane's elements fill whole words (every sm_90
 // operand), pack_whole_words (kUnrolled: its unrolled form); else one loop, not unrolled. No register is indexed at
 // run time: a loop's finished word enters at r[3] as the others move down, an unrolled one goes to its own r[w].
-// kUnrolled: per_lane by lane_elements, so that a kernel of one shape gathers only the words there are (its unrolled
-// words are each under a condition on per_lane; with a count known only at run time every one was gathered).
+// kUnrolled: per_lane by lane_elements, so that a kernel of one shape gathers only the words there are (each unrolled
+// word is under a condition on per_lane: with a count known only at run time all four words' loads were issued,
+// predicated; ncu, evidence/gpu-runs/2026-11-29d-lines, call1.sh).
 template <bool kUnrolled = false, class D>
 MMASP_PORTABLE Registers pack_operand(const PairTablesOf<D>& p, int operand, const uint32_t* matrix, uint32_t lane) {
   const uint32_t bits = p.container_bits[operand], per_lane = kUnrolled ? lane_elements(p, operand) : p.per_lane[operand];
