@@ -26,19 +26,20 @@ namespace {
 
 std::optional<ModelParameters> model_for(const Form& form) { return verified_model(form, "sm_90"); }
 
-// A case's A and B as decode_narrow packs them (one lane doing every element): pack()'s words for the general walk
-// (judged_narrow_with<false>), or with f32_words the fp8 kernel's (judged_narrow_with<true>), or with f16_words the
-// f16 kernels' (decode_f16_words, judged_narrow_with<false, true>).
+// Which words a kernel judges a narrow pair from: pack()'s for the general walk (judged_narrow_with<false>), the fp8
+// kernel's f32 words (decode_narrow<true>, judged_narrow_with<true>), or the f16 kernels' (decode_f16_words,
+// judged_narrow_with<false, true>).
+enum class WordKind { general, fp8_f32, f16 };
+// A case's A and B as decode_narrow packs them (one lane doing every element), in words of `kind`.
 struct NarrowWords {
   std::vector<uint64_t> a, b;
 };
-NarrowWords narrow_words(const resident::PairTables& p, const MmaCase& test, bool f32_words = false,
-                         bool f16_words = false) {
+NarrowWords narrow_words(const resident::PairTables& p, const MmaCase& test, WordKind kind = WordKind::general) {
   NarrowWords words{std::vector<uint64_t>(resident::narrow_a_slots(p.cases)), std::vector<uint64_t>(test.b.size())};
-  if (f16_words)
+  if (kind == WordKind::f16)
     resident::decode_f16_words(p, test.a_compressed.data(), test.b.data(), test.nibbles.data(), 0, 1, words.a.data(),
                                words.b.data());
-  else if (f32_words)
+  else if (kind == WordKind::fp8_f32)
     resident::decode_narrow<true>(p, test.a_compressed.data(), test.b.data(), test.nibbles.data(), 0, 1, words.a.data(),
                                   words.b.data());
   else
@@ -48,7 +49,7 @@ NarrowWords narrow_words(const resident::PairTables& p, const MmaCase& test, boo
 }
 // The words judged_narrow reads for the pair (narrow_words_are_f32).
 NarrowWords judged_words(const resident::PairTables& p, const MmaCase& test) {
-  return narrow_words(p, test, resident::narrow_words_are_f32(p));
+  return narrow_words(p, test, resident::narrow_words_are_f32(p) ? WordKind::fp8_f32 : WordKind::general);
 }
 
 // Case `index` of a form's selector, as the bulk generator draws it from `seeds`.
@@ -240,7 +241,7 @@ TEST(Resident, TheNarrowModelIsTheModelOnEveryInput) {
       // The m16n8k16 f16 kernel's words and judge (f16_words_fit: every f16 pair): f32 words, products summed by f32
       // multiplication.
       if (resident::f16_words_fit(p)) {
-        const NarrowWords f16 = narrow_words(p, test, false, true);
+        const NarrowWords f16 = narrow_words(p, test, WordKind::f16);
         for (uint32_t idx = 0; idx < uint32_t(expected.size()); ++idx)
           ASSERT_EQ((resident::judged_narrow_with<false, true>(p, f16.a.data(), f16.b.data(), test.c.data(), idx)), expected[idx])
               << form.opcode << " case " << index << " (kind " << kind << ") element " << idx << ", f16 words";
@@ -516,14 +517,13 @@ TEST(Resident, DenseBytesWrittenOverTheCodesAreTheBytes) {
 }
 
 // After decode_narrow_over_codes in a kernel layout `shared` (A's words at `a_words`): B's words over the codes and A's
-// words are the words decode_narrow writes (f32 words where f32_words: the fp8 kernel's), C is untouched, and the
-// judge that reads them (the fp8 kernel's walk for f32 words, else the general one) finds the model's D. With
-// f16_words, after decode_f16_words_over_codes: the words decode_f16_words writes, judged as the f16 kernels judge.
+// words are the words decode_narrow writes in words of `kind` (WordKind::fp8_f32: the fp8 kernel's), C is untouched,
+// and the judge that reads them (the walk of that kind) finds the model's D. WordKind::f16: after
+// decode_f16_words_over_codes, the words decode_f16_words writes, judged as the f16 kernels judge.
 void expect_words_over_codes(const resident::PairTables& p, const MmaCase& test, const ModelParameters* model,
-                             const uint32_t* shared, const uint64_t* a_words, bool f32_words, const std::string& what,
-                             bool f16_words = false) {
+                             const uint32_t* shared, const uint64_t* a_words, WordKind kind, const std::string& what) {
   const gen::portable::CaseTables& t = p.cases;
-  const NarrowWords elsewhere = narrow_words(p, test, f32_words, f16_words);
+  const NarrowWords elsewhere = narrow_words(p, test, kind);
   std::vector<uint64_t> b_words(t.b_count);
   for (uint32_t e = 0; e < t.b_count; ++e) {
     b_words[e] = uint64_t(shared[2 * e + 1]) << 32 | shared[2 * e];
@@ -534,9 +534,10 @@ void expect_words_over_codes(const resident::PairTables& p, const MmaCase& test,
   for (uint32_t x = 0; x < t.c_count; ++x) ASSERT_EQ(shared[t.a_count + t.b_count + x], test.c[x]) << what << " C " << x;
   const std::vector<uint32_t> d_expected = resident_expected_d(test, model);
   for (uint32_t idx = 0; idx < uint32_t(d_expected.size()); ++idx) {
-    const uint32_t judged = f16_words   ? resident::judged_narrow_with<false, true>(p, a_words, b_words.data(), test.c.data(), idx)
-                            : f32_words ? resident::judged_narrow_with<true>(p, a_words, b_words.data(), test.c.data(), idx)
-                                        : resident::judged_narrow_with<false>(p, a_words, b_words.data(), test.c.data(), idx);
+    const uint32_t judged =
+        kind == WordKind::f16       ? resident::judged_narrow_with<false, true>(p, a_words, b_words.data(), test.c.data(), idx)
+        : kind == WordKind::fp8_f32 ? resident::judged_narrow_with<true>(p, a_words, b_words.data(), test.c.data(), idx)
+                                    : resident::judged_narrow_with<false>(p, a_words, b_words.data(), test.c.data(), idx);
     ASSERT_EQ(judged, d_expected[idx]) << what << " element " << idx;
   }
 }
@@ -589,7 +590,7 @@ TEST(Resident, NarrowWordsWrittenOverTheCodesAreTheWords) {
       const uint32_t* nibbles = shared.data() + t.a_count + t.b_count + t.c_count;
       std::vector<uint64_t> a_words(resident::narrow_a_slots(t));
       resident::decode_narrow_over_codes(p, shared.data(), nibbles, 0, 1, a_words.data());
-      ASSERT_NO_FATAL_FAILURE(expect_words_over_codes(p, test, &*model, shared.data(), a_words.data(), false,
+      ASSERT_NO_FATAL_FAILURE(expect_words_over_codes(p, test, &*model, shared.data(), a_words.data(), WordKind::general,
                                                       form.opcode + " case " + std::to_string(index)));
       for (uint32_t x = 0; x < t.nibble_count; ++x) ASSERT_EQ(nibbles[x], test.nibbles[x]) << form.opcode << " nibble " << x;
       if (resident::f16_words_fit(p)) {   // the narrow f16 kernel's words, in the same layout
@@ -599,8 +600,8 @@ TEST(Resident, NarrowWordsWrittenOverTheCodesAreTheWords) {
         std::vector<uint64_t> f16_a_words(resident::narrow_a_slots(t));
         resident::decode_f16_words_over_codes(p, f16_shared.data(), f16_shared.data() + t.a_count + t.b_count + t.c_count,
                                               0, 1, f16_a_words.data());
-        ASSERT_NO_FATAL_FAILURE(expect_words_over_codes(p, test, &*model, f16_shared.data(), f16_a_words.data(), false,
-                                                        form.opcode + " case " + std::to_string(index) + ", f16 words", true));
+        ASSERT_NO_FATAL_FAILURE(expect_words_over_codes(p, test, &*model, f16_shared.data(), f16_a_words.data(), WordKind::f16,
+                                                        form.opcode + " case " + std::to_string(index) + ", f16 words"));
         for (uint32_t x = 0; x < t.nibble_count; ++x)
           ASSERT_EQ(f16_shared[t.a_count + t.b_count + t.c_count + x], test.nibbles[x]) << form.opcode << " nibble " << x;
       }
@@ -820,7 +821,7 @@ TEST(Resident, Fp8WordsWrittenOverTheNibblesAreTheWords) {
       const uint32_t* nibbles = shared + t.a_count + t.b_count + t.c_count;
       uint64_t* a_words = backing.data() + resident::fp8_a_words_at(t) / 2;
       resident::decode_narrow_over_codes<true>(p, shared, nibbles, 0, 1, a_words);
-      ASSERT_NO_FATAL_FAILURE(expect_words_over_codes(p, test, &*model, shared, a_words, true,
+      ASSERT_NO_FATAL_FAILURE(expect_words_over_codes(p, test, &*model, shared, a_words, WordKind::fp8_f32,
                                                       form.opcode + " case " + std::to_string(index)));
     }
   }
