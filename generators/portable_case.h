@@ -284,6 +284,14 @@ MMASP_PORTABLE uint32_t noise_of_lane(const CaseTablesOf<D>& t, uint64_t case_se
   return uint32_t(draw_in_run_of_width<32>(case_seed, t.runs[profile][run_noise], t.run_shapes[profile][run_noise], lane));
 }
 
+// Slot `slot` of a run that starts at `at` with `from_word` draws in the current word's rest: slot 0 that rest shifted
+// down (where from_word is not 0), slot q >= 1 output at.next + q - 1.
+MMASP_PORTABLE uint64_t slot_output(uint64_t seed, const Cursor& at, uint32_t from_word, uint32_t slot) {
+  const bool rest = slot == 0;
+  const uint64_t r = stream_output(seed, rest ? uint64_t(at.word) : uint64_t(at.next) + slot - 1);
+  return rest && from_word != 0 ? r >> (64 - at.left) : r;
+}
+
 // Lane `lane` of `lanes`' share of a run of `count` draws that starts at `at`, taken by stream output rather than by
 // draw: each output is computed once and cut into every field of the run it holds, where drawn() computes an output
 // once per field (five times for 12-bit fields). put(index, bits) gets draw `index`'s bits, as draw_in_run gives them.
@@ -301,7 +309,7 @@ MMASP_PORTABLE void draw_run(uint64_t seed, const Cursor& at, const RunShape& sh
   for (uint32_t slot = lane; slot < slots; slot += lanes) {
     if (slot == 0) {
       if (from_word == 0) continue;
-      const uint64_t r = stream_output(seed, at.word) >> (64 - at.left);
+      const uint64_t r = slot_output(seed, at, from_word, 0);
       for (uint32_t i = 0; i < from_word; ++i) put(i, (r >> (i * width)) & mask);
       continue;
     }
@@ -339,14 +347,6 @@ MMASP_PORTABLE uint64_t rotate_right_64(uint64_t x, uint32_t n) { return n == 0 
 //   call2.sh, I against G).
 enum class Dealing { outputs, slot_zero_apart, consecutive_draws };
 
-// Slot `slot` of a run that starts at `at` with `from_word` draws in the current word's rest: slot 0 that rest shifted
-// down (where from_word is not 0), slot q >= 1 output at.next + q - 1.
-MMASP_PORTABLE uint64_t slot_output(uint64_t seed, const Cursor& at, uint32_t from_word, uint32_t slot) {
-  const bool rest = slot == 0;
-  const uint64_t r = stream_output(seed, rest ? uint64_t(at.word) : uint64_t(at.next) + slot - 1);
-  return rest && from_word != 0 ? r >> (64 - at.left) : r;
-}
-
 template <uint32_t kWidth, Dealing kDealing = Dealing::outputs, class Put>
 MMASP_PORTABLE void draw_run_of_width(uint64_t seed, const Cursor& at, const RunShape& shape, uint32_t count,
                                       uint32_t lane, uint32_t lanes, const Put& put) {
@@ -381,7 +381,7 @@ MMASP_UNROLL
     };
     // Slot 0, the rest of the current word, is lane 0's (the generic loop deals slot q to lane q % lanes).
     if (lane == 0 && from_word != 0) {
-      const uint64_t r = stream_output(seed, at.word) >> (64 - at.left);
+      const uint64_t r = slot_output(seed, at, from_word, 0);
       for (uint32_t i = 0; i < from_word; ++i) put(i, (r >> (i * kWidth)) & mask);
     }
     for (uint32_t slot = lane == 0 ? lanes : lane; slot < slots; slot += lanes) put_output(slot, stream_output(seed, at.next + slot - 1));
