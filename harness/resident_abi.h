@@ -1003,6 +1003,19 @@ MMASP_PORTABLE uint64_t f16_word(uint32_t code, uint32_t tag = 0) {
     low |= uint32_t((exponent ? int(exponent) : 1) - model::kF16Bias + model::narrow::kFieldOffset) << 16;
   return uint64_t(f16_value_f32_bits(code)) << 32 | low;
 }
+// C's f32 word for the f16 kernels' judge (Block::sum_f32_term): an f16 C's is f16_word's; an f32 C's low half is
+// pack_f32's (its field + kFieldOffset, kSpecial for Inf and NaN) and its high half the code itself (the judge reads
+// only a NaN's class). Resident.AccumulatorWordsArePackedValues compares both with pack_f32 of the decoded value.
+MMASP_PORTABLE uint64_t f32_code_word(uint32_t code) {
+  const uint32_t exponent = (code >> 23) & 255u;
+  uint32_t low = 0;
+  if (exponent == 255u) low = model::narrow::kSpecial;
+  else if (code & 0x7FFFFFFFu)   // the field: the exponent, at least the smallest normal one's
+    low = uint32_t((exponent ? int(exponent) : 1) - 127 + model::narrow::kFieldOffset) << 16;
+  return uint64_t(code) << 32 | low;
+}
+template <class F16D>
+MMASP_PORTABLE uint64_t accumulator_word(uint32_t code, F16D f16_d) { return f16_d ? f16_word(code) : f32_code_word(code); }
 // Whether a pair's A and B can take f16 words: f16 operands judged by the one-block walk (narrow_one_block: the sm_90
 // choices, subnormal inputs kept, products that sum in 32 bits), f32 words fitting f16 at its fraction bits, and
 // every B row's offset fitting an f32 word's tag. The host sends such pairs to the f16 kernels (resident.cpp), which
@@ -1013,6 +1026,7 @@ MMASP_PORTABLE bool f16_words_fit(const PairTablesOf<D>& p) {
   return p.judge == Judge::narrow_model && p.narrow_one_block != 0 && p.model.subnormal_inputs == Subnormals::kept &&
          same_operand_format(p.a_format, f16) && same_operand_format(p.b_format, f16) &&
          model::narrow::f32_words_fit(f16, p.model.fraction_bits) &&
+         model::narrow::f32_accumulator_fits(p.model.fraction_bits) &&
          narrow_tag(p.cases, p.cases.k - 1) <= model::narrow::kF32TagMask;
 }
 // decode_narrow for a pair with f16_words_fit: the same layout, A's words tagged alike, f16 words.
@@ -1095,18 +1109,28 @@ MMASP_UNROLL
   // Two elements at a time by groups of 2: in the narrow-over-codes kernel (m16n8k32) x1.06-x1.08 over groups of 4 and
   // 8 (evidence/gpu-runs/2026-11-28d-pairs, call4.sh, vI against ng; groups of 4 for every size, vH, x1.01-x1.03).
   // resident_pair_tables sets narrow_one_block only with narrow_accumulator.
-  // kF16Words: the words are decode_f16_words', whose products are summed by f32 multiplication; the caller has made
-  // sure of f16_words_fit (so of narrow_one_block).
+  // kF16Words: the words are decode_f16_words', whose products are summed by f32 multiplication, and C is an f32
+  // word too (accumulator_word); the caller has made sure of f16_words_fit (so of narrow_one_block).
   if (kF16Words || p.narrow_one_block != 0) {
     constexpr int kSum = kF16Words ? model::narrow::kProductsOfF32Words : model::narrow::kProductsIn32;
     with_accumulator_known(p, [&](const auto f16_d) {
       const Sm90Choices choices = Sm90Choices::from(p.model);
-      model::Value c_values[kN];
-      c_values_in(f16_d, Sm90Choices::subnormal_inputs, c_values);
-      constexpr int kPairGroup = 2;
-      if (p.narrow_one_block == 8) model::narrow::one_block_elements<8, kN == 1 ? 8 : kPairGroup, kN, kSum>(choices, products, c_values, f16_d, codes);
-      else if (p.narrow_one_block == 16) model::narrow::one_block_elements<16, kN == 1 ? 4 : kPairGroup, kN, kSum>(choices, products, c_values, f16_d, codes);
-      else model::narrow::one_block_elements<4, kN == 1 ? 4 : kPairGroup, kN, kSum>(choices, products, c_values, f16_d, codes);
+      const auto one_block = [&](const auto* c_in) {
+        constexpr int kPairGroup = 2;
+        if (p.narrow_one_block == 8) model::narrow::one_block_elements<8, kN == 1 ? 8 : kPairGroup, kN, kSum>(choices, products, c_in, f16_d, codes);
+        else if (p.narrow_one_block == 16) model::narrow::one_block_elements<16, kN == 1 ? 4 : kPairGroup, kN, kSum>(choices, products, c_in, f16_d, codes);
+        else model::narrow::one_block_elements<4, kN == 1 ? 4 : kPairGroup, kN, kSum>(choices, products, c_in, f16_d, codes);
+      };
+      if constexpr (kF16Words) {
+        uint64_t c_words[kN];
+MMASP_UNROLL
+        for (int e = 0; e < kN; ++e) c_words[e] = accumulator_word(c[idx + e], f16_d);
+        one_block(c_words);
+      } else {
+        model::Value c_values[kN];
+        c_values_in(f16_d, Sm90Choices::subnormal_inputs, c_values);
+        one_block(c_values);
+      }
       return 0u;
     });
     return;

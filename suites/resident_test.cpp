@@ -278,6 +278,69 @@ TEST(Resident, F16WordsAreEveryCodesF32Word) {
     }
 }
 
+// The f16 kernels' C words (accumulator_word): an f32 C's low half is pack_f32's of its decoded value (subnormals kept)
+// and its high half the code; an f16 C's word is f16_word's (F16WordsAreEveryCodesF32Word). Every exponent and sign,
+// with the mantissas at both ends and inside.
+TEST(Resident, AccumulatorWordsArePackedValues) {
+  const model::OperandFormat f32 = resident::narrow_accumulator_format(false);
+  gen::SplitMixDraw bits(0xacc);
+  int specials = 0, subnormals = 0;
+  for (uint32_t sign : {0u, 0x80000000u})
+    for (uint32_t exponent = 0; exponent < 256; ++exponent)
+      for (uint32_t mantissa : {0u, 1u, 2u, 0x400000u, 0x7FFFFFu, uint32_t(bits.bits()) & 0x7FFFFFu, uint32_t(bits.bits()) & 0x7FFFFFu}) {
+        const uint32_t code = sign | exponent << 23 | mantissa;
+        const model::Value v = model::decode_operand(code, f32, Subnormals::kept);
+        const uint64_t word = resident::accumulator_word(code, model::KnownBool<false>{});
+        ASSERT_EQ(uint32_t(word), uint32_t(model::narrow::pack_f32(v))) << std::hex << "code 0x" << code;
+        ASSERT_EQ(uint32_t(word >> 32), code) << std::hex << "code 0x" << code;
+        specials += v.cls == model::Value::nan || v.cls == model::Value::infinite;
+        subnormals += exponent == 0 && mantissa != 0;
+      }
+  EXPECT_GE(specials, 2 * 7);
+  EXPECT_GE(subnormals, 2 * 5);
+  for (uint32_t code = 0; code < 0x10000u; code += 7)
+    ASSERT_EQ(resident::accumulator_word(code, model::KnownBool<true>{}), resident::f16_word(code)) << std::hex << code;
+}
+
+// The f16 kernels' judge with C as an f32 word (Block::*_f32_term) is the model where C decides the block's alignment:
+// for every f16 pair, C of every exponent (f32 C: 0 to 255, so subnormal, tiny, huge, Inf and NaN; f16 C: 0 to 31)
+// against A of zeros, of subnormals, and as drawn, element by element against model_result.
+TEST(Resident, F16JudgeTakesCOfEveryExponent) {
+  int pairs = 0;
+  uint64_t elements = 0;
+  for (const Form& form : instruction_space()) {
+    if (!has_resident_kernel(form) || form.is_integer()) continue;
+    const ModelParameters model = *model_for(form);
+    const ResidentPairTables tables = resident_pair_tables(form, form.selectors.front(), &model);
+    const resident::PairTables& p = tables.tables;
+    if (!resident::f16_words_fit(p)) continue;
+    ++pairs;
+    const gen::CaseSeeds seeds(0xc0de, form);
+    gen::SplitMixDraw bits(0xe1 + uint64_t(pairs));
+    const bool f16_c = info(form.c).bits == 16;
+    const uint32_t exponents = f16_c ? 32 : 256, exponent_shift = f16_c ? 10 : 23;
+    const uint32_t mantissa_mask = (1u << exponent_shift) - 1, sign = f16_c ? 0x8000u : 0x80000000u;
+    for (uint32_t exponent = 0; exponent < exponents; ++exponent)
+      for (int a_kind = 0; a_kind < 3; ++a_kind) {
+        MmaCase test = drawn_case(form, form.selectors.front(), seeds, exponent * 3 + uint64_t(a_kind));
+        for (auto& x : test.c)
+          x = (bits.bits() & 1 ? sign : 0u) | exponent << exponent_shift | (uint32_t(bits.bits()) & mantissa_mask);
+        if (a_kind == 0) for (auto& x : test.a_compressed) x = bits.bits() & 1 ? 0x8000u : 0u;   // zeros of either sign
+        if (a_kind == 1) for (auto& x : test.a_compressed) x = uint32_t(bits.bits()) & 0x83FFu;  // subnormals and zeros
+        if (!undefined_behaviour(test).empty()) continue;
+        const std::vector<uint32_t> expected = model_result(test, model);
+        const NarrowWords f16 = narrow_words(p, test, WordKind::f16);
+        for (uint32_t idx = 0; idx < uint32_t(expected.size()); ++idx, ++elements)
+          ASSERT_EQ((resident::judged_narrow_with<false, true>(p, f16.a.data(), f16.b.data(), test.c.data(), idx)),
+                    expected[idx])
+              << form.opcode << " C exponent " << exponent << " A kind " << a_kind << " element " << idx << std::hex
+              << " C 0x" << test.c[idx];
+      }
+  }
+  EXPECT_GE(pairs, 8);
+  EXPECT_GT(elements, 100000u);
+}
+
 // narrow_pairs_fit takes a pair's D layout as it is: a lane whose two elements are swapped, or whose pair starts in an
 // odd column (two rows' elements, or no 16-byte pair of B words), takes the kernels' one-element judge; so do integer
 // pairs.
