@@ -9,6 +9,7 @@
 
 #include <bit>
 #include <cfloat>
+#include <cmath>
 #include <cstdint>
 #include <type_traits>
 
@@ -950,13 +951,14 @@ MMASP_PORTABLE uint32_t bits_of_f32(float x) {
 // product's field sum, or the field of an accumulator, the chained blocks' earlier sum: at most kTopMargin bits above
 // the largest product (16 products and a carry), and at least one lsb of that block (the top less fraction_bits) where
 // it is not zero. lsb is the top minus fraction_bits; the alignment floor only raises it, and only below these
-// ranges. fits() for the field.
+// ranges. fits() for the field. Every finite product below 2^103, so that the special pass's f32 sum never rounds a
+// finite sum to an Inf (Block::scan_f32_special_sum).
 MMASP_PORTABLE bool f32_words_fit(const OperandFormat& f, int fraction_bits) {
   constexpr int kTopMargin = 6;
   const int lowest = 1 - f.bias - f.mantissa_bits, highest = (1 << f.exponent_bits) - 1 - f.bias;
   const int lowest_field = 1 - (f.fp8_fields_as_f16 ? kF16Bias : f.bias);
   const int highest_top = 2 * (highest + 1) + kTopMargin;
-  return fits(f) && f.mantissa_bits + 1 <= 12 && 2 * lowest >= -126 && 2 * (highest + 1) <= 127 &&
+  return fits(f) && f.mantissa_bits + 1 <= 12 && 2 * lowest >= -126 && 2 * (highest + 1) <= 103 &&
          2 * (fraction_bits - lowest_field) <= 127 && fraction_bits - highest_top >= -126 &&
          2 * lowest + fraction_bits - highest_top >= -126 && fraction_bits + 2 < 31;
 }
@@ -1088,13 +1090,24 @@ class Block {
     top_products_ = max_u32(top_products_, uint32_t(a) + uint32_t(b));
     flags_ |= uint32_t(a) | uint32_t(b);
   }
-  // scan_special's classes from the f32 product of an Inf or NaN factor: NaN for a NaN or Inf times zero, else an
-  // Inf of the product's sign (IEEE multiplication's classes are special()'s).
-  MMASP_PORTABLE void scan_f32_special(uint64_t a, uint64_t b) {
-    if (!((uint32_t(a) | uint32_t(b)) & kSpecial)) return;
-    const uint32_t product = bits_of_f32(f32_of_bits(uint32_t(a >> 32)) * f32_of_bits(uint32_t(b >> 32)));
-    if ((product & 0x7FFFFFFFu) > 0x7F800000u) nan_ = true;
-    else ((product >> 31) ? negative_inf_ : positive_inf_) = true;
+  // The special pass on f32 words (special_products()): the classes scan_special finds, from the f32 sum of the
+  // block's products in any order, started at the accumulator's value where it is an f32 word (0 where it is a
+  // Value, which scan() classed in pass 1): one fused multiply-add a product (special_sum_step) where classing each
+  // product took a test, a product and branches. IEEE arithmetic's classes are special()'s: a NaN factor or Inf times
+  // zero makes a NaN product, an Inf factor times a non-zero finite one an Inf of the product's sign, a NaN or +Inf
+  // plus -Inf a NaN sum, and Inf plus a finite value that Inf. A finite sum never becomes an Inf: every finite product
+  // is below 2^103 (f32_words_fit), so each addition to an f32 value of at most FLT_MAX rounds to at most FLT_MAX.
+  MMASP_PORTABLE static float special_sum_step(uint64_t a, uint64_t b, float sum) {
+#if defined(__CUDA_ARCH__)
+    return __fmaf_rn(f32_of_bits(uint32_t(a >> 32)), f32_of_bits(uint32_t(b >> 32)), sum);
+#else
+    return std::fma(f32_of_bits(uint32_t(a >> 32)), f32_of_bits(uint32_t(b >> 32)), sum);
+#endif
+  }
+  MMASP_PORTABLE void scan_f32_special_sum(float sum) {
+    const uint32_t bits = bits_of_f32(sum) & 0x7FFFFFFFu;
+    if (bits > 0x7F800000u) nan_ = true;
+    else if (bits == 0x7F800000u) ((bits_of_f32(sum) >> 31) ? negative_inf_ : positive_inf_) = true;
   }
   // 2^-lsb as an f32 (after needs_sum(); f32_words_fit keeps it normal), or 0 for a block whose finish() reads no sum
   // (a special, or no term), so that its products add zeros when another element of sum_blocks needs pass 2.
@@ -1118,13 +1131,6 @@ class Block {
   MMASP_PORTABLE void scan_f32_term(uint64_t c) {
     top_products_ = max_u32(top_products_, uint32_t(c) + kF32UnitLow);
     flags_ |= uint32_t(c);
-  }
-  // scan()'s classes for a C word with kSpecial: NaN, or an Inf of its sign.
-  MMASP_PORTABLE void scan_f32_special_term(uint64_t c) {
-    if (!(uint32_t(c) & kSpecial)) return;
-    const uint32_t bits = uint32_t(c >> 32);
-    if ((bits & 0x7FFFFFFFu) > 0x7F800000u) nan_ = true;
-    else ((bits >> 31) ? negative_inf_ : positive_inf_) = true;
   }
   // sum(C) from its word (after needs_sum()): floor(|c| * 2^-lsb) with C's sign, by f32 multiplication and a conversion
   // toward zero, added to the 64-bit sum (C's term would need products_fit_32 for one product more in the 32-bit one).
@@ -1240,20 +1246,30 @@ MMASP_UNROLL
 MMASP_UNROLL
   for (int n = 0; n < kN; ++n) special |= sums[n].special_products();
   if (special) {
-    if constexpr (kAccumulatorWords) {
-MMASP_UNROLL
-      for (int n = 0; n < kN; ++n)
-        if (has_accumulator) sums[n].scan_f32_special_term(accumulators[n]);
-    }
-    each([&](int s) {
-      uint64_t a, b[kN];
-      products(s, a, b);
+    if constexpr (kF32Words) {   // Block::scan_f32_special_sum: the classes from one f32 sum an element
+      float special_sums[kN];
 MMASP_UNROLL
       for (int n = 0; n < kN; ++n) {
-        if constexpr (kF32Words) sums[n].scan_f32_special(a, b[n]);
-        else sums[n].scan_special(a, b[n]);
+        special_sums[n] = 0.0f;
+        if constexpr (kAccumulatorWords)
+          if (has_accumulator) special_sums[n] = f32_of_bits(uint32_t(accumulators[n] >> 32));
       }
-    });
+      each([&](int s) {
+        uint64_t a, b[kN];
+        products(s, a, b);
+MMASP_UNROLL
+        for (int n = 0; n < kN; ++n) special_sums[n] = Block<P>::special_sum_step(a, b[n], special_sums[n]);
+      });
+MMASP_UNROLL
+      for (int n = 0; n < kN; ++n) sums[n].scan_f32_special_sum(special_sums[n]);
+    } else {
+      each([&](int s) {
+        uint64_t a, b[kN];
+        products(s, a, b);
+MMASP_UNROLL
+        for (int n = 0; n < kN; ++n) sums[n].scan_special(a, b[n]);
+      });
+    }
   }
   bool needs_sum = false;
 MMASP_UNROLL
