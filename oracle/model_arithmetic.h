@@ -964,7 +964,7 @@ MMASP_PORTABLE bool f32_words_fit(const OperandFormat& f, int fraction_bits) {
 }
 // Whether an accumulator's f32 word (any f32 or f16 value, tag 0) sums exactly with `fraction_bits`
 // (Block::sum_f32_term): its scale 2^-lsb, or 2^(-lsb - 100) below lsb -100, a normal f32 for every lsb an f32 field
-// (-126 to 127) can set, and the aligned sum in 32 bits as for products.
+// (-126 to 127) can set, and the aligned C, below 2^(fraction_bits + 1), within the conversion's 32 signed bits.
 MMASP_PORTABLE bool f32_accumulator_fits(int fraction_bits) { return fraction_bits >= 1 && fraction_bits + 2 < 31; }
 MMASP_PORTABLE uint64_t with_f32_tag(uint64_t word, uint32_t tag) { return word | tag; }
 MMASP_PORTABLE uint32_t f32_tag(uint64_t x) { return uint32_t(x) & kF32TagMask; }
