@@ -245,6 +245,13 @@ TEST(Resident, TheNarrowModelIsTheModelOnEveryInput) {
         for (uint32_t idx = 0; idx < uint32_t(expected.size()); ++idx)
           ASSERT_EQ((resident::judged_narrow_with<false, true>(p, f16.a.data(), f16.b.data(), test.c.data(), idx)), expected[idx])
               << form.opcode << " case " << index << " (kind " << kind << ") element " << idx << ", f16 words";
+        // Two elements of a row at a time, as the narrow f16 kernel judges them (narrow_pairs).
+        for (uint32_t idx = 0; idx < uint32_t(expected.size()); idx += 2) {
+          uint32_t pair[2] = {~0u, ~0u};
+          resident::judged_narrow_elements<false, 2, true>(p, f16.a.data(), f16.b.data(), test.c.data(), idx, pair);
+          ASSERT_EQ(pair[0], expected[idx]) << form.opcode << " case " << index << " (kind " << kind << ") element " << idx << ", f16 words in pairs";
+          ASSERT_EQ(pair[1], expected[idx + 1]) << form.opcode << " case " << index << " (kind " << kind << ") element " << idx + 1 << ", f16 words in pairs";
+        }
         ++f16_forms_cases;
       }
       // Two elements of a row at a time, as the kernels judge them where narrow_pairs holds (every sm_90 float pair).
@@ -304,7 +311,7 @@ TEST(Resident, AccumulatorWordsArePackedValues) {
 
 // The f16 kernels' judge with C as an f32 word (Block::*_f32_term) is the model where C decides the block's alignment:
 // for every f16 pair, C of every exponent (f32 C: 0 to 255, so subnormal, tiny, huge, Inf and NaN; f16 C: 0 to 31)
-// against A of zeros, of subnormals, and as drawn, element by element against model_result.
+// against A of zeros, of subnormals, and as drawn, element by element and in pairs against model_result.
 TEST(Resident, F16JudgeTakesCOfEveryExponent) {
   int pairs = 0;
   uint64_t elements = 0;
@@ -335,6 +342,13 @@ TEST(Resident, F16JudgeTakesCOfEveryExponent) {
                     expected[idx])
               << form.opcode << " C exponent " << exponent << " A kind " << a_kind << " element " << idx << std::hex
               << " C 0x" << test.c[idx];
+        for (uint32_t idx = 0; idx < uint32_t(expected.size()); idx += 2) {   // as the narrow f16 kernel, in pairs
+          uint32_t pair[2] = {~0u, ~0u};
+          resident::judged_narrow_elements<false, 2, true>(p, f16.a.data(), f16.b.data(), test.c.data(), idx, pair);
+          for (uint32_t e = 0; e < 2; ++e)
+            ASSERT_EQ(pair[e], expected[idx + e]) << form.opcode << " C exponent " << exponent << " A kind " << a_kind
+                                                  << " element " << idx + e << " (in pairs)";
+        }
       }
   }
   EXPECT_GE(pairs, 8);
