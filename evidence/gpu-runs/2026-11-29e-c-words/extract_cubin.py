@@ -10,9 +10,13 @@ while True:
     if data[i+4] != 2: continue
     e_machine = struct.unpack_from('<H', data, i + 18)[0]
     if e_machine != 190: continue
+    # The file ends with whichever comes last: the section headers, or the program headers (nvcc's cubins put
+    # these after the section headers: a size from the section headers alone cut them off, and nvdisasm then
+    # refused the file as an invalid ELF file, as on the device in call3).
+    phoff = struct.unpack_from('<Q', data, i + 0x20)[0]
     shoff = struct.unpack_from('<Q', data, i + 0x28)[0]
-    shentsize, shnum = struct.unpack_from('<HH', data, i + 0x3A)
-    size = shoff + shentsize * shnum
+    phentsize, phnum, shentsize, shnum = struct.unpack_from('<HHHH', data, i + 0x36)
+    size = max(shoff + shentsize * shnum, phoff + phentsize * phnum)
     found.append((i, size))
 print(found, file=sys.stderr)
 i, size = max(found, key=lambda x: x[1])
