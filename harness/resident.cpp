@@ -187,12 +187,13 @@ ResidentPairTables resident_pair_tables(const Form& form, int selector, const Mo
     point_at_host_copies(out);   // the layouts grew
   }
   // The fp8 kernel's pairs: the fp8 record's blocks, its layout (A's words over the nibbles, B's over the codes), and
-  // f32 words (both operands' f32 tables, their tags in 14 bits), and the kernel's case dimensions (kResidentFp8Dims,
+  // f32 words (both operands' f32 tables, their tags in 14 bits; a block's result chained as an f32 word), and the kernel's case dimensions (kResidentFp8Dims,
   // constants there). Only pairs that kernel takes have the flag, so that no other lean kernel meets a pair whose
   // judge reads f32 words.
   t.narrow_fp8_blocks = f32_tables && t.narrow_choices == 1 && t.narrow_accumulator != 0 && stored == 32 &&
                         t.model.block_products == 16 && t.model.block_interleave == 2 &&
-                        model::narrow::products_fit_32(16, t.model.fraction_bits) && t.narrow_over_codes &&
+                        model::narrow::products_fit_32(16, t.model.fraction_bits) &&
+                        model::narrow::f32_accumulator_fits(t.model.fraction_bits) && t.narrow_over_codes &&
                         resident::fp8_words_over_nibbles_fit(t.cases, 32) &&
                         resident::narrow_tag(t.cases, t.cases.k - 1) <= model::narrow::kF32TagMask &&
                         gen::portable::same_dims(t.cases, kResidentFp8Dims);

@@ -1003,19 +1003,13 @@ MMASP_PORTABLE uint64_t f16_word(uint32_t code, uint32_t tag = 0) {
     low |= uint32_t((exponent ? int(exponent) : 1) - model::kF16Bias + model::narrow::kFieldOffset) << 16;
   return uint64_t(f16_value_f32_bits(code)) << 32 | low;
 }
-// C's f32 word for the f16 kernels' judge (Block::sum_f32_term): an f16 C's is f16_word's; an f32 C's low half is
-// pack_f32's (its field + kFieldOffset, kSpecial for Inf and NaN) and its high half the code itself (the judge reads
-// only a NaN's class). Resident.AccumulatorWordsArePackedValues compares both with pack_f32 of the decoded value.
-MMASP_PORTABLE uint64_t f32_code_word(uint32_t code) {
-  const uint32_t exponent = (code >> 23) & 255u;
-  uint32_t low = 0;
-  if (exponent == 255u) low = model::narrow::kSpecial;
-  else if (code & 0x7FFFFFFFu)   // the field: the exponent, at least the smallest normal one's
-    low = uint32_t((exponent ? int(exponent) : 1) - 127 + model::narrow::kFieldOffset) << 16;
-  return uint64_t(code) << 32 | low;
-}
+// C's f32 word for the f16 kernels' judge (Block::sum_f32_term): an f16 C's is f16_word's, an f32 C's
+// model::narrow::f32_code_word's. Resident.AccumulatorWordsArePackedValues compares both with pack_f32 of the decoded
+// value.
 template <class F16D>
-MMASP_PORTABLE uint64_t accumulator_word(uint32_t code, F16D f16_d) { return f16_d ? f16_word(code) : f32_code_word(code); }
+MMASP_PORTABLE uint64_t accumulator_word(uint32_t code, F16D f16_d) {
+  return f16_d ? f16_word(code) : model::narrow::f32_code_word(code);
+}
 // Whether a pair's A and B can take f16 words: f16 operands judged by the one-block walk (narrow_one_block: the sm_90
 // choices, subnormal inputs kept, products that sum in 32 bits), f32 words fitting f16 at its fraction bits, and
 // every B row's offset fitting an f32 word's tag. The host sends such pairs to the f16 kernels (resident.cpp), which

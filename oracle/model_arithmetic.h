@@ -152,6 +152,7 @@ MMASP_PORTABLE constexpr ResultFormat result_format(int exponent_bits, int manti
 // Functions, not variables: device code may not take a host variable's address.
 MMASP_PORTABLE constexpr ResultFormat f32_format() { return result_format(8, 23, 127); }
 MMASP_PORTABLE constexpr ResultFormat f16_format() { return result_format(5, 10, 15); }
+MMASP_PORTABLE constexpr bool is_f32(const ResultFormat& format) { return format.mantissa_bits == 23 && format.max_exponent == 127; }
 inline constexpr int kF32MinSubnormalExponent = -149;
 
 // The parameters the arithmetic reads (a copy of ModelParameters' fields, trivially copyable to a GPU).
@@ -945,6 +946,26 @@ MMASP_PORTABLE uint32_t bits_of_f32(float x) {
 #endif
 }
 
+// rounded_code for an f32 result rounded toward zero (the sm_90 records' block rounding) where 2^exponent is a normal
+// f32 (-126 <= exponent <= 127) and `total`, the signed magnitude, is not zero: the magnitude truncated to 24
+// significant bits is an f32 value, and times 2^exponent it is a normal f32 or at least 2^128, so one f32
+// multiplication (exact unless it overflows, which rounds to Inf) gives rounded_code's code, overflow to Inf
+// included. The truncation is the device's conversion toward zero (cvt.rz.f32.s64); the host clears the bits below the
+// 24th. rounded_code's 64-bit bit length, shifts and branches were about 60 warp instructions an element of the
+// m16n8k16 f16 judge (evidence/gpu-runs/2026-11-29e-c-words, source page of call3). ModelArithmetic.
+// F32TowardZeroCodeIsRoundedCode compares the two on every exponent it takes; the GPU resident tests compare the
+// device's with the host's.
+MMASP_PORTABLE uint32_t f32_toward_zero_code(long long total, int exponent) {
+#if defined(__CUDA_ARCH__)
+  const float truncated = __ll2float_rz(total);
+#else
+  const uint64_t magnitude = total < 0 ? 0 - uint64_t(total) : uint64_t(total);
+  const int dropped = max_of(bit_length(magnitude) - 24, 0);
+  const float truncated = float(magnitude >> dropped << dropped) * (total < 0 ? -1.0f : 1.0f);   // exact
+#endif
+  return bits_of_f32(truncated * f32_of_bits(uint32_t(127 + exponent) << 23));
+}
+
 // Whether f32 words judge a format's products exactly with `fraction_bits`: every value an f32 value and every
 // product of two an exact normal f32 product (significands of at most 12 bits, exponents within f32's normal range
 // twice over), and 2^-lsb, and every aligned product, normal f32 numbers for any block's lsb. A block's top is a
@@ -985,6 +1006,19 @@ MMASP_PORTABLE uint64_t pack_f32(const Value& v, uint32_t tag = 0) {
     }
   }
   return uint64_t(value) << 32 | low;
+}
+
+// An f32 code's f32 word (pack_f32 of its decoded value, subnormals kept, tag 0), from the code's bits: the low half
+// its field + kFieldOffset (kSpecial for Inf and NaN), the high half the code itself (a judge reads only a NaN's
+// class). A chained block's f32 result as the next block's term (elements_of_blocks), and an f32 C in the resident f16
+// kernels (resident_abi.h's accumulator_word). Resident.AccumulatorWordsArePackedValues compares it with pack_f32.
+MMASP_PORTABLE uint64_t f32_code_word(uint32_t code) {
+  const uint32_t exponent = (code >> 23) & 255u;
+  uint32_t low = 0;
+  if (exponent == 255u) low = kSpecial;
+  else if (code & 0x7FFFFFFFu)   // the field: the exponent, at least the smallest normal one's
+    low = uint32_t((exponent ? int(exponent) : 1) - 127 + kFieldOffset) << 16;
+  return uint64_t(code) << 32 | low;
 }
 
 // Whether the narrow arithmetic computes element() for parameters of type P with these numbers.
@@ -1171,6 +1205,8 @@ class Block {
     if (positive_inf_ || negative_inf_) return (negative_inf_ ? format.sign_bit : 0) | format.infinity;
     const long long total = sum_ + products_;
     if (!terms_ || total == 0) return 0;
+    if (is_f32(format) && rounding == Rounding::toward_zero && lsb_ >= -126 && lsb_ <= 127)
+      return f32_toward_zero_code(total, lsb_);   // the same code (asked of rounded_code's choices below)
     const bool negative = total < 0;
     return rounded_code(format, negative, uint64_t(negative ? -total : total), lsb_, rounding, *p_);
   }
@@ -1333,6 +1369,31 @@ MMASP_PORTABLE void elements_of_blocks(const P& p, int blocks, const Products& p
                 "the narrow element covers chained blocks, a narrow output from the sum, C first or added after");
   const ResultFormat out = f16_d ? f16_format() : f32_format();
   constexpr bool c_first = P::c_placement == CPlacement::first_block;
+  if constexpr (kCCodes && !c_first && kProductSum == kProductsOfF32Words && std::is_same_v<F16D, KnownBool<false>>) {
+    // The fp8 kernel's chain for an f32 D (C added after the blocks by an f32 addition, products of f32 words): a
+    // block's f32 result goes on to the next block as an f32 word (f32_code_word of its finish_code; Block's
+    // *_f32_term) rather than as a Value: the same number, where finish() (round_to) and the Value's scan and sum were
+    // most of the finishing, 749 of an e4m3 case's 7,197 warp instructions (evidence/gpu-runs/2026-11-28e-fp8-profile
+    // and 2026-11-28g-stalls). The caller has made sure of f32_accumulator_fits (resident.cpp's narrow_fp8_blocks).
+    // An f16 D (no sm_90 fp8 form has one) keeps the Value chain below.
+    uint64_t chained[kN] = {};
+    for (int block = 0; block < blocks; ++block) {
+      Block<P> sums[kN];
+MMASP_UNROLL
+      for (int n = 0; n < kN; ++n) sums[n] = Block<P>(p);
+      sum_blocks<kN, kProductSum>(sums, block > 0, chained, products, [&](const auto& f) { each_of_block(block, f); });
+MMASP_UNROLL
+      for (int n = 0; n < kN; ++n) {
+        const uint32_t code = sums[n].finish_code(f32_format(), p.block_rounding);
+        if (block == blocks - 1) codes[n] = f32_sum_code(code, c_codes[n]);   // C by one f32 addition
+        else chained[n] = f32_code_word(code);
+      }
+    }
+    if (blocks == 0)   // +0 + C
+MMASP_UNROLL
+      for (int n = 0; n < kN; ++n) codes[n] = f32_sum_code(0u, c_codes[n]);
+    return;
+  }
   bool have_accumulator = c_first;
   Value accumulator[kN], result[kN];
 MMASP_UNROLL

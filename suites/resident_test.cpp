@@ -1262,6 +1262,43 @@ TEST(ModelArithmetic, RoundedCodeIsRoundToEncoded) {
   EXPECT_GT(finite, compared / 2);   // most land inside the range, not only on zero or Inf
 }
 
+// model::narrow::f32_toward_zero_code (an f32 element's finishing where 2^exponent is a normal f32: the magnitude truncated to
+// 24 significant bits, then one f32 multiplication) against rounded_code toward zero, on every exponent it takes, both
+// signs, with magnitudes at and around every power of two, runs of ones just above and below the 24 bits kept, and
+// random bits of every length: normal results, the largest finite ones, and overflow to Inf.
+TEST(ModelArithmetic, F32TowardZeroCodeIsRoundedCode) {
+  const resident::Sm90Choices choices{};
+  const model::ResultFormat f32 = model::f32_format();
+  std::vector<uint64_t> magnitudes;
+  for (int bits = 0; bits < 64; ++bits) {
+    const uint64_t power = uint64_t(1) << bits;
+    for (const uint64_t m : {power, power - 1, power + 1, power | (power >> 1), (power - 1) | power})
+      if (m) magnitudes.push_back(m);
+    for (const int kept : {23, 24, 25})   // ones just past the 24 bits kept, then zeros
+      if (bits >= kept) magnitudes.push_back(((uint64_t(1) << kept) - 1) << (bits - kept + 1));
+  }
+  gen::SplitMixDraw draw(0x20261129);
+  for (int i = 0; i < 600; ++i) magnitudes.push_back(draw.bits() >> (i % 64));
+  uint64_t compared = 0, infinite = 0, largest = 0;
+  for (const bool negative : {false, true})
+    for (const uint64_t magnitude : magnitudes) {
+      // A total is a signed 64-bit sum: up to 2^63 - 1, or 2^63 below zero.
+      if (magnitude == 0 || magnitude > (uint64_t(1) << 63) || (magnitude >> 63 && !negative)) continue;
+      const long long total = negative ? (long long)(0 - magnitude) : (long long)magnitude;
+      for (int exponent = -126; exponent <= 127; ++exponent) {
+        const uint32_t expected = model::rounded_code(f32, negative, magnitude, exponent, Rounding::toward_zero, choices);
+        ASSERT_EQ(model::narrow::f32_toward_zero_code(total, exponent), expected)
+            << (negative ? "-" : "+") << magnitude << " * 2^" << exponent;
+        ++compared;
+        infinite += (expected & ~f32.sign_bit) == f32.infinity;
+        largest += (expected & ~f32.sign_bit) == f32.infinity - 1;
+      }
+    }
+  EXPECT_GT(compared, 300000u);
+  EXPECT_GT(infinite, 10000u);   // overflow to Inf is reached
+  EXPECT_GT(largest, 10u);       // and the largest finite value, just below it
+}
+
 // f32_sum_code, the fp8 judge's addition of C (one f32 addition, the device's or the host's), is ieee_add encoded: on
 // every pair of a set of edge codes (zeros, subnormals, the normal range's ends, Inf, NaN, each sign), on codes one
 // unit from each other's negation (cancellation to a last bit or to zero), on sums that overflow or land on a tie, and
