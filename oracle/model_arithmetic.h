@@ -152,7 +152,9 @@ MMASP_PORTABLE constexpr ResultFormat result_format(int exponent_bits, int manti
 // Functions, not variables: device code may not take a host variable's address.
 MMASP_PORTABLE constexpr ResultFormat f32_format() { return result_format(8, 23, 127); }
 MMASP_PORTABLE constexpr ResultFormat f16_format() { return result_format(5, 10, 15); }
-MMASP_PORTABLE constexpr bool is_f32(const ResultFormat& format) { return format.mantissa_bits == 23 && format.max_exponent == 127; }
+MMASP_PORTABLE constexpr bool is_f32(const ResultFormat& format) {
+  return format.mantissa_bits == 23 && format.max_exponent == 127;
+}
 inline constexpr int kF32MinSubnormalExponent = -149;
 
 // The parameters the arithmetic reads (a copy of ModelParameters' fields, trivially copyable to a GPU).
@@ -1206,7 +1208,7 @@ class Block {
     const long long total = sum_ + products_;
     if (!terms_ || total == 0) return 0;
     if (is_f32(format) && rounding == Rounding::toward_zero && lsb_ >= -126 && lsb_ <= 127)
-      return f32_toward_zero_code(total, lsb_);   // the same code (asked of rounded_code's choices below)
+      return f32_toward_zero_code(total, lsb_);   // rounded_code's code, under the choices its static_assert asks
     const bool negative = total < 0;
     return rounded_code(format, negative, uint64_t(negative ? -total : total), lsb_, rounding, *p_);
   }
