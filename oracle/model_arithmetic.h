@@ -1065,8 +1065,8 @@ class Block {
 
   // --- Pass 1. ---
   MMASP_PORTABLE void scan(const Value& v) {
-    if (v.cls == Value::nan) nan_ = true;
-    else if (v.cls == Value::infinite) (v.negative ? negative_inf_ : positive_inf_) = true;
+    if (v.cls == Value::nan) specials_ |= kIsNaN;
+    else if (v.cls == Value::infinite) specials_ |= v.negative ? kIsNegativeInf : kIsPositiveInf;
     else if (v.cls == Value::finite) note(v.field);
   }
   // The largest low-half sum orders the products by their field sums first (the packed word's layout, above); the
@@ -1081,7 +1081,7 @@ class Block {
     if ((a_high | b_high) & kSpecial) special(a_high, b_high);
   }
   MMASP_PORTABLE bool needs_sum() {
-    if (nan_ || positive_inf_ || negative_inf_) return false;
+    if (specials_) return false;
     if (top_products_ >= kFinitePair) note(int(top_products_ >> 16) - 2 * kFieldOffset);
     if (!terms_) return false;
     lsb_ = top_ - p_->fraction_bits;
@@ -1142,13 +1142,13 @@ class Block {
   }
   MMASP_PORTABLE void scan_f32_special_sum(float sum) {
     const uint32_t bits = bits_of_f32(sum) & 0x7FFFFFFFu;
-    if (bits > 0x7F800000u) nan_ = true;
-    else if (bits == 0x7F800000u) ((bits_of_f32(sum) >> 31) ? negative_inf_ : positive_inf_) = true;
+    if (bits > 0x7F800000u) specials_ |= kIsNaN;
+    else if (bits == 0x7F800000u) specials_ |= (bits_of_f32(sum) >> 31) ? kIsNegativeInf : kIsPositiveInf;
   }
   // 2^-lsb as an f32 (after needs_sum(); f32_words_fit keeps it normal), or 0 for a block whose finish() reads no sum
   // (a special, or no term), so that its products add zeros when another element of sum_blocks needs pass 2.
   MMASP_PORTABLE float f32_product_scale() const {
-    if (nan_ || positive_inf_ || negative_inf_ || !terms_) return 0.0f;
+    if (specials_ || !terms_) return 0.0f;
     return f32_of_bits(uint32_t(127 - lsb_) << 23);
   }
   // sum_product_32's aligned product: (a * b) * 2^-lsb is exact in f32 (f32_words_fit), and its conversion toward zero
@@ -1177,7 +1177,7 @@ class Block {
   // (f32_accumulator_fits).
   // A block whose finish() reads no sum (a special, or no term) adds 0.
   MMASP_PORTABLE void sum_f32_term(uint64_t c) {
-    const bool read = !(nan_ || positive_inf_ || negative_inf_) && terms_;
+    const bool read = !specials_ && terms_;
     const bool below = lsb_ < -100;
     const float lifted = f32_of_bits(uint32_t(c >> 32)) * (below ? 0x1p100f : 1.0f);
     const float scale = read ? f32_of_bits(uint32_t(127 - (below ? lsb_ + 100 : lsb_)) << 23) : 0.0f;
@@ -1186,13 +1186,13 @@ class Block {
 
   MMASP_PORTABLE Value finish(const ResultFormat& format, Rounding rounding) const {
     Value v;
-    if (nan_ || (positive_inf_ && negative_inf_)) {
+    if (specials_ & kIsNaN || specials_ == (kIsPositiveInf | kIsNegativeInf)) {
       v.cls = Value::nan;
       return v;
     }
-    if (positive_inf_ || negative_inf_) {
+    if (specials_) {
       v.cls = Value::infinite;
-      v.negative = negative_inf_;
+      v.negative = specials_ & kIsNegativeInf;
       return v;
     }
     const long long total = sum_ + products_;
@@ -1203,12 +1203,17 @@ class Block {
   // encode_value(format, finish(format, rounding), canonical NaN as P says), by rounded_code (whose static_assert
   // names the result choices it covers: the sm_90 records').
   MMASP_PORTABLE uint32_t finish_code(const ResultFormat& format, Rounding rounding) const {
-    if (nan_ || (positive_inf_ && negative_inf_)) return P::canonical_nan ? format.canonical_nan : format.default_nan;
-    if (positive_inf_ || negative_inf_) return (negative_inf_ ? format.sign_bit : 0) | format.infinity;
+    if (specials_) {   // one test where no product or term was Inf or NaN: Inf of one sign, else NaN
+      if (specials_ == kIsPositiveInf || specials_ == kIsNegativeInf)
+        return (specials_ == kIsNegativeInf ? format.sign_bit : 0) | format.infinity;
+      return P::canonical_nan ? format.canonical_nan : format.default_nan;
+    }
+    if (!terms_) return 0;
     const long long total = sum_ + products_;
-    if (!terms_ || total == 0) return 0;
+    // A total of 0 is +0 there too (0 converted, times 2^lsb), so the test for it comes after.
     if (is_f32(format) && rounding == Rounding::toward_zero && lsb_ >= -126 && lsb_ <= 127)
       return f32_toward_zero_code(total, lsb_);   // rounded_code's code, under the choices its static_assert asks
+    if (total == 0) return 0;
     const bool negative = total < 0;
     return rounded_code(format, negative, uint64_t(negative ? -total : total), lsb_, rounding, *p_);
   }
@@ -1228,17 +1233,19 @@ class Block {
   // A product with an Inf or NaN factor: NaN, Inf times zero, or an Inf of the product's sign.
   MMASP_PORTABLE void special(uint32_t a_high, uint32_t b_high) {
     if ((a_high & kNaN) || (b_high & kNaN) || !(a_high & (kFinite | kSpecial)) || !(b_high & (kFinite | kSpecial))) {
-      nan_ = true;
+      specials_ |= kIsNaN;
       return;
     }
-    (((a_high ^ b_high) & kNegative) ? negative_inf_ : positive_inf_) = true;
+    specials_ |= ((a_high ^ b_high) & kNegative) ? kIsNegativeInf : kIsPositiveInf;
   }
   MMASP_PORTABLE void note(int reference) {
     top_ = terms_ ? max_of(top_, reference) : reference;
     terms_ = true;
   }
   const P* p_ = nullptr;
-  bool terms_ = false, nan_ = false, positive_inf_ = false, negative_inf_ = false;
+  static constexpr uint32_t kIsNaN = 1, kIsPositiveInf = 2, kIsNegativeInf = 4;
+  bool terms_ = false;
+  uint32_t specials_ = 0;   // kIsNaN | kIsPositiveInf | kIsNegativeInf: the block's special classes in one word
   uint32_t top_products_ = 0, flags_ = 0;
   int top_ = 0, lsb_ = 0, product_base_ = 0;
   uint32_t product_top_ = 0;   // 32 + product_base_: sum_product_32's m for an exponent sum of 0
