@@ -232,17 +232,27 @@ TEST(ResidentFrames, EveryKernelsCodeIsTheMeasuredKernels) {
     const char* text_sha256;
     const char* measured;
   };
+  // Where each kernel's code was last measured: the round that changed it.
+  constexpr const char* kDenseRound =
+      "C's draw four a lane (kernels of one shape), packing unrolled (k16, k16_f16, narrow_f16), class_entry, "
+      "evidence/gpu-runs/2026-11-29c-c-draw (call2.sh: vE, byte for byte this code, every form against c4433b9; "
+      "call3.sh, call4.sh: gpu_resident_test, gpu_execution_test, selftest --faults, the rare fault)";
+  constexpr const char* kSpecialsRound =
+      "narrow::Block's special classes as one word, tested once where an element is finished, and the zero total's "
+      "test after the f32 toward-zero path, evidence/gpu-runs/2026-11-29g-specials (call1.sh, call3.sh: every form "
+      "against f67c684's cubin twice, the rare fault; call2.sh: selftest --faults, gpu_execution_test, "
+      "gpu_resident_test on the cubin; call3.sh: gpu_resident_test on the PTX image)";
   const Recorded recorded[] = {
-      {mmasp::kResidentLeanKernel, "c34c4c4808ed1cef17beee81a20c0e977198fdc433f40c1928b46eafe9ff2d13", "narrow::Block's special classes as one word, tested once where an element is finished, and the zero total's test after the f32 toward-zero path, evidence/gpu-runs/2026-11-29g-specials (call1.sh, call3.sh: every form against f67c684's cubin twice, the rare fault; call2.sh: selftest --faults, gpu_execution_test, gpu_resident_test on the cubin; call3.sh: gpu_resident_test on the PTX image)"},
-      {mmasp::kResidentLean768Kernel, "589eca2c418988a71160b3c5b937accf6352e29f473177cb8af5f74e8917602d", "narrow::Block's special classes as one word, tested once where an element is finished, and the zero total's test after the f32 toward-zero path, evidence/gpu-runs/2026-11-29g-specials (call1.sh, call3.sh: every form against f67c684's cubin twice, the rare fault; call2.sh: selftest --faults, gpu_execution_test, gpu_resident_test on the cubin; call3.sh: gpu_resident_test on the PTX image)"},
-      {mmasp::kResidentLeanFp8Kernel, "4a5cd07f50a59b66b8cbdda28544b4b5d8eb66133c1baf44d64223cd13d6bff2", "narrow::Block's special classes as one word, tested once where an element is finished, and the zero total's test after the f32 toward-zero path, evidence/gpu-runs/2026-11-29g-specials (call1.sh, call3.sh: every form against f67c684's cubin twice, the rare fault; call2.sh: selftest --faults, gpu_execution_test, gpu_resident_test on the cubin; call3.sh: gpu_resident_test on the PTX image)"},
-      {mmasp::kResidentLeanNarrowKernel, "d020516abc7d6a38d4ffeabc2b485be6ae21c110555e6059aadfe72f07134927", "narrow::Block's special classes as one word, tested once where an element is finished, and the zero total's test after the f32 toward-zero path, evidence/gpu-runs/2026-11-29g-specials (call1.sh, call3.sh: every form against f67c684's cubin twice, the rare fault; call2.sh: selftest --faults, gpu_execution_test, gpu_resident_test on the cubin; call3.sh: gpu_resident_test on the PTX image)"},
-      {mmasp::kResidentKernel, "854b3ec4528166be1d04d8491822d87fa7e1f111a32d1d62fd095fac743a5d4c", "narrow::Block's special classes as one word, tested once where an element is finished, and the zero total's test after the f32 toward-zero path, evidence/gpu-runs/2026-11-29g-specials (call1.sh, call3.sh: every form against f67c684's cubin twice, the rare fault; call2.sh: selftest --faults, gpu_execution_test, gpu_resident_test on the cubin; call3.sh: gpu_resident_test on the PTX image)"},
-      {mmasp::kResidentLeanDenseKernel, "8b2f987dcc83b65d00b2f6d14a211d546790d6da60f58ded9899a1b2564e2fd3", "C's draw four a lane (kernels of one shape), packing unrolled (k16, k16_f16, narrow_f16), class_entry, evidence/gpu-runs/2026-11-29c-c-draw (call2.sh: vE, byte for byte this code, every form against c4433b9; call3.sh, call4.sh: gpu_resident_test, gpu_execution_test, selftest --faults, the rare fault)"},
-      {mmasp::kResidentLeanDense768Kernel, "5284cdcd887b145eb65f13f8aa7ba40cfc88e599b4b74bb6179f4dce177dfe34", "C's draw four a lane (kernels of one shape), packing unrolled (k16, k16_f16, narrow_f16), class_entry, evidence/gpu-runs/2026-11-29c-c-draw (call2.sh: vE, byte for byte this code, every form against c4433b9; call3.sh, call4.sh: gpu_resident_test, gpu_execution_test, selftest --faults, the rare fault)"},
-      {mmasp::kResidentLeanK16Kernel, "488241eb77876a234f3588e0e704a5963c4196a5f18b73b51f8f9ae4da9f895d", "narrow::Block's special classes as one word, tested once where an element is finished, and the zero total's test after the f32 toward-zero path, evidence/gpu-runs/2026-11-29g-specials (call1.sh, call3.sh: every form against f67c684's cubin twice, the rare fault; call2.sh: selftest --faults, gpu_execution_test, gpu_resident_test on the cubin; call3.sh: gpu_resident_test on the PTX image)"},
-      {mmasp::kResidentLeanK16F16Kernel, "91d63bafbaa98bbd43a2ff94dd220cd54ba6e4b37794e00f9a45da98e99d5d6d", "narrow::Block's special classes as one word, tested once where an element is finished, and the zero total's test after the f32 toward-zero path, evidence/gpu-runs/2026-11-29g-specials (call1.sh, call3.sh: every form against f67c684's cubin twice, the rare fault; call2.sh: selftest --faults, gpu_execution_test, gpu_resident_test on the cubin; call3.sh: gpu_resident_test on the PTX image)"},
-      {mmasp::kResidentLeanNarrowF16Kernel, "8106ad6a044991d7bdff18c31ab3536731e9d83d054a6cf7c0a395b01e509ebe", "narrow::Block's special classes as one word, tested once where an element is finished, and the zero total's test after the f32 toward-zero path, evidence/gpu-runs/2026-11-29g-specials (call1.sh, call3.sh: every form against f67c684's cubin twice, the rare fault; call2.sh: selftest --faults, gpu_execution_test, gpu_resident_test on the cubin; call3.sh: gpu_resident_test on the PTX image)"}};
+      {mmasp::kResidentLeanKernel, "c34c4c4808ed1cef17beee81a20c0e977198fdc433f40c1928b46eafe9ff2d13", kSpecialsRound},
+      {mmasp::kResidentLean768Kernel, "589eca2c418988a71160b3c5b937accf6352e29f473177cb8af5f74e8917602d", kSpecialsRound},
+      {mmasp::kResidentLeanFp8Kernel, "4a5cd07f50a59b66b8cbdda28544b4b5d8eb66133c1baf44d64223cd13d6bff2", kSpecialsRound},
+      {mmasp::kResidentLeanNarrowKernel, "d020516abc7d6a38d4ffeabc2b485be6ae21c110555e6059aadfe72f07134927", kSpecialsRound},
+      {mmasp::kResidentKernel, "854b3ec4528166be1d04d8491822d87fa7e1f111a32d1d62fd095fac743a5d4c", kSpecialsRound},
+      {mmasp::kResidentLeanDenseKernel, "8b2f987dcc83b65d00b2f6d14a211d546790d6da60f58ded9899a1b2564e2fd3", kDenseRound},
+      {mmasp::kResidentLeanDense768Kernel, "5284cdcd887b145eb65f13f8aa7ba40cfc88e599b4b74bb6179f4dce177dfe34", kDenseRound},
+      {mmasp::kResidentLeanK16Kernel, "488241eb77876a234f3588e0e704a5963c4196a5f18b73b51f8f9ae4da9f895d", kSpecialsRound},
+      {mmasp::kResidentLeanK16F16Kernel, "91d63bafbaa98bbd43a2ff94dd220cd54ba6e4b37794e00f9a45da98e99d5d6d", kSpecialsRound},
+      {mmasp::kResidentLeanNarrowF16Kernel, "8106ad6a044991d7bdff18c31ab3536731e9d83d054a6cf7c0a395b01e509ebe", kSpecialsRound}};
   if (std::string(MMASP_NVCC_VERSION) != kRecordedToolkit)
     GTEST_SKIP() << "the record is of nvcc " << kRecordedToolkit << "; this build's toolkit is " << MMASP_NVCC_VERSION
                  << ", whose code differs: measure its kernels on a GPU before recording them";

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Issue #28, twenty-ninth session, first call: three cubins run by one resident_benchmark (HEAD's, stripped, its own
 # cubin zeroed) --image-file, alternated: hd (HEAD f67c684's cubin, the kernels of 8c3c2a8), vF (narrow::Block's three
-# special flags as one word, vF.diff) and vZ (vF, and finish_code tests the specials once and the zero total after the
+# special flags as one word, ../2026-11-29f-finish/vF.diff) and vZ (vF, and finish_code tests the specials once and the zero total after the
 # f32 toward-zero path, vZ-on-vF.diff). The f16/bf16 forms hd vF vZ vZ vF hd, fp8 and tf32 likewise, every form hd vF vZ;
 # then the rare fault (1 case in 10^8, 60 s) on vZ's cubin. One tgz back.
 # From the repository root with gpu-carry18/c carried (resident_benchmark.xz, cubins.tar.xz).
