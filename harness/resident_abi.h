@@ -972,6 +972,23 @@ MMASP_PORTABLE uint32_t with_accumulator_known(const PairTablesOf<D>& p, const F
   return p.narrow_accumulator == 2 ? f(model::KnownBool<true>{}) : f(model::KnownBool<false>{});
 }
 
+// Which instructions a resident kernel's inlined switch holds (resident_kernels_source's form_mma_inline<Admitted>):
+// a kernel of one shape (FixedCaseDims) only the forms of its m, n and k, an f16 kernel only those whose A is f16, so
+// that its search is over its own ids (a binary search over all 152 took 7 branches a case; with the packing above
+// the k16 f16 kernel spilled nothing where it had spilled 692 bytes: evidence/gpu-runs/2026-11-29h-branches,
+// call2.sh). The host
+// sends a kernel only pairs of its shape, and an f16 kernel only f16 pairs (resident.cpp; the kernels trap on any
+// other), so an id left out is never asked for; if one were, its D would be zero and every case judged deviating.
+template <class D, bool kF16Only>
+struct AdmittedForms {
+  MMASP_PORTABLE static constexpr bool admits(uint32_t m, uint32_t n, uint32_t k, bool a_is_f16) {
+    if (kF16Only && !a_is_f16) return false;
+    if constexpr (std::is_same_v<D, gen::portable::CaseDims>) return true;
+    else return m == D::m && n == D::n && k == D::k;
+  }
+};
+using EveryForm = AdmittedForms<gen::portable::CaseDims, false>;
+
 // --- The f16 kernels' words (kResidentLeanK16F16Kernel, kResidentLeanNarrowF16Kernel): f32 words from f16 codes. --
 // Every f16 value is an f32 value, every product of two is an exact f32 product, and f32_words_fit holds for f16 at
 // the sm_90 records' fraction bits: so f16 operands can take the fp8 kernel's f32 words (model::narrow::pack_f32), and
@@ -985,23 +1002,27 @@ MMASP_PORTABLE constexpr model::OperandFormat narrow_f16_format() { return narro
 // its sign (whatever the conversion makes of a NaN's payload: the judge reads only a NaN product's class).
 // Resident.F16WordsAreEveryCodesF32Word compares the host's with pack_f32 on every code.
 MMASP_PORTABLE uint32_t f16_value_f32_bits(uint32_t code) {
-  const uint32_t sign = (code & 0x8000u) << 16, exponent = (code >> 10) & 31u, mantissa = code & 1023u;
-  if (exponent == 31u) return sign | (mantissa ? 0x7FC00000u : 0x7F800000u);
+  const uint32_t nan = (code & 0x8000u) << 16 | 0x7FC00000u;
 #if defined(__CUDA_ARCH__)
-  return __float_as_uint(__half2float(__ushort_as_half((unsigned short)code)));
+  // Every value but a NaN by the conversion, Inf too (widening is exact), then a NaN chosen by a select, not a branch.
+  const uint32_t widened = __float_as_uint(__half2float(__ushort_as_half((unsigned short)code)));
+  return (code & 0x7FFFu) > 0x7C00u ? nan : widened;
 #else
+  const uint32_t sign = (code & 0x8000u) << 16, exponent = (code >> 10) & 31u, mantissa = code & 1023u;
+  if (exponent == 31u) return mantissa ? nan : sign | 0x7F800000u;
   if (exponent == 0) return sign | gen::portable::float_bits(float(mantissa) * 0x1p-24f);   // zero or subnormal, exact
   return sign | (exponent + 127u - uint32_t(model::kF16Bias)) << 23 | mantissa << 13;
 #endif
 }
-// An f16 code's f32 word (model::narrow::pack_f32 of its decoded value, subnormals kept) with a tag.
+// An f16 code's f32 word (model::narrow::pack_f32 of its decoded value, subnormals kept) with a tag. Its class bits by
+// selects, joined to the tag last: or-ing each class's bits into the tag under an if gave three branches and a
+// convergence barrier a word in the f16 kernels (ncu, evidence/gpu-runs/2026-11-29h-branches, call1.sh).
 MMASP_PORTABLE uint64_t f16_word(uint32_t code, uint32_t tag = 0) {
-  const uint32_t exponent = (code >> 10) & 31u, mantissa = code & 1023u;
-  uint32_t low = tag;
-  if (exponent == 31u) low |= model::narrow::kSpecial;
-  else if (exponent != 0 || mantissa != 0)   // the field: the exponent, at least the smallest normal one's
-    low |= uint32_t((exponent ? int(exponent) : 1) - model::kF16Bias + model::narrow::kFieldOffset) << 16;
-  return uint64_t(f16_value_f32_bits(code)) << 32 | low;
+  const uint32_t exponent = (code >> 10) & 31u;
+  // the field: the exponent, at least the smallest normal one's
+  const uint32_t field = uint32_t((exponent ? int(exponent) : 1) - model::kF16Bias + model::narrow::kFieldOffset) << 16;
+  const uint32_t low = exponent == 31u ? model::narrow::kSpecial : (code & 0x7FFFu) ? field : 0u;
+  return uint64_t(f16_value_f32_bits(code)) << 32 | (tag | low);
 }
 // C's f32 word for the f16 kernels' judge (Block::sum_f32_term): an f16 C's is f16_word's, an f32 C's
 // model::narrow::f32_code_word's. Resident.AccumulatorWordsArePackedValues compares both with pack_f32 of the decoded
@@ -1010,15 +1031,19 @@ template <class F16D>
 MMASP_PORTABLE uint64_t accumulator_word(uint32_t code, F16D f16_d) {
   return f16_d ? f16_word(code) : model::narrow::f32_code_word(code);
 }
+// An f16 operand's container bits, which the f16 kernels pack A and B by (pack_operand's kBits), and C by these or 32.
+inline constexpr uint32_t kF16OperandBits = 16;
 // Whether a pair's A and B can take f16 words: f16 operands judged by the one-block walk (narrow_one_block: the sm_90
-// choices, subnormal inputs kept, products that sum in 32 bits), f32 words fitting f16 at its fraction bits, and
-// every B row's offset fitting an f32 word's tag. The host sends such pairs to the f16 kernels (resident.cpp), which
-// refuse any other.
+// choices, subnormal inputs kept, products that sum in 32 bits) in 16-bit containers with C in 16 or 32 (the bits the
+// f16 kernels pack by), f32 words fitting f16 at its fraction bits, and every B row's offset fitting an f32 word's
+// tag. The host sends such pairs to the f16 kernels (resident.cpp), which refuse any other.
 template <class D>
 MMASP_PORTABLE bool f16_words_fit(const PairTablesOf<D>& p) {
   const model::OperandFormat f16 = narrow_f16_format();
   return p.judge == Judge::narrow_model && p.narrow_one_block != 0 && p.model.subnormal_inputs == Subnormals::kept &&
          same_operand_format(p.a_format, f16) && same_operand_format(p.b_format, f16) &&
+         p.container_bits[operand_a] == kF16OperandBits && p.container_bits[operand_b] == kF16OperandBits &&
+         (p.container_bits[operand_c] == kF16OperandBits || p.container_bits[operand_c] == 32) &&
          model::narrow::f32_words_fit(f16, p.model.fraction_bits) &&
          model::narrow::f32_accumulator_fits(p.model.fraction_bits) &&
          narrow_tag(p.cases, p.cases.k - 1) <= model::narrow::kF32TagMask;
@@ -1231,10 +1256,17 @@ MMASP_UNROLL
 // kUnrolled: per_lane by lane_elements, so that a kernel of one shape gathers only the words there are (each unrolled
 // word is under a condition on per_lane: with a count known only at run time all four words' loads were issued,
 // predicated; ncu, evidence/gpu-runs/2026-11-29d-lines, call1.sh).
-template <bool kUnrolled = false, class D>
+// kBits: the operand's container bits where the kernel knows them (the f16 kernels' A and B, which f16_words_fit makes
+// 16 bits: kF16OperandBits), so that no switch on the tables' bits runs a case; 0: the tables'.
+template <bool kUnrolled = false, uint32_t kBits = 0, class D>
 MMASP_PORTABLE Registers pack_operand(const PairTablesOf<D>& p, int operand, const uint32_t* matrix, uint32_t lane) {
-  const uint32_t bits = p.container_bits[operand], per_lane = kUnrolled ? lane_elements(p, operand) : p.per_lane[operand];
+  const uint32_t bits = kBits ? kBits : p.container_bits[operand];
+  const uint32_t per_lane = kUnrolled ? lane_elements(p, operand) : p.per_lane[operand];
   const uint32_t* index = p.layouts + p.layout[operand] + lane;
+  if constexpr (kBits != 0) {
+    static_assert(kBits == 4 || kBits == 8 || kBits == 16 || kBits == 32, "a container of whole words");
+    return pack_whole_words<kBits, kUnrolled>(index, per_lane, matrix);
+  }
   if ((per_lane * bits) % 32 == 0) {   // every sm_90 operand: whole words (bits divides 32; no division by bits)
     switch (bits) {
       case 4: return pack_whole_words<4, kUnrolled>(index, per_lane, matrix);

@@ -21,6 +21,8 @@ namespace mmasp::resident {
 // Written by resident_source.cpp: one instruction, and the bare-issue loop, for every form x selector. The lean kernel
 // inlines its one call of the instruction (a call makes the caller save and restore its live registers around it);
 // the general kernel calls it, twice where a register fault needs the clean result too.
+// form_mma_inline's switch holds the instructions its Admitted (resident_abi.h's AdmittedForms) admits.
+template <class Admitted>
 __device__ __forceinline__ Registers form_mma_inline(uint32_t id, Registers a, Registers b, Registers c, uint32_t e);
 __device__ __noinline__ Registers form_mma(uint32_t id, Registers a, Registers b, Registers c, uint32_t e);
 __device__ __noinline__ uint32_t form_issue(uint32_t id, Registers a, Registers b, Registers c, uint32_t e, uint64_t rounds);
@@ -206,9 +208,16 @@ __device__ __forceinline__ void resident_cases(const LaunchOf<D>& launch) {
   // would put them in local memory.
   Registers ra = {}, rb = {}, rc = {}, rd = {};
   const auto pack = [&](uint32_t noise) MMASP_INLINE_LAMBDA {
-    ra = pack_operand<kUnrolledPacking>(p, operand_a, a, lane);
-    rb = pack_operand<kUnrolledPacking>(p, operand_b, b, lane);
-    rc = pack_operand<kUnrolledPacking>(p, operand_c, c, lane);
+    // The f16 kernels' operands are packed without the switch on the tables' bits: A and B are 16-bit, C 16 or 32
+    // (f16_words_fit, checked above).
+    constexpr uint32_t kOperandBits = kF16Words ? kF16OperandBits : 0u;
+    ra = pack_operand<kUnrolledPacking, kOperandBits>(p, operand_a, a, lane);
+    rb = pack_operand<kUnrolledPacking, kOperandBits>(p, operand_b, b, lane);
+    if constexpr (kF16Words)   // C: f16 or f32 (f16_words_fit)
+      rc = p.container_bits[operand_c] == 32 ? pack_operand<kUnrolledPacking, 32>(p, operand_c, c, lane)
+                                             : pack_operand<kUnrolledPacking, kF16OperandBits>(p, operand_c, c, lane);
+    else
+      rc = pack_operand<kUnrolledPacking>(p, operand_c, c, lane);
     return metadata_register(p, nibbles, lane, noise);
   };
 
@@ -272,7 +281,7 @@ __device__ __forceinline__ void resident_cases(const LaunchOf<D>& launch) {
     if (!fresh) {
       // Judge mode after the first case: rd stays that case's result.
     } else if constexpr (kLean) {   // resident.cpp sends register faults to the general kernel
-      rd = form_mma_inline(instruction, ra, rb, rc, e);
+      rd = form_mma_inline<AdmittedForms<D, kF16Words>>(instruction, ra, rb, rc, e);
     } else if (fault_kind == Fault::registers) {
       // The clean instruction first, for the count of cases the fault changed; then the faulty one.
       const Registers clean = form_mma(instruction, ra, rb, rc, e);

@@ -95,7 +95,10 @@ std::string resident_kernels_source(ResidentImage image) {
      << "// resident_instruction_id().\n"
      << "#include \"harness/resident_kernel.cuh\"\n\n"
      << "namespace mmasp::resident {\n\n"
-     << "// One instruction on registers a, b, c (as words; f32 ones travel as floats) and e.\n"
+     << "// One instruction on registers a, b, c (as words; f32 ones travel as floats) and e: of those `Admitted` admits\n"
+     << "// (resident_kernel.cuh's AdmittedForms), the others left out of the switch, so that a kernel of one shape\n"
+     << "// searches only its own ids.\n"
+     << "template <class Admitted>\n"
      << "__device__ __forceinline__ Registers form_mma_inline(uint32_t id, Registers a_in, Registers b_in, Registers c_in,\n"
      << "                                                     uint32_t e) {\n"
      << "  const uint32_t *a = a_in.r, *b = b_in.r, *c = c_in.r;\n"
@@ -107,13 +110,15 @@ std::string resident_kernels_source(ResidentImage image) {
   for_each_resident_pair(image, [&](const Form& form, int selector) {
     const bool d_f32 = form.d == ElemType::f32;
     cu << "    case " << resident_instruction_id(form, selector) << ":  // " << form.opcode << " " << selector << "\n"
-       << "      " << instruction(form, selector, d_f32 ? "df" : "d") << "\n";
-    if (d_f32) cu << "      for (int i = 0; i < " << form.regs.d << "; ++i) d[i] = __float_as_uint(df[i]);\n";
-    cu << "      return d_out;\n";
+       << "      if constexpr (Admitted::admits(" << form.shape.m << ", " << form.shape.n << ", " << form.shape.k << ", "
+       << (form.a == ElemType::f16 ? "true" : "false") << ")) {\n"
+       << "        " << instruction(form, selector, d_f32 ? "df" : "d") << "\n";
+    if (d_f32) cu << "        for (int i = 0; i < " << form.regs.d << "; ++i) d[i] = __float_as_uint(df[i]);\n";
+    cu << "        return d_out;\n      }\n      break;\n";
   });
   cu << "  }\n  return d_out;\n}\n\n"
      << "__device__ __noinline__ Registers form_mma(uint32_t id, Registers a, Registers b, Registers c, uint32_t e) {\n"
-     << "  return form_mma_inline(id, a, b, c, e);\n}\n\n"
+     << "  return form_mma_inline<EveryForm>(id, a, b, c, e);\n}\n\n"
      << "// `rounds` x 4 independent instructions on the same registers: the bare issue rate. Returns the results folded.\n"
      << "__device__ __noinline__ uint32_t form_issue(uint32_t id, Registers a_in, Registers b_in, Registers c_in, uint32_t e,\n"
      << "                                            uint64_t rounds) {\n"

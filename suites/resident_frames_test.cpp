@@ -136,8 +136,10 @@ TEST(ResidentFrames, EveryKernelsStackFrameIsTheMeasuredKernels) {
                                // the same, measured in evidence/gpu-runs/2026-11-27e-checks (measure5.sh).
                                // With the pair's tables a kernel parameter (Launch::pair) 888, measured in
                                // evidence/gpu-runs/2026-11-27g-h100 (call4.sh).
-                               {mmasp::kResidentLeanDenseKernel, 64, 888},
-                               {mmasp::kResidentLeanDense768Kernel, 80, 792},
+                               // With form_mma_inline's switch holding only a kernel's own forms 880 and 768,
+                               // measured in evidence/gpu-runs/2026-11-29h-branches (call2.sh: vC).
+                               {mmasp::kResidentLeanDenseKernel, 64, 880},
+                               {mmasp::kResidentLeanDense768Kernel, 80, 768},
                                // The narrow kernel (m16n8k32 f16 and bf16: narrow words over the codes) and the fp8
                                // kernel with them (its frame as before), measured in
                                // evidence/gpu-runs/2026-11-27f-h100 (call5.sh, call6.sh). With the narrow judge's
@@ -149,14 +151,18 @@ TEST(ResidentFrames, EveryKernelsStackFrameIsTheMeasuredKernels) {
                                // every form against f67c684's cubin, twice; no float form slower).
                                {mmasp::kResidentLeanNarrowKernel, 64, 880},
                                // The lean kernel with m16n8k16's case dimensions as constants (FixedCaseDims),
-                               // measured in evidence/gpu-runs/2026-11-29-dims (call2.sh).
-                               {mmasp::kResidentLeanK16Kernel, 64, 888},
+                               // measured in evidence/gpu-runs/2026-11-29-dims (call2.sh). With the switch holding
+                               // its own forms 880 (evidence/gpu-runs/2026-11-29h-branches, call2.sh: vC).
+                               {mmasp::kResidentLeanK16Kernel, 64, 880},
                                // The f16 kernels (the k16 and narrow kernels' f16 pairs, f16 words), measured in
-                               // evidence/gpu-runs/2026-11-29b-f16words (call2.sh, call3.sh).
-                               {mmasp::kResidentLeanK16F16Kernel, 64, 888},
+                               // evidence/gpu-runs/2026-11-29b-f16words (call2.sh, call3.sh). With f16 words by
+                               // selects, A, B and C packed by their known bits and the switch holding its own forms
+                               // 688 and no spills (k16 f16) and 872 (narrow f16), measured in
+                               // evidence/gpu-runs/2026-11-29h-branches (call2.sh: vC, m16n8k16 f16->f32 x1.08).
+                               {mmasp::kResidentLeanK16F16Kernel, 64, 688},
                                // With its registers packed by unrolled loops 896, measured in
                                // evidence/gpu-runs/2026-11-29c-c-draw (call2.sh: vE, m16n8k32 f16 x1.024-x1.035).
-                               {mmasp::kResidentLeanNarrowF16Kernel, 64, 896},
+                               {mmasp::kResidentLeanNarrowF16Kernel, 64, 872},
                                // The general kernel: 544 with the pair's tables a kernel parameter, checked in
                                // evidence/gpu-runs/2026-11-27g-h100 (call5.sh: selftest --faults; call6.sh).
                                {mmasp::kResidentKernel, 128, 544}};
@@ -233,10 +239,10 @@ TEST(ResidentFrames, EveryKernelsCodeIsTheMeasuredKernels) {
     const char* measured;
   };
   // Where each kernel's code was last measured: the round that changed it.
-  constexpr const char* kDenseRound =
-      "C's draw four a lane (kernels of one shape), packing unrolled (k16, k16_f16, narrow_f16), class_entry, "
-      "evidence/gpu-runs/2026-11-29c-c-draw (call2.sh: vE, byte for byte this code, every form against c4433b9; "
-      "call3.sh, call4.sh: gpu_resident_test, gpu_execution_test, selftest --faults, the rare fault)";
+  constexpr const char* kBranchesRound =
+      "f16 words' class bits by selects, the f16 kernels' operands packed by their known bits, form_mma_inline's "
+      "switch holding a kernel's own forms, evidence/gpu-runs/2026-11-29h-branches (call2.sh: vC, byte for byte this "
+      "code, every form against f919860's cubin twice; call3.sh: gpu_resident_test, selftest --faults, the rare fault)";
   constexpr const char* kSpecialsRound =
       "narrow::Block's special classes as one word, tested once where an element is finished, and the zero total's "
       "test after the f32 toward-zero path, evidence/gpu-runs/2026-11-29g-specials (call1.sh, call3.sh: every form "
@@ -245,14 +251,14 @@ TEST(ResidentFrames, EveryKernelsCodeIsTheMeasuredKernels) {
   const Recorded recorded[] = {
       {mmasp::kResidentLeanKernel, "c34c4c4808ed1cef17beee81a20c0e977198fdc433f40c1928b46eafe9ff2d13", kSpecialsRound},
       {mmasp::kResidentLean768Kernel, "589eca2c418988a71160b3c5b937accf6352e29f473177cb8af5f74e8917602d", kSpecialsRound},
-      {mmasp::kResidentLeanFp8Kernel, "4a5cd07f50a59b66b8cbdda28544b4b5d8eb66133c1baf44d64223cd13d6bff2", kSpecialsRound},
+      {mmasp::kResidentLeanFp8Kernel, "a884e6306d5c3c1e99e0ede1b2843644460d66b95fea3002ec5d82e0e8d84511", kBranchesRound},
       {mmasp::kResidentLeanNarrowKernel, "d020516abc7d6a38d4ffeabc2b485be6ae21c110555e6059aadfe72f07134927", kSpecialsRound},
       {mmasp::kResidentKernel, "854b3ec4528166be1d04d8491822d87fa7e1f111a32d1d62fd095fac743a5d4c", kSpecialsRound},
-      {mmasp::kResidentLeanDenseKernel, "8b2f987dcc83b65d00b2f6d14a211d546790d6da60f58ded9899a1b2564e2fd3", kDenseRound},
-      {mmasp::kResidentLeanDense768Kernel, "5284cdcd887b145eb65f13f8aa7ba40cfc88e599b4b74bb6179f4dce177dfe34", kDenseRound},
-      {mmasp::kResidentLeanK16Kernel, "488241eb77876a234f3588e0e704a5963c4196a5f18b73b51f8f9ae4da9f895d", kSpecialsRound},
-      {mmasp::kResidentLeanK16F16Kernel, "91d63bafbaa98bbd43a2ff94dd220cd54ba6e4b37794e00f9a45da98e99d5d6d", kSpecialsRound},
-      {mmasp::kResidentLeanNarrowF16Kernel, "8106ad6a044991d7bdff18c31ab3536731e9d83d054a6cf7c0a395b01e509ebe", kSpecialsRound}};
+      {mmasp::kResidentLeanDenseKernel, "6370646f58713f0b65b14156e2729527286589d693e66d6ebaec6de86e145fd3", kBranchesRound},
+      {mmasp::kResidentLeanDense768Kernel, "43b5664d233a0e23e91cb91d0126c195652272ae4efd5fb300e856b1e456dc62", kBranchesRound},
+      {mmasp::kResidentLeanK16Kernel, "f9261ed69087132bdba68c98e1c1d532969a4d4d125e51262180d1812b828e48", kBranchesRound},
+      {mmasp::kResidentLeanK16F16Kernel, "26d4da65c0d8a5e0e052b044f9376d32af138c4dbdd535f21721931ff2a1f894", kBranchesRound},
+      {mmasp::kResidentLeanNarrowF16Kernel, "de37302b42095a2cdec15ae7db74046744fa4f019b603211c929b379d57c89a5", kBranchesRound}};
   if (std::string(MMASP_NVCC_VERSION) != kRecordedToolkit)
     GTEST_SKIP() << "the record is of nvcc " << kRecordedToolkit << "; this build's toolkit is " << MMASP_NVCC_VERSION
                  << ", whose code differs: measure its kernels on a GPU before recording them";

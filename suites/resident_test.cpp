@@ -19,6 +19,7 @@
 #include <cmath>
 #include <cstring>
 #include <set>
+#include <sstream>
 #include <string>
 
 namespace mmasp {
@@ -73,6 +74,58 @@ std::vector<uint32_t> case_in_kernel_layout(const gen::portable::CaseTables& t, 
   return shared;
 }
 
+// A kernel's inlined switch holds only the instructions its AdmittedForms admits, and the host sends a kernel only
+// pairs it accepts (the kernels trap on others): a kernel of one shape those whose tables hold its dimensions, an f16
+// kernel those with f16_words_fit. So each pair's instruction must be one every kernel that accepts the pair admits:
+// its form's shape is its tables' dimensions, f16_words_fit holds only where the form's A is f16, and the generated
+// switch guards each instruction by its own form's shape and A.
+TEST(Resident, EveryPairsInstructionIsInTheSwitchOfEachKernelThatAcceptsIt) {
+  const std::string source = resident_kernels_source(ResidentImage::sm90a_cubin);
+  ASSERT_NE(source.find("return form_mma_inline<EveryForm>(id, a, b, c, e);"), std::string::npos)
+      << "the general kernel's call (form_mma) admits every instruction";
+  using K16 = resident::AdmittedForms<gen::portable::FixedCaseDims<kResidentK16Dims>, false>;
+  using K16F16 = resident::AdmittedForms<gen::portable::FixedCaseDims<kResidentK16Dims>, true>;
+  using AnyF16 = resident::AdmittedForms<gen::portable::CaseDims, true>;
+  int pairs = 0, f16_pairs = 0, k16_admitted = 0, k16_f16_admitted = 0;
+  for (const Form& form : instruction_space()) {
+    if (!has_resident_kernel(form)) continue;
+    const auto model = model_for(form);
+    const uint32_t m = uint32_t(form.shape.m), n = uint32_t(form.shape.n), k = uint32_t(form.shape.k);
+    const bool a_f16 = form.a == ElemType::f16;
+    for (int selector : form.selectors) {
+      ++pairs;
+      SCOPED_TRACE(form.opcode + " selector " + std::to_string(selector));
+      const resident::PairTables p = resident_pair_tables(form, selector, model ? &*model : nullptr).tables;
+      EXPECT_EQ(p.cases.m, m);
+      EXPECT_EQ(p.cases.n, n);
+      EXPECT_EQ(p.cases.k, k);
+      EXPECT_TRUE(resident::EveryForm::admits(m, n, k, a_f16));
+      // A kernel of kResidentK16Dims accepts the pairs whose tables hold them (and traps on others); tf32 m16n8k16
+      // has other chunks, so its pairs are admitted there but never sent.
+      const bool k16 = gen::portable::same_dims(p.cases, kResidentK16Dims);
+      if (k16) EXPECT_TRUE(K16::admits(m, n, k, a_f16));
+      k16_admitted += K16::admits(m, n, k, a_f16);
+      if (resident::f16_words_fit(p)) {
+        ++f16_pairs;
+        EXPECT_TRUE(a_f16) << "an f16 kernel would take a pair whose A is not f16";
+        EXPECT_TRUE(AnyF16::admits(m, n, k, a_f16));
+        if (k16) EXPECT_TRUE(K16F16::admits(m, n, k, a_f16));
+      }
+      k16_f16_admitted += K16F16::admits(m, n, k, a_f16);
+      std::ostringstream guard;
+      guard << "case " << resident_instruction_id(form, selector) << ":  // " << form.opcode << " " << selector
+            << "\n      if constexpr (Admitted::admits(" << m << ", " << n << ", " << k << ", " << (a_f16 ? "true" : "false")
+            << ")) {";
+      EXPECT_NE(source.find(guard.str()), std::string::npos) << "the switch's case is not guarded by its form: " << guard.str();
+    }
+  }
+  EXPECT_EQ(pairs, 152);
+  EXPECT_EQ(f16_pairs, 24) << "the f16 forms' pairs: m16n8k16 (4 selectors) and m16n8k32 (2), f16 and f32 D, both metadata kinds";
+  // The point of it: the kernels of one shape search a few of the ids, not all 152.
+  EXPECT_EQ(k16_admitted, 28) << "m16n8k16's pairs: f16 (f16 and f32 D) and bf16, 4 selectors, tf32 2, both metadata kinds";
+  EXPECT_EQ(k16_f16_admitted, 16) << "m16n8k16 f16's pairs: f16 and f32 D, 4 selectors, both metadata kinds";
+}
+
 TEST(Resident, EverySm90PairHasAKernelAndTablesThatPackAndJudgeAsTheHostDoes) {
   int pairs = 0;
   for (const Form& form : instruction_space()) {
@@ -100,8 +153,20 @@ TEST(Resident, EverySm90PairHasAKernelAndTablesThatPackAndJudgeAsTheHostDoes) {
           const resident::Registers a_unrolled = resident::pack_operand<true>(p, resident::operand_a, test.a_compressed.data(), lane);
           const resident::Registers b_unrolled = resident::pack_operand<true>(p, resident::operand_b, test.b.data(), lane);
           const resident::Registers c_unrolled = resident::pack_operand<true>(p, resident::operand_c, test.c.data(), lane);
+          // The f16 kernels' packing, by the container bits f16_words_fit makes theirs (pack_operand's kBits).
+          resident::Registers a_f16 = a, b_f16 = b, c_f16 = c;
+          if (resident::f16_words_fit(p)) {
+            a_f16 = resident::pack_operand<true, resident::kF16OperandBits>(p, resident::operand_a, test.a_compressed.data(), lane);
+            b_f16 = resident::pack_operand<true, resident::kF16OperandBits>(p, resident::operand_b, test.b.data(), lane);
+            c_f16 = p.container_bits[resident::operand_c] == 32
+                        ? resident::pack_operand<true, 32>(p, resident::operand_c, test.c.data(), lane)
+                        : resident::pack_operand<true, resident::kF16OperandBits>(p, resident::operand_c, test.c.data(), lane);
+          }
           // The registers the instruction does not read are zero (the kernel passes all four).
           for (int r = 0; r < 4; ++r) {
+            ASSERT_EQ(a_f16.r[r], a.r[r]) << form.opcode << " lane " << lane << " A register " << r << " (f16 kernels)";
+            ASSERT_EQ(b_f16.r[r], b.r[r]) << form.opcode << " lane " << lane << " B register " << r << " (f16 kernels)";
+            ASSERT_EQ(c_f16.r[r], c.r[r]) << form.opcode << " lane " << lane << " C register " << r << " (f16 kernels)";
             ASSERT_EQ(a.r[r], r < form.regs.a ? want.a[size_t(r)] : 0u) << form.opcode << " lane " << lane << " A register " << r;
             ASSERT_EQ(b.r[r], r < form.regs.b ? want.b[size_t(r)] : 0u) << form.opcode << " lane " << lane << " B register " << r;
             ASSERT_EQ(c.r[r], r < form.regs.c ? want.c[size_t(r)] : 0u) << form.opcode << " lane " << lane << " C register " << r;
