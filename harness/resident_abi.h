@@ -974,11 +974,12 @@ MMASP_PORTABLE uint32_t with_accumulator_known(const PairTablesOf<D>& p, const F
 
 // Which instructions a resident kernel's inlined switch holds (resident_kernels_source's form_mma_inline<Admitted>):
 // a kernel of one shape (FixedCaseDims) only the forms of its m, n and k, an f16 kernel only those whose A is f16, so
-// that its search is over its own ids (a binary search over all 152 took 7 branches a case; with the packing above
-// the k16 f16 kernel spilled nothing where it had spilled 692 bytes: evidence/gpu-runs/2026-11-29h-branches,
-// call2.sh). The host
-// sends a kernel only pairs of its shape, and an f16 kernel only f16 pairs (resident.cpp; the kernels trap on any
-// other), so an id left out is never asked for; if one were, its D would be zero and every case judged deviating.
+// that its search is over its own ids (a binary search over all 152 took 7 branches a case; with the f16 kernels'
+// packing by known bits, the k16 f16 kernel spilled nothing where it had spilled 692 bytes:
+// evidence/gpu-runs/2026-11-29h-branches, call2.sh). The host sends a kernel only pairs of its shape, and an f16
+// kernel only f16 pairs (resident.cpp; the kernels trap on any other), so an id left out is never asked for
+// (Resident.EveryPairsInstructionIsInTheSwitchOfEachKernelThatAcceptsIt); if one were, its D would be zero and every
+// case judged deviating.
 template <class D, bool kF16Only>
 struct AdmittedForms {
   MMASP_PORTABLE static constexpr bool admits(uint32_t m, uint32_t n, uint32_t k, bool a_is_f16) {

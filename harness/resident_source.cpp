@@ -96,7 +96,7 @@ std::string resident_kernels_source(ResidentImage image) {
      << "#include \"harness/resident_kernel.cuh\"\n\n"
      << "namespace mmasp::resident {\n\n"
      << "// One instruction on registers a, b, c (as words; f32 ones travel as floats) and e: of those `Admitted` admits\n"
-     << "// (resident_kernel.cuh's AdmittedForms), the others left out of the switch, so that a kernel of one shape\n"
+     << "// (resident_abi.h's AdmittedForms), the others left out of the switch, so that a kernel of one shape\n"
      << "// searches only its own ids.\n"
      << "template <class Admitted>\n"
      << "__device__ __forceinline__ Registers form_mma_inline(uint32_t id, Registers a_in, Registers b_in, Registers c_in,\n"
