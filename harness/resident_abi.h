@@ -906,24 +906,47 @@ MMASP_PORTABLE void decode_narrow_over_codes(const PairTablesOf<D>& p, uint32_t*
   const NarrowTable a_table = narrow_table_of<kOverNibbles>(p, operand_a),
                                 b_table = narrow_table_of<kOverNibbles>(p, operand_b);
   const model::OperandFormat a_format = p.a_format, b_format = p.b_format;
-  // The fp8 kernel's tables hold every code (narrow_code_looked_up), where the pair's tables say so.
-  const bool a_whole_codes = kOverNibbles && a_table.mantissa_bits == 0 && a_table.pad_bits == 0;
-  const bool b_whole_codes = kOverNibbles && b_table.mantissa_bits == 0 && b_table.pad_bits == 0;
   if constexpr (kOverNibbles) {
-    for (uint32_t top = t.a_count; top > 0; top -= lanes) {   // the same steps in every lane
-      const uint32_t e = top - lanes + lane;
-      const uint64_t word =
-          a_table.offset != kNoTable
-              ? (a_whole_codes ? narrow_code_looked_up(p.layouts + a_table.offset, a_table.index_bits, codes[e])
-                               : narrow_looked_up(p.layouts + a_table.offset, a_table.pad_bits, a_table.mantissa_bits,
-                                                  a_table.index_bits, codes[e]))
-              : narrow_word<true>(model::decode_operand(codes[e], a_format, subnormals));
-      const uint32_t tag = narrow_tag(t, a_element_column(t, nibbles, e));
+    // A code's word: by the fp8 kernel's tables of every code (narrow_code_looked_up) where both operands' tables hold
+    // every code, else as the pair's tables or formats say; chosen once a case, each choice with loops of its own, where
+    // choosing for each element took a constant load and two branches an element (ncu,
+    // evidence/gpu-runs/2026-11-29h-branches, call1.sh: annotated1-fp8.txt.gz).
+    const auto word_of_code = [&](const NarrowTable& table, const model::OperandFormat& format) MMASP_INLINE_LAMBDA {
+      return [&](uint32_t code) MMASP_INLINE_LAMBDA {
+        return table.offset != kNoTable
+                   ? (table.mantissa_bits == 0 && table.pad_bits == 0
+                          ? narrow_code_looked_up(p.layouts + table.offset, table.index_bits, code)
+                          : narrow_looked_up(p.layouts + table.offset, table.pad_bits, table.mantissa_bits,
+                                             table.index_bits, code))
+                   : narrow_word<true>(model::decode_operand(code, format, subnormals));
+      };
+    };
+    const auto word_of_whole_code = [&](const NarrowTable& table) MMASP_INLINE_LAMBDA {
+      return [&](uint32_t code) MMASP_INLINE_LAMBDA {
+        return narrow_code_looked_up(p.layouts + table.offset, table.index_bits, code);
+      };
+    };
+    const auto words = [&](const auto& a_word_of, const auto& b_word_of) MMASP_INLINE_LAMBDA {
+      for (uint32_t top = t.a_count; top > 0; top -= lanes) {   // the same steps in every lane
+        const uint32_t e = top - lanes + lane;
+        const uint64_t word = a_word_of(codes[e]);
+        const uint32_t tag = narrow_tag(t, a_element_column(t, nibbles, e));
 #if defined(__CUDA_ARCH__)
-      __syncwarp();
+        __syncwarp();
 #endif
-      a_narrow[narrow_a_slot(t, e)] = narrow_word_tagged<true>(word, tag);
-    }
+        a_narrow[narrow_a_slot(t, e)] = narrow_word_tagged<true>(word, tag);
+      }
+#if defined(__CUDA_ARCH__)
+      __syncwarp();   // every lane has read its A codes
+#endif
+      b_words_over_codes(t, codes, lane, lanes, b_word_of);
+    };
+    const auto whole_codes = [](const NarrowTable& table) {
+      return table.offset != kNoTable && table.mantissa_bits == 0 && table.pad_bits == 0;
+    };
+    if (whole_codes(a_table) && whole_codes(b_table)) words(word_of_whole_code(a_table), word_of_whole_code(b_table));
+    else words(word_of_code(a_table, a_format), word_of_code(b_table, b_format));
+    return;
   } else {
     for (uint32_t e = lane; e < t.a_count; e += lanes) {
       const uint64_t word =
@@ -932,17 +955,16 @@ MMASP_PORTABLE void decode_narrow_over_codes(const PairTablesOf<D>& p, uint32_t*
               : model::narrow::pack(model::decode_operand(codes[e], a_format, subnormals));
       a_narrow[narrow_a_slot(t, e)] = model::narrow::with_tag(word, narrow_tag(t, a_element_column(t, nibbles, e)));
     }
-  }
 #if defined(__CUDA_ARCH__)
-  __syncwarp();   // every lane has read its A codes
+    __syncwarp();   // every lane has read its A codes
 #endif
-  b_words_over_codes(t, codes, lane, lanes, [&](uint32_t code) MMASP_INLINE_LAMBDA {
-    return b_table.offset != kNoTable
-               ? (b_whole_codes ? narrow_code_looked_up(p.layouts + b_table.offset, b_table.index_bits, code)
-                                : narrow_looked_up(p.layouts + b_table.offset, b_table.pad_bits, b_table.mantissa_bits,
-                                                   b_table.index_bits, code))
-               : narrow_word<kOverNibbles>(model::decode_operand(code, b_format, subnormals));
-  });
+    b_words_over_codes(t, codes, lane, lanes, [&](uint32_t code) MMASP_INLINE_LAMBDA {
+      return b_table.offset != kNoTable
+                 ? narrow_looked_up(p.layouts + b_table.offset, b_table.pad_bits, b_table.mantissa_bits,
+                                    b_table.index_bits, code)
+                 : narrow_word<false>(model::decode_operand(code, b_format, subnormals));
+    });
+  }
 }
 
 // The accumulator formats as operand formats, for C known at compile time (PairTables::narrow_accumulator): f32 or
