@@ -311,6 +311,13 @@ int CudaDevice::max_threads(void* function) {
   return threads;
 }
 
+int CudaDevice::static_shared_bytes(void* function) {
+  int bytes = 0;
+  api_->check(api_->cuFuncGetAttribute(&bytes, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, static_cast<CUfunction>(function)),
+              "cuFuncGetAttribute");
+  return bytes;
+}
+
 void CudaDevice::launch(void* function, unsigned blocks, unsigned threads, size_t shared_bytes, void** parameters) {
   api_->check(api_->cuLaunchKernel(static_cast<CUfunction>(function), blocks, 1, 1, threads, 1, 1, unsigned(shared_bytes),
                                    nullptr, parameters, nullptr),

@@ -81,6 +81,9 @@ class CudaDevice {
   int resident_blocks(void* function, int threads, size_t shared_bytes);
   // The most threads a block of `function` may have: its __launch_bounds__, or what its registers allow.
   int max_threads(void* function);
+  // The static shared memory a block of `function` has (its __shared__ variables), which the dynamic shared memory
+  // it may be given leaves room for (max_shared_per_block less this).
+  int static_shared_bytes(void* function);
   // The most dynamic shared memory one block may be given (bytes), after opting in.
   int max_shared_per_block() const;
   // Launches and waits; throws with the driver's error (a trap loses the context, as in run()).

@@ -188,7 +188,8 @@ ResidentPairTables resident_pair_tables(const Form& form, int selector, const Mo
   }
   // The fp8 kernel's pairs: the fp8 record's blocks, its layout (A's words over the nibbles, B's over the codes), and
   // f32 words (both operands' f32 tables, their tags in 14 bits; a block's result chained to the next as an f32 word,
-  // f32_accumulator_fits), and the kernel's case dimensions (kResidentFp8Dims, constants there). Only pairs that
+  // f32_accumulator_fits), the kernel's case dimensions (kResidentFp8Dims, constants there), and cells and tables that
+  // its copies in shared memory hold (fp8_shared_tables_fit). Only pairs that
   // kernel takes have the flag, so that no other lean kernel meets a pair whose judge reads f32 words.
   t.narrow_fp8_blocks = f32_tables && t.narrow_choices == 1 && t.narrow_accumulator != 0 && stored == 32 &&
                         t.model.block_products == 16 && t.model.block_interleave == 2 &&
@@ -196,7 +197,7 @@ ResidentPairTables resident_pair_tables(const Form& form, int selector, const Mo
                         model::narrow::f32_accumulator_fits(t.model.fraction_bits) && t.narrow_over_codes &&
                         resident::fp8_words_over_nibbles_fit(t.cases, 32) &&
                         resident::narrow_tag(t.cases, t.cases.k - 1) <= model::narrow::kF32TagMask &&
-                        gen::portable::same_dims(t.cases, kResidentFp8Dims);
+                        gen::portable::same_dims(t.cases, kResidentFp8Dims) && resident::fp8_shared_tables_fit(t);
   return out;
 }
 
@@ -416,7 +417,10 @@ ResidentPath::Launched ResidentPath::launch(const Form& form, int selector, cons
   // Of those, the f16 ones: their words f32 words, on an H200 x1.06 (evidence/gpu-runs/2026-11-29b-f16words, call2.sh).
   if (kernel == lean_k16_kernel_ && resident::f16_words_fit(host.tables)) kernel = lean_k16_f16_kernel_;
   if (every_pair_kernel_) kernel = every_pair_kernel_;   // tests (send_every_pair_to)
-  while (threads > kThreads && shared_for(threads) > size_t(shared_optin_)) threads -= kThreads;
+  // The dynamic shared memory a block may have: the device's, less the kernel's static (the fp8 kernel's copies,
+  // kFp8StaticSharedBytes).
+  const size_t dynamic_limit = size_t(shared_optin_) - size_t(device_.static_shared_bytes(kernel));
+  while (threads > kThreads && shared_for(threads) > dynamic_limit) threads -= kThreads;
   if (lean && max_lean_warps_ >= 4) threads = std::min(threads, max_lean_warps_ * 32);
   const size_t shared = shared_for(threads);
   const int per_multiprocessor = device_.resident_blocks(kernel, int(threads), shared);

@@ -267,7 +267,7 @@ MMASP_PORTABLE uint32_t narrow_over_codes_shared_words(const gen::portable::Case
 }
 // The fp8 kernel's layout (kResidentLeanFp8Kernel), tighter than narrow_over_codes_shared_words so that 24 of its warps
 // fit an H100's shared memory where 23 did: A's words start where the nibbles do (8-byte aligned) and outgrow them,
-// written once the registers are packed (decode_narrow_over_codes<true>: every lane has read a step's codes and
+// written once the registers are packed (decode_fp8_words_over_codes: every lane has read a step's codes and
 // nibbles before any of them writes, the steps from the last elements down, so that a step's words cover only nibbles
 // that no later step reads; fp8_words_over_nibbles_fit checks that geometry). While a case is drawn, the cancellation
 // profile's operand values go after the nibbles as f16 (every e4m3 and e5m2 value is an f16 value: Resident tests
@@ -335,15 +335,21 @@ MMASP_PORTABLE uint32_t dump_words(const PairTablesOf<D>& p) {
 #endif
 
 // The e register of `lane`: its metadata nibbles for the pair's selector, or the case's noise where it holds none.
+// `layouts` as pack_operand's; the overload without it reads p.layouts.
 template <class D>
-MMASP_PORTABLE uint32_t metadata_register(const PairTablesOf<D>& p, const uint32_t* nibbles, uint32_t lane, uint32_t noise) {
-  const uint32_t* cells = p.layouts + p.metadata + lane;
+MMASP_PORTABLE uint32_t metadata_register(const PairTablesOf<D>& p, const uint32_t* nibbles, uint32_t lane, uint32_t noise,
+                                          const uint32_t* layouts) {
+  const uint32_t* cells = layouts + p.metadata + lane;
   uint32_t e = (p.holds_metadata >> lane) & 1 ? 0u : noise;
   for (uint32_t q = 0; q < 8; ++q) {
     const uint32_t cell = cells[layout_cell(q, 0)];
     if (cell != kNoNibble) e |= nibbles[cell] << (4 * q);
   }
   return e;
+}
+template <class D>
+MMASP_PORTABLE uint32_t metadata_register(const PairTablesOf<D>& p, const uint32_t* nibbles, uint32_t lane, uint32_t noise) {
+  return metadata_register(p, nibbles, lane, noise, p.layouts);
 }
 
 MMASP_PORTABLE long long integer_value(uint32_t code, uint32_t bits, bool is_signed) {
@@ -778,10 +784,16 @@ MMASP_PORTABLE void narrow_table(const model::OperandFormat& f, Subnormals subno
     }
 }
 // narrow_looked_up for a table that holds every code (mantissa_bits 0) of codes without padding (pad_bits 0): the fp8
-// codes. The same word, without the mantissa's arithmetic.
+// codes. The same word, without the mantissa's arithmetic; on the GPU by one 8-byte load, so `table` must be 8-byte
+// aligned there (its one device caller reads the fp8 kernel's copies in shared memory, 16-byte aligned; every table
+// in `layouts` is at an even offset too).
 MMASP_PORTABLE uint64_t narrow_code_looked_up(const uint32_t* table, uint32_t index_bits, uint32_t code) {
   const uint32_t at = 2 * (code & ((1u << index_bits) - 1));
+#if defined(__CUDA_ARCH__)
+  return reinterpret_cast<const uint64_t*>(table)[at / 2];
+#else
   return uint64_t(table[at + 1]) << 32 | table[at];
+#endif
 }
 MMASP_PORTABLE uint64_t narrow_looked_up(const uint32_t* table, uint32_t pad_bits, uint32_t mantissa_bits,
                                          uint32_t index_bits, uint32_t code) {
@@ -811,7 +823,7 @@ MMASP_PORTABLE uint32_t narrow_word_tag(uint64_t word) {
   else return model::narrow::tag(word);
 }
 // An operand's table of f32 words (every code's model::narrow::pack_f32 word), which the fp8 kernel's words are
-// (decode_narrow_over_codes<true>; decode_narrow<true> on the host) and its judge sums by f32 multiplication
+// (decode_fp8_words_over_codes; decode_narrow<true> on the host) and its judge sums by f32 multiplication
 // (judged_narrow_elements<true>): right after the operand's narrow_tables words, indexed alike. resident_pair_tables
 // puts one there where the operand's table holds every code unpadded and f32 words fit its format, and gives a pair
 // narrow_fp8_blocks only where both operands have one. Found from narrow_tables rather than a field of PairTables, so that the
@@ -827,6 +839,44 @@ MMASP_PORTABLE NarrowTable narrow_f32_table(const PairTablesOf<D>& p, int operan
 template <bool kF32Words, class D>
 MMASP_PORTABLE NarrowTable narrow_table_of(const PairTablesOf<D>& p, int operand) {
   return kF32Words ? narrow_f32_table(p, operand) : p.narrow_tables[operand];
+}
+
+// The fp8 kernel's copy, in static shared memory, of what each of its cases reads from the pair's `layouts`: the cells
+// (A's, B's, C's and D's layouts and the metadata's, at their offsets: pack_operand, metadata_register, the kernel's
+// d_cell), and A's and B's f32 words of every code (narrow_f32_table: decode_fp8_words_over_codes). Read there instead
+// of through L1, which beside the warps' 212 KB of shared memory has about 28 KB for these and the draw's tables
+// (its 12-bit slot tables alone are 4 KB a profile): on an H200 the fp8 forms verified x1.08-x1.10 with the copies
+// (evidence/gpu-runs/2026-11-30-fp8, call3.sh and call4.sh: sm against base). Sized for the kernel's shape
+// (kResidentFp8Dims: cells 512 + 512 + 128 + 128 and 256 of metadata; 8-bit codes, 2 words each); resident_pair_tables
+// gives a pair narrow_fp8_blocks only where fp8_shared_tables_fit, and the kernel traps on any other. The launch
+// leaves these bytes out of a block's dynamic shared memory (resident.cpp, the kernel's static size).
+inline constexpr uint32_t kFp8SharedCellWords = 1536;
+inline constexpr uint32_t kFp8SharedTableWords = 512;
+inline constexpr uint32_t kFp8StaticSharedBytes = 4 * (kFp8SharedCellWords + 2 * kFp8SharedTableWords);
+// The end, in `layouts`, of a pair's cells: the operands' layouts (32 lanes of per_lane cells each) and the metadata's
+// (8 nibble positions a lane).
+template <class D>
+MMASP_PORTABLE uint32_t cell_words(const PairTablesOf<D>& p) {
+  uint32_t end = p.metadata + 32 * 8;
+  for (int operand = 0; operand < 4; ++operand) {
+    const uint32_t operand_end = p.layout[operand] + 32 * p.per_lane[operand];
+    end = operand_end > end ? operand_end : end;
+  }
+  return end;
+}
+// The words of an operand's f32 table the fp8 kernel copies (2 a code).
+MMASP_PORTABLE uint32_t fp8_table_words(const NarrowTable& table) { return 2u << table.index_bits; }
+// Whether the fp8 kernel's copies hold a pair's cells and both operands' f32 tables, each a table of every code.
+template <class D>
+MMASP_PORTABLE bool fp8_shared_tables_fit(const PairTablesOf<D>& p) {
+  if (cell_words(p) > kFp8SharedCellWords) return false;
+  for (int operand = 0; operand < 2; ++operand) {
+    const NarrowTable table = narrow_f32_table(p, operand);
+    if (table.offset == kNoTable || table.mantissa_bits != 0 || table.pad_bits != 0 || table.index_bits > 8 ||
+        fp8_table_words(table) > kFp8SharedTableWords)
+      return false;
+  }
+  return true;
 }
 
 // Lane `lane`'s share of packing a case's A and B (decode_operand, then narrow::pack, or their table): per A element
@@ -895,76 +945,59 @@ MMASP_PORTABLE void b_words_over_codes(const gen::portable::CaseTablesOf<D>& t, 
 // (and a dumped case's codes written out), and it runs once per case. Its word-making repeats decode_narrow's on
 // purpose: with one function for both, m16n8k16 f16->f32 ran x0.93-x0.955 on the H100, where the variant's other
 // change alone gave x0.965-x0.98 (evidence/gpu-runs/2026-11-28-h100, call7.sh and call8.sh).
-// kOverNibbles: the fp8 kernel's layout (fp8_a_words_at), A's words over the nibbles, in steps of `lanes` elements from
-// the last, each step's codes and nibbles read by every lane before any writes (fp8_words_over_nibbles_fit(t, lanes));
-// the nibbles are then spent too; and its words are f32 words (narrow_word<true>: narrow_f32_table).
-template <bool kOverNibbles = false, class D>
+template <class D>
 MMASP_PORTABLE void decode_narrow_over_codes(const PairTablesOf<D>& p, uint32_t* codes, const uint32_t* nibbles,
                                              uint32_t lane, uint32_t lanes, uint64_t* a_narrow) {
   const auto& t = p.cases;
   const Subnormals subnormals = p.model.subnormal_inputs;
-  const NarrowTable a_table = narrow_table_of<kOverNibbles>(p, operand_a),
-                                b_table = narrow_table_of<kOverNibbles>(p, operand_b);
+  const NarrowTable a_table = p.narrow_tables[operand_a], b_table = p.narrow_tables[operand_b];
   const model::OperandFormat a_format = p.a_format, b_format = p.b_format;
-  if constexpr (kOverNibbles) {
-    // A code's word: by the fp8 kernel's tables of every code (narrow_code_looked_up) where both operands' tables hold
-    // every code, else as the pair's tables or formats say; chosen once a case, each choice with loops of its own, where
-    // choosing for each element took a constant load and two branches an element (ncu,
-    // evidence/gpu-runs/2026-11-29h-branches, call1.sh: annotated1-fp8.txt.gz).
-    const auto word_of_code = [&](const NarrowTable& table, const model::OperandFormat& format) MMASP_INLINE_LAMBDA {
-      return [&](uint32_t code) MMASP_INLINE_LAMBDA {
-        return table.offset != kNoTable
-                   ? (table.mantissa_bits == 0 && table.pad_bits == 0
-                          ? narrow_code_looked_up(p.layouts + table.offset, table.index_bits, code)
-                          : narrow_looked_up(p.layouts + table.offset, table.pad_bits, table.mantissa_bits,
-                                             table.index_bits, code))
-                   : narrow_word<true>(model::decode_operand(code, format, subnormals));
-      };
-    };
-    const auto word_of_whole_code = [&](const NarrowTable& table) MMASP_INLINE_LAMBDA {
-      return [&](uint32_t code) MMASP_INLINE_LAMBDA {
-        return narrow_code_looked_up(p.layouts + table.offset, table.index_bits, code);
-      };
-    };
-    const auto words = [&](const auto& a_word_of, const auto& b_word_of) MMASP_INLINE_LAMBDA {
-      for (uint32_t top = t.a_count; top > 0; top -= lanes) {   // the same steps in every lane
-        const uint32_t e = top - lanes + lane;
-        const uint64_t word = a_word_of(codes[e]);
-        const uint32_t tag = narrow_tag(t, a_element_column(t, nibbles, e));
-#if defined(__CUDA_ARCH__)
-        __syncwarp();
-#endif
-        a_narrow[narrow_a_slot(t, e)] = narrow_word_tagged<true>(word, tag);
-      }
-#if defined(__CUDA_ARCH__)
-      __syncwarp();   // every lane has read its A codes
-#endif
-      b_words_over_codes(t, codes, lane, lanes, b_word_of);
-    };
-    const auto whole_codes = [](const NarrowTable& table) {
-      return table.offset != kNoTable && table.mantissa_bits == 0 && table.pad_bits == 0;
-    };
-    if (whole_codes(a_table) && whole_codes(b_table)) words(word_of_whole_code(a_table), word_of_whole_code(b_table));
-    else words(word_of_code(a_table, a_format), word_of_code(b_table, b_format));
-    return;
-  } else {
-    for (uint32_t e = lane; e < t.a_count; e += lanes) {
-      const uint64_t word =
-          a_table.offset != kNoTable
-              ? narrow_looked_up(p.layouts + a_table.offset, a_table.pad_bits, a_table.mantissa_bits, a_table.index_bits, codes[e])
-              : model::narrow::pack(model::decode_operand(codes[e], a_format, subnormals));
-      a_narrow[narrow_a_slot(t, e)] = model::narrow::with_tag(word, narrow_tag(t, a_element_column(t, nibbles, e)));
-    }
-#if defined(__CUDA_ARCH__)
-    __syncwarp();   // every lane has read its A codes
-#endif
-    b_words_over_codes(t, codes, lane, lanes, [&](uint32_t code) MMASP_INLINE_LAMBDA {
-      return b_table.offset != kNoTable
-                 ? narrow_looked_up(p.layouts + b_table.offset, b_table.pad_bits, b_table.mantissa_bits,
-                                    b_table.index_bits, code)
-                 : narrow_word<false>(model::decode_operand(code, b_format, subnormals));
-    });
+  for (uint32_t e = lane; e < t.a_count; e += lanes) {
+    const uint64_t word =
+        a_table.offset != kNoTable
+            ? narrow_looked_up(p.layouts + a_table.offset, a_table.pad_bits, a_table.mantissa_bits, a_table.index_bits, codes[e])
+            : model::narrow::pack(model::decode_operand(codes[e], a_format, subnormals));
+    a_narrow[narrow_a_slot(t, e)] = model::narrow::with_tag(word, narrow_tag(t, a_element_column(t, nibbles, e)));
   }
+#if defined(__CUDA_ARCH__)
+  __syncwarp();   // every lane has read its A codes
+#endif
+  b_words_over_codes(t, codes, lane, lanes, [&](uint32_t code) MMASP_INLINE_LAMBDA {
+    return b_table.offset != kNoTable
+               ? narrow_looked_up(p.layouts + b_table.offset, b_table.pad_bits, b_table.mantissa_bits,
+                                  b_table.index_bits, code)
+               : narrow_word<false>(model::decode_operand(code, b_format, subnormals));
+  });
+}
+
+// The fp8 kernel's words (a pair with narrow_fp8_blocks, so fp8_shared_tables_fit): decode_narrow_over_codes' B words
+// over the codes, and A's words over the nibbles (fp8_a_words_at) in steps of `lanes` elements from the last, each
+// step's codes and nibbles read by every lane before any writes (fp8_words_over_nibbles_fit(t, lanes)); the nibbles
+// are then spent too. Its words are f32 words (narrow_word<true>), each looked up whole in `a_table` and `b_table`,
+// the operands' f32 tables of every code (narrow_f32_table's words; in the kernel its copies in shared memory). A
+// choice between tables and decoding made for each element took a constant load and two branches an element (ncu,
+// evidence/gpu-runs/2026-11-29h-branches, call1.sh: annotated1-fp8.txt.gz); the pairs this kernel takes have both
+// tables.
+template <class D>
+MMASP_PORTABLE void decode_fp8_words_over_codes(const PairTablesOf<D>& p, uint32_t* codes, const uint32_t* nibbles,
+                                                uint32_t lane, uint32_t lanes, uint64_t* a_narrow,
+                                                const uint32_t* a_table, const uint32_t* b_table) {
+  const auto& t = p.cases;
+  const uint32_t a_bits = p.narrow_tables[operand_a].index_bits, b_bits = p.narrow_tables[operand_b].index_bits;
+  for (uint32_t top = t.a_count; top > 0; top -= lanes) {   // the same steps in every lane
+    const uint32_t e = top - lanes + lane;
+    const uint64_t word = narrow_code_looked_up(a_table, a_bits, codes[e]);
+    const uint32_t tag = narrow_tag(t, a_element_column(t, nibbles, e));
+#if defined(__CUDA_ARCH__)
+    __syncwarp();
+#endif
+    a_narrow[narrow_a_slot(t, e)] = narrow_word_tagged<true>(word, tag);
+  }
+#if defined(__CUDA_ARCH__)
+  __syncwarp();   // every lane has read its A codes
+#endif
+  b_words_over_codes(t, codes, lane, lanes,
+                     [&](uint32_t code) MMASP_INLINE_LAMBDA { return narrow_code_looked_up(b_table, b_bits, code); });
 }
 
 // The accumulator formats as operand formats, for C known at compile time (PairTables::narrow_accumulator): f32 or
@@ -1099,7 +1132,7 @@ MMASP_PORTABLE void decode_f16_words_over_codes(const PairTablesOf<D>& p, uint32
 // elements of one row (idx a multiple of kN, and kN dividing n), which share every A word; with kN = 2 each A word is
 // loaded once for both elements, and their two B words (one row of B, adjacent columns) by one 16-byte load on the
 // GPU, so that b_narrow must be 16-byte aligned there (the fp8 kernel's layout: narrow_pairs_fit).
-// kFp8Blocks: the pair has narrow_fp8_blocks, its words are f32 words (decode_narrow_over_codes<true>) whose products
+// kFp8Blocks: the pair has narrow_fp8_blocks, its words are f32 words (decode_fp8_words_over_codes) whose products
 // are summed by f32 multiplication (narrow::sum_f32_product), and its blocks are walked by compile-time indices; only
 // the fp8 kernel is compiled with it (resident_kernel.cuh: in the kernel every pair shares, that code gave ptxas a
 // 1.2 KB stack frame and made the f16, bf16 and integer forms 30 % slower, evidence/gpu-runs/2026-11-26b-resident-speed/
@@ -1281,11 +1314,14 @@ MMASP_UNROLL
 // predicated; ncu, evidence/gpu-runs/2026-11-29d-lines, call1.sh).
 // kBits: the operand's container bits where the kernel knows them (the f16 kernels' A and B, which f16_words_fit makes
 // 16 bits: kF16OperandBits), so that no switch on the tables' bits runs a case; 0: the tables'.
+// layouts: where the pair's cells are read, p.layouts or a copy at the same offsets (the fp8 kernel's in shared memory,
+// kFp8SharedCellWords); the overload without it reads p.layouts.
 template <bool kUnrolled = false, uint32_t kBits = 0, class D>
-MMASP_PORTABLE Registers pack_operand(const PairTablesOf<D>& p, int operand, const uint32_t* matrix, uint32_t lane) {
+MMASP_PORTABLE Registers pack_operand(const PairTablesOf<D>& p, int operand, const uint32_t* matrix, uint32_t lane,
+                                      const uint32_t* layouts) {
   const uint32_t bits = kBits ? kBits : p.container_bits[operand];
   const uint32_t per_lane = kUnrolled ? lane_elements(p, operand) : p.per_lane[operand];
-  const uint32_t* index = p.layouts + p.layout[operand] + lane;
+  const uint32_t* index = layouts + p.layout[operand] + lane;
   if constexpr (kBits != 0) {
     static_assert(kBits == 4 || kBits == 8 || kBits == 16 || kBits == 32, "a container of whole words");
     return pack_whole_words<kBits, kUnrolled>(index, per_lane, matrix);
@@ -1315,6 +1351,10 @@ MMASP_NO_UNROLL
   if (filled) push();
   while (pushed < 4) push();
   return x;
+}
+template <bool kUnrolled = false, uint32_t kBits = 0, class D>
+MMASP_PORTABLE Registers pack_operand(const PairTablesOf<D>& p, int operand, const uint32_t* matrix, uint32_t lane) {
+  return pack_operand<kUnrolled, kBits>(p, operand, matrix, lane, p.layouts);
 }
 
 // Element `element` (0 .. per_lane - 1) of a lane's registers, `bits` wide, and the registers with it replaced. The

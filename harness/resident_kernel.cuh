@@ -163,6 +163,29 @@ __device__ __forceinline__ void resident_cases(const LaunchOf<D>& launch) {
     // Likewise a pair whose operands are not f16, or whose judge f32 words do not fit: refused.
     if (!f16_words_fit(p)) __trap();
   }
+  // The fp8 kernel: the pair's cells and its operands' f32 tables copied to static shared memory and read there
+  // (kFp8SharedCellWords says why); a pair they do not hold is refused (resident_pair_tables never sends one).
+  const uint32_t *fp8_cells_copy = nullptr, *fp8_a_table = nullptr, *fp8_b_table = nullptr;
+  if constexpr (kFp8Blocks) {
+    __shared__ __align__(16) uint32_t fp8_cells[kFp8SharedCellWords];
+    __shared__ __align__(16) uint32_t fp8_tables[2 * kFp8SharedTableWords];
+    if (!fp8_shared_tables_fit(p)) __trap();
+    const NarrowTable a_table = narrow_f32_table(p, operand_a), b_table = narrow_f32_table(p, operand_b);
+    const uint32_t cell_count = cell_words(p), a_words = fp8_table_words(a_table), b_words = fp8_table_words(b_table);
+    for (uint32_t x = threadIdx.x; x < cell_count; x += blockDim.x) fp8_cells[x] = p.layouts[x];
+    for (uint32_t x = threadIdx.x; x < a_words; x += blockDim.x) fp8_tables[x] = p.layouts[a_table.offset + x];
+    for (uint32_t x = threadIdx.x; x < b_words; x += blockDim.x)
+      fp8_tables[kFp8SharedTableWords + x] = p.layouts[b_table.offset + x];
+    __syncthreads();
+    fp8_cells_copy = fp8_cells;
+    fp8_a_table = fp8_tables;
+    fp8_b_table = fp8_tables + kFp8SharedTableWords;
+  }
+  // Where the cells are read: the fp8 kernel's copy, else p.layouts where it is used, as before the copy.
+  const auto layouts = [&]() MMASP_INLINE_LAMBDA {
+    if constexpr (kFp8Blocks) return fp8_cells_copy;
+    else return p.layouts;
+  };
   const uint32_t lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
   const uint32_t words = case_words(t), decoded_at = words + (words & 1);
   const Judge judge = p.judge;
@@ -200,7 +223,7 @@ __device__ __forceinline__ void resident_cases(const LaunchOf<D>& launch) {
   const uint64_t warp_index = uint64_t(blockIdx.x) * warps + warp, all_warps = uint64_t(gridDim.x) * warps;
   const uint32_t d_bits = p.container_bits[operand_d], d_per_lane = p.per_lane[operand_d];
   // D's layout, read as d_cell(q): this lane's element q of D (layout_cell).
-  const uint32_t* d_cells = p.layouts + p.layout[operand_d] + lane;
+  const uint32_t* d_cells = layouts() + p.layout[operand_d] + lane;
   const auto d_cell = [&](uint32_t q) { return d_cells[layout_cell(q, 0)]; };
   const uint32_t d_registers = (d_per_lane * d_bits + 31) / 32;
   const uint32_t instruction = p.instruction;
@@ -211,14 +234,14 @@ __device__ __forceinline__ void resident_cases(const LaunchOf<D>& launch) {
     // The f16 kernels' operands are packed without the switch on the tables' bits: A and B are 16-bit, C 16 or 32
     // (f16_words_fit, checked above).
     constexpr uint32_t kOperandBits = kF16Words ? kF16OperandBits : 0u;
-    ra = pack_operand<kUnrolledPacking, kOperandBits>(p, operand_a, a, lane);
-    rb = pack_operand<kUnrolledPacking, kOperandBits>(p, operand_b, b, lane);
+    ra = pack_operand<kUnrolledPacking, kOperandBits>(p, operand_a, a, lane, layouts());
+    rb = pack_operand<kUnrolledPacking, kOperandBits>(p, operand_b, b, lane, layouts());
     if constexpr (kF16Words)   // C: f16 or f32 (f16_words_fit)
-      rc = p.container_bits[operand_c] == 32 ? pack_operand<kUnrolledPacking, 32>(p, operand_c, c, lane)
-                                             : pack_operand<kUnrolledPacking, kF16OperandBits>(p, operand_c, c, lane);
+      rc = p.container_bits[operand_c] == 32 ? pack_operand<kUnrolledPacking, 32>(p, operand_c, c, lane, layouts())
+                                             : pack_operand<kUnrolledPacking, kF16OperandBits>(p, operand_c, c, lane, layouts());
     else
-      rc = pack_operand<kUnrolledPacking>(p, operand_c, c, lane);
-    return metadata_register(p, nibbles, lane, noise);
+      rc = pack_operand<kUnrolledPacking>(p, operand_c, c, lane, layouts());
+    return metadata_register(p, nibbles, lane, noise, layouts());
   };
 
   // Counts the case when a test-only fault changed any register of its D (rd against the clean result), so that a test
@@ -338,7 +361,11 @@ __device__ __forceinline__ void resident_cases(const LaunchOf<D>& launch) {
         if constexpr (kF16Words) {
           if (fresh) decode_f16_words_over_codes(p, a, nibbles, lane, 32, a_narrow);
         } else {
-          if (fresh) decode_narrow_over_codes<kFp8Blocks>(p, a, nibbles, lane, 32, a_narrow);
+          if constexpr (kFp8Blocks) {
+            if (fresh) decode_fp8_words_over_codes(p, a, nibbles, lane, 32, a_narrow, fp8_a_table, fp8_b_table);
+          } else {
+            if (fresh) decode_narrow_over_codes(p, a, nibbles, lane, 32, a_narrow);
+          }
         }
       } else {
         if constexpr (kF16Words) decode_f16_words(p, a, b, nibbles, lane, 32, a_narrow, b_narrow);

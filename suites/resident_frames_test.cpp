@@ -129,7 +129,9 @@ TEST(ResidentFrames, EveryKernelsStackFrameIsTheMeasuredKernels) {
                                // evidence/gpu-runs/2026-11-28b-fp8 (call1.sh, call2.sh); then of up to 768 (80
                                // registers, 24 warps, its A words over the nibbles) against 640 there (call6.sh).
                                // With C added by one f32 addition the same, measured in
-                               // evidence/gpu-runs/2026-11-28e-fp8-profile (call3.sh, call4.sh).
+                               // evidence/gpu-runs/2026-11-28e-fp8-profile (call3.sh, call4.sh). With its cells and
+                               // f32 tables in shared memory the same, measured in evidence/gpu-runs/2026-11-30-fp8
+                               // (call6.sh).
                                {mmasp::kResidentLeanFp8Kernel, 80, 776},
                                // The dense kernels (m16n8k128 integer pairs, dense bytes over the codes), measured
                                // in evidence/gpu-runs/2026-11-27d-spread (measure7.sh); with the byte-permute spread
@@ -243,10 +245,10 @@ TEST(ResidentFrames, EveryKernelsCodeIsTheMeasuredKernels) {
       "f16 words' class bits by selects, the f16 kernels' operands packed by their known bits, form_mma_inline's "
       "switch holding a kernel's own forms, evidence/gpu-runs/2026-11-29h-branches (call2.sh: vC, byte for byte this "
       "code, every form against f919860's cubin twice; call3.sh: gpu_resident_test, selftest --faults, the rare fault)";
-  constexpr const char* kFp8WordsRound =
-      "the fp8 kernel's word loops with the table choice made once a case, evidence/gpu-runs/2026-11-29h-branches "
-      "(call5.sh: vF8, byte for byte this code, every form against f5b5c16's cubin twice; call6.sh: gpu_resident_test "
-      "on the cubin and the PTX images, selftest --faults)";
+  constexpr const char* kSharedTablesRound =
+      "the fp8 kernel's cells and f32 tables copied to static shared memory and read there, "
+      "evidence/gpu-runs/2026-11-30-fp8 (call6.sh: the eight fp8 forms against a6f59d0's cubin twice, gpu_resident_test "
+      "on the cubin, selftest --faults; call7.sh: gpu_resident_test on the PTX images)";
   constexpr const char* kSpecialsRound =
       "narrow::Block's special classes as one word, tested once where an element is finished, and the zero total's "
       "test after the f32 toward-zero path, evidence/gpu-runs/2026-11-29g-specials (call1.sh, call3.sh: every form "
@@ -255,7 +257,7 @@ TEST(ResidentFrames, EveryKernelsCodeIsTheMeasuredKernels) {
   const Recorded recorded[] = {
       {mmasp::kResidentLeanKernel, "c34c4c4808ed1cef17beee81a20c0e977198fdc433f40c1928b46eafe9ff2d13", kSpecialsRound},
       {mmasp::kResidentLean768Kernel, "589eca2c418988a71160b3c5b937accf6352e29f473177cb8af5f74e8917602d", kSpecialsRound},
-      {mmasp::kResidentLeanFp8Kernel, "7a4a03854ee6e4ee7c5cee7a4b004c426865b6163da5e8ace1475031ed2ec995", kFp8WordsRound},
+      {mmasp::kResidentLeanFp8Kernel, "4d0479b9725c7ec78f423ffc2ed5c91c52f09f87f78558121955c2c495bb14b7", kSharedTablesRound},
       {mmasp::kResidentLeanNarrowKernel, "d020516abc7d6a38d4ffeabc2b485be6ae21c110555e6059aadfe72f07134927", kSpecialsRound},
       {mmasp::kResidentKernel, "854b3ec4528166be1d04d8491822d87fa7e1f111a32d1d62fd095fac743a5d4c", kSpecialsRound},
       {mmasp::kResidentLeanDenseKernel, "6370646f58713f0b65b14156e2729527286589d693e66d6ebaec6de86e145fd3", kBranchesRound},

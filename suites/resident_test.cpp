@@ -921,7 +921,9 @@ TEST(Resident, KernelsOfOneShapeComputeAsTheTables) {
 // The fp8 kernel's layout (fp8_shared_words): A's words written over the nibbles, from the last elements down, equal
 // decode_narrow's, B's words over the codes too, C untouched, and the judge finds the model's D from them; a warp's
 // steps of 32 never overwrite a nibble a later step reads (nor do steps of one, as here); the cancellation profile's
-// operand values fit after the nibbles as f16, every one of them exactly; 24 warps fit an H100's 227 KB.
+// operand values fit after the nibbles as f16, every one of them exactly; 24 warps and the kernel's copies in shared
+// memory fit an H100's 227 KB, and the copies hold the pair's cells and tables exactly (the words are made from the
+// tables as the kernel copies them: the pair's own f32 tables).
 TEST(Resident, Fp8WordsWrittenOverTheNibblesAreTheWords) {
   int taken = 0;
   for (const Form& form : instruction_space()) {
@@ -937,7 +939,12 @@ TEST(Resident, Fp8WordsWrittenOverTheNibblesAreTheWords) {
     ASSERT_TRUE(resident::fp8_words_over_nibbles_fit(t, 1)) << form.opcode;
     const uint32_t words = resident::fp8_shared_words(t);
     EXPECT_LT(words, resident::narrow_over_codes_shared_words(t)) << form.opcode;
-    EXPECT_LE(24u * words * 4u, 227u * 1024u) << form.opcode << ": 24 warps on an H100";
+    EXPECT_LE(24u * words * 4u + resident::kFp8StaticSharedBytes, 227u * 1024u) << form.opcode << ": 24 warps on an H100";
+    ASSERT_TRUE(resident::fp8_shared_tables_fit(p)) << form.opcode;
+    EXPECT_EQ(resident::cell_words(p), resident::kFp8SharedCellWords) << form.opcode << ": the copy is the cells' size";
+    for (int operand = 0; operand < 2; ++operand)
+      EXPECT_EQ(resident::fp8_table_words(resident::narrow_f32_table(p, operand)), resident::kFp8SharedTableWords)
+          << form.opcode << ": 8-bit codes";
     EXPECT_GE(resident::fp8_values_at(t), resident::case_words(t)) << form.opcode << ": the values after the nibbles";
     EXPECT_LE(resident::fp8_values_at(t) + (resident::scratch_values(t, 2) + 1) / 2, words) << form.opcode << ": the halves' room";
     EXPECT_EQ(resident::fp8_a_words_at(t) % 2, 0u) << form.opcode;
@@ -962,12 +969,60 @@ TEST(Resident, Fp8WordsWrittenOverTheNibblesAreTheWords) {
       uint32_t* shared = reinterpret_cast<uint32_t*>(backing.data());
       const uint32_t* nibbles = shared + t.a_count + t.b_count + t.c_count;
       uint64_t* a_words = backing.data() + resident::fp8_a_words_at(t) / 2;
-      resident::decode_narrow_over_codes<true>(p, shared, nibbles, 0, 1, a_words);
+      resident::decode_fp8_words_over_codes(p, shared, nibbles, 0, 1, a_words,
+                                            p.layouts + resident::narrow_f32_table(p, resident::operand_a).offset,
+                                            p.layouts + resident::narrow_f32_table(p, resident::operand_b).offset);
       ASSERT_NO_FATAL_FAILURE(expect_words_over_codes(p, test, &*model, shared, a_words, WordKind::fp8_f32,
                                                       form.opcode + " case " + std::to_string(index)));
     }
   }
   EXPECT_EQ(taken, 8) << "the 8 fp8 forms";
+}
+
+// The fp8 kernel's copies in shared memory refuse a pair they would not hold: a cell past kFp8SharedCellWords, an
+// f32 table of codes wider than 8 bits or of not every code, or none; and resident_pair_tables gives such a pair no
+// narrow_fp8_blocks (the kernel would trap on it).
+TEST(Resident, TheFp8KernelsSharedCopiesRefuseAPairTheyWouldNotHold) {
+  const Form& form = *find_form("mma.sp.sync.aligned.m16n8k64.row.col.f32.e4m3.e5m2.f32");
+  const auto model = model_for(form);
+  ASSERT_TRUE(model);
+  const ResidentPairTables tables = resident_pair_tables(form, form.selectors.front(), &*model);
+  const resident::PairTables& held = tables.tables;
+  ASSERT_TRUE(held.narrow_fp8_blocks);
+  ASSERT_TRUE(resident::fp8_shared_tables_fit(held));
+  for (int operand = 0; operand < 4; ++operand) {
+    resident::PairTables p = held;
+    p.layout[operand] = resident::kFp8SharedCellWords - 32 * p.per_lane[operand] + 1;   // its last cell one past
+    EXPECT_FALSE(resident::fp8_shared_tables_fit(p)) << "operand " << operand;
+    p.layout[operand] -= 1;
+    EXPECT_TRUE(resident::fp8_shared_tables_fit(p)) << "operand " << operand << " ending at the copy's end";
+  }
+  resident::PairTables p = held;
+  p.metadata = resident::kFp8SharedCellWords - 32 * 8 + 1;
+  EXPECT_FALSE(resident::fp8_shared_tables_fit(p)) << "the metadata's cells";
+  for (int operand = 0; operand < 2; ++operand) {
+    p = held;
+    p.narrow_tables[operand].index_bits = 9;
+    EXPECT_FALSE(resident::fp8_shared_tables_fit(p)) << "9-bit codes";
+    p = held;
+    p.narrow_tables[operand].mantissa_bits = 1;
+    EXPECT_FALSE(resident::fp8_shared_tables_fit(p)) << "not every code";
+    p = held;
+    p.narrow_tables[operand].pad_bits = 2;
+    EXPECT_FALSE(resident::fp8_shared_tables_fit(p)) << "padded codes";
+    p = held;
+    p.narrow_tables[operand].offset = resident::kNoTable;
+    EXPECT_FALSE(resident::fp8_shared_tables_fit(p)) << "no table";
+  }
+  // Every pair the kernel takes fits (Fp8WordsWrittenOverTheNibblesAreTheWords checks the 8 fp8 forms' cells too).
+  for (const Form& f : instruction_space()) {
+    if (!has_resident_kernel(f) || f.is_integer()) continue;
+    const auto m = model_for(f);
+    for (int selector : f.selectors) {
+      const resident::PairTables q = resident_pair_tables(f, selector, m ? &*m : nullptr).tables;
+      if (q.narrow_fp8_blocks) EXPECT_TRUE(resident::fp8_shared_tables_fit(q)) << f.opcode << " selector " << selector;
+    }
+  }
 }
 
 // A stored element that metadata placed on another's column would overwrite it in dense A: tables whose drawable
