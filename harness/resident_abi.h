@@ -785,8 +785,7 @@ MMASP_PORTABLE void narrow_table(const model::OperandFormat& f, Subnormals subno
 }
 // narrow_looked_up for a table that holds every code (mantissa_bits 0) of codes without padding (pad_bits 0): the fp8
 // codes. The same word, without the mantissa's arithmetic; on the GPU by one 8-byte load, so `table` must be 8-byte
-// aligned there (its one device caller reads the fp8 kernel's copies in shared memory, 16-byte aligned; every table
-// in `layouts` is at an even offset too).
+// aligned there (its one device caller reads the fp8 kernel's copies in shared memory, 16-byte aligned).
 MMASP_PORTABLE uint64_t narrow_code_looked_up(const uint32_t* table, uint32_t index_bits, uint32_t code) {
   const uint32_t at = 2 * (code & ((1u << index_bits) - 1));
 #if defined(__CUDA_ARCH__)
@@ -872,8 +871,8 @@ MMASP_PORTABLE bool fp8_shared_tables_fit(const PairTablesOf<D>& p) {
   if (cell_words(p) > kFp8SharedCellWords) return false;
   for (int operand = 0; operand < 2; ++operand) {
     const NarrowTable table = narrow_f32_table(p, operand);
-    if (table.offset == kNoTable || table.mantissa_bits != 0 || table.pad_bits != 0 || table.index_bits > 8 ||
-        fp8_table_words(table) > kFp8SharedTableWords)
+    if (table.offset == kNoTable || table.mantissa_bits != 0 || table.pad_bits != 0 ||
+        fp8_table_words(table) > kFp8SharedTableWords)   // codes of at most 8 bits
       return false;
   }
   return true;
