@@ -250,7 +250,7 @@ TEST(ResidentFrames, EveryKernelsCodeIsTheMeasuredKernels) {
       "evidence/gpu-runs/2026-11-30-fp8 (call6.sh: the eight fp8 forms against a6f59d0's cubin twice, gpu_resident_test "
       "on the cubin, selftest --faults; call7.sh: gpu_resident_test on the PTX images; call9.sh: without "
       "fp8_shared_tables_fit's twin test, x0.999-x1.011 of that, gpu_resident_test on its cubin, selftest --faults; "
-      "call10.sh: gpu_resident_test on its PTX images)";
+      "call10.sh: gpu_resident_test's every-pair test on its PTX images)";
   constexpr const char* kSpecialsRound =
       "narrow::Block's special classes as one word, tested once where an element is finished, and the zero total's "
       "test after the f32 toward-zero path, evidence/gpu-runs/2026-11-29g-specials (call1.sh, call3.sh: every form "
