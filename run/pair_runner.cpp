@@ -93,7 +93,7 @@ uint64_t PairRunner::random_cases() const { return o_.cases ? o_.cases : (setup_
 // the pairs so far), have run past their own shares as the pairs so far did on average, and the reports are written.
 // Without that second estimate the overruns fell on the last pairs: on an H100, --budget 60 ran 4.5 s past the plan
 // over 152 pairs (about 45 ms per integer pair), and the last pair was left no time
-// (evidence/gpu-runs/2026-11-26-resident-speed/budget60-run.json).
+// (evidence/gpu-runs/2026-11-26-resident-speed/budget60-run.json.gz).
 SuiteLimits PairRunner::random_limits(size_t index, Clock::time_point pair_start) {
   SuiteLimits limits;
   limits.special_generated = o_.special_generated;
