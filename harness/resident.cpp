@@ -189,7 +189,7 @@ ResidentPairTables resident_pair_tables(const Form& form, int selector, const Mo
   // The fp8 kernel's pairs: the fp8 record's blocks, its layout (A's words over the nibbles, B's over the codes), and
   // f32 words (both operands' f32 tables, their tags in 14 bits; a block's result chained to the next as an f32 word,
   // f32_accumulator_fits), the kernel's case dimensions (kResidentFp8Dims, constants there), and cells and tables that
-  // its copies in shared memory hold (fp8_shared_tables_fit). Only pairs that
+  // its copies in shared memory hold (fp8_shared_tables_fit), and an A it packs by 16-byte loads (fp8_a_bytes_contiguous). Only pairs that
   // kernel takes have the flag, so that no other lean kernel meets a pair whose judge reads f32 words.
   t.narrow_fp8_blocks = f32_tables && t.narrow_choices == 1 && t.narrow_accumulator != 0 && stored == 32 &&
                         t.model.block_products == 16 && t.model.block_interleave == 2 &&
@@ -197,7 +197,8 @@ ResidentPairTables resident_pair_tables(const Form& form, int selector, const Mo
                         model::narrow::f32_accumulator_fits(t.model.fraction_bits) && t.narrow_over_codes &&
                         resident::fp8_words_over_nibbles_fit(t.cases, 32) &&
                         resident::narrow_tag(t.cases, t.cases.k - 1) <= model::narrow::kF32TagMask &&
-                        gen::portable::same_dims(t.cases, kResidentFp8Dims) && resident::fp8_shared_tables_fit(t);
+                        gen::portable::same_dims(t.cases, kResidentFp8Dims) && resident::fp8_shared_tables_fit(t) &&
+                        resident::fp8_a_bytes_contiguous(t);
   return out;
 }
 

@@ -1272,6 +1272,12 @@ struct Registers {
 // kUnrolled: the four registers each gathered under a condition (uniform across the warp), in place of a loop that
 // pushes each finished word in at r[3] and then pads with zeros; only in the kernels where that measured faster
 // (resident_kernel.cuh, kUnrolledPacking).
+// Where a lane starts gathering each register's elements (pack_whole_words_turned's turn), for the fragments of every sm_90
+// m16n8 shape, whose lane is 4 * group + thread-in-group: a row-major A gives the lanes of one group one row, the
+// threads of a group adjacent elements, and its rows lie a multiple of 32 words apart, so lanes of one thread in
+// different groups read one bank at once (8 ways for fp8 k64's A); B, column by column, gives a group one column and
+// the threads of a group rows of one bank (4 ways). Turning by group + thread makes that 2 ways for A and none for B.
+MMASP_PORTABLE uint32_t bank_spreading_turn(uint32_t lane) { return lane + (lane >> 2); }
 template <uint32_t kBits, bool kUnrolled = false>
 MMASP_PORTABLE Registers pack_whole_words(const uint32_t* index, uint32_t per_lane, const uint32_t* matrix) {
   constexpr uint32_t per_word = 32 / kBits;
@@ -1303,6 +1309,85 @@ MMASP_UNROLL
   }
   return x;
 }
+// pack_whole_words' loop with each lane starting a word's gathering at element `turn` of it and going round
+// (bank_spreading_turn), so that lanes which would read one bank at once read different ones; the same registers. A
+// function of its own, so that the kernels that do not turn keep their code.
+template <uint32_t kBits>
+MMASP_PORTABLE Registers pack_whole_words_turned(const uint32_t* index, uint32_t per_lane, const uint32_t* matrix,
+                                                 uint32_t turn) {
+  constexpr uint32_t per_word = 32 / kBits;
+  Registers x = {};
+  uint32_t pushed = 0;
+MMASP_NO_UNROLL
+  for (uint32_t e = 0; e < per_lane; e += per_word) {
+    uint32_t word = 0;
+MMASP_UNROLL
+    for (uint32_t k = 0; k < per_word; ++k) {
+      const uint32_t at = (k + turn) & (per_word - 1);
+      word |= matrix[index[layout_cell(e + at, 0)]] << (at * kBits);
+    }
+    x = {{x.r[1], x.r[2], x.r[3], word}};
+    ++pushed;
+  }
+  while (pushed < 4) {
+    x = {{x.r[1], x.r[2], x.r[3], 0u}};
+    ++pushed;
+  }
+  return x;
+}
+
+// Whether lane `lane`'s elements of an 8-bit operand come four to a register from four consecutive codes, the first
+// 16-byte aligned (its cell a multiple of 4), so that pack_contiguous_bytes may load each register's codes at once:
+// in every sm_90 m16n8k64 fp8 A fragment (a thread's four adjacent columns of a row), not in a B fragment.
+template <class D>
+MMASP_PORTABLE bool contiguous_bytes_of_lane(const PairTablesOf<D>& p, int operand, uint32_t lane, const uint32_t* layouts) {
+  const uint32_t per_lane = lane_elements(p, operand);
+  if (p.container_bits[operand] != 8 || per_lane % 4 != 0 || per_lane > 16) return false;
+  const uint32_t* index = layouts + p.layout[operand] + lane;
+  for (uint32_t e = 0; e < per_lane; e += 4) {
+    const uint32_t first = index[layout_cell(e, 0)];
+    if (first % 4 != 0) return false;
+    for (uint32_t k = 1; k < 4; ++k)
+      if (index[layout_cell(e + k, 0)] != first + k) return false;
+  }
+  return true;
+}
+template <class D>
+MMASP_PORTABLE bool contiguous_bytes(const PairTablesOf<D>& p, int operand) {
+  for (uint32_t lane = 0; lane < 32; ++lane)
+    if (!contiguous_bytes_of_lane(p, operand, lane, p.layouts)) return false;
+  return true;
+}
+// Whether the fp8 kernel packs a pair's A by pack_contiguous_bytes: its A has contiguous_bytes, and each warp's case,
+// A's codes first, starts on 16 bytes (fp8_shared_words a multiple of 4 words; the dynamic shared memory is aligned
+// so). resident_pair_tables gives a pair narrow_fp8_blocks only where it holds; the kernel traps on any other.
+template <class D>
+MMASP_PORTABLE bool fp8_a_bytes_contiguous(const PairTablesOf<D>& p) {
+  return contiguous_bytes(p, operand_a) && fp8_shared_words(p.cases) % 4 == 0;
+}
+// pack_operand for an operand with contiguous_bytes, its matrix 16-byte aligned: each register's four codes by one
+// 16-byte load on the GPU, where pack_whole_words takes four loads, and of eight rows that lie 128 bytes apart (fp8
+// k64's A) each met its bank eight times. On an H200 the fp8 forms verified x1.015-x1.021 with it
+// (evidence/gpu-runs/2026-11-30b-banks, call3.sh: vec against rot). The same registers (Resident tests compare).
+template <class D>
+MMASP_PORTABLE Registers pack_contiguous_bytes(const PairTablesOf<D>& p, int operand, const uint32_t* matrix,
+                                               uint32_t lane, const uint32_t* layouts) {
+  const uint32_t per_lane = lane_elements(p, operand);
+  const uint32_t* index = layouts + p.layout[operand] + lane;
+  Registers x = {};
+MMASP_UNROLL
+  for (uint32_t w = 0; w < 4; ++w) {
+    if (4 * w >= per_lane) continue;
+    const uint32_t* codes = matrix + index[layout_cell(4 * w, 0)];
+#if defined(__CUDA_ARCH__)
+    const uint4 four = *reinterpret_cast<const uint4*>(codes);
+    x.r[w] = four.x | four.y << 8 | four.z << 16 | four.w << 24;
+#else
+    x.r[w] = codes[0] | codes[1] << 8 | codes[2] << 16 | codes[3] << 24;
+#endif
+  }
+  return x;
+}
 
 // A lane's registers for an operand, from its matrix of codes (row-major): element e in register e / (32 / bits) at
 // bit bits * (e % (32 / bits)), as fragments.h packs them. Where a lane's elements fill whole words (every sm_90
@@ -1315,15 +1400,30 @@ MMASP_UNROLL
 // 16 bits: kF16OperandBits), so that no switch on the tables' bits runs a case; 0: the tables'.
 // layouts: where the pair's cells are read, p.layouts or a copy at the same offsets (the fp8 kernel's in shared memory,
 // kFp8SharedCellWords); the overload without it reads p.layouts.
-template <bool kUnrolled = false, uint32_t kBits = 0, class D>
+// kSpreadBanks: each lane's loads turned (pack_whole_words_turned), in the fp8 kernel; with the loop and the tables'
+// bits only.
+template <bool kUnrolled = false, uint32_t kBits = 0, bool kSpreadBanks = false, class D>
 MMASP_PORTABLE Registers pack_operand(const PairTablesOf<D>& p, int operand, const uint32_t* matrix, uint32_t lane,
                                       const uint32_t* layouts) {
   const uint32_t bits = kBits ? kBits : p.container_bits[operand];
   const uint32_t per_lane = kUnrolled ? lane_elements(p, operand) : p.per_lane[operand];
   const uint32_t* index = layouts + p.layout[operand] + lane;
+  static_assert(!(kSpreadBanks && (kUnrolled || kBits != 0)), "turned: the loop, by the tables' bits");
   if constexpr (kBits != 0) {
     static_assert(kBits == 4 || kBits == 8 || kBits == 16 || kBits == 32, "a container of whole words");
     return pack_whole_words<kBits, kUnrolled>(index, per_lane, matrix);
+  }
+  if constexpr (kSpreadBanks) {
+    if ((per_lane * bits) % 32 == 0) {
+      const uint32_t turn = bank_spreading_turn(lane);
+      switch (bits) {
+        case 4: return pack_whole_words_turned<4>(index, per_lane, matrix, turn);
+        case 8: return pack_whole_words_turned<8>(index, per_lane, matrix, turn);
+        case 16: return pack_whole_words_turned<16>(index, per_lane, matrix, turn);
+        case 32: return pack_whole_words<32>(index, per_lane, matrix);   // one element a word: nothing to turn
+        default: break;
+      }
+    }
   }
   if ((per_lane * bits) % 32 == 0) {   // every sm_90 operand: whole words (bits divides 32; no division by bits)
     switch (bits) {

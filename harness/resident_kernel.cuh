@@ -150,6 +150,10 @@ __device__ __forceinline__ void resident_cases(const LaunchOf<D>& launch) {
   // 2026-11-29d-lines, call2.sh, G against hd).
   constexpr bool kOneShape = !std::is_same_v<D, gen::portable::CaseDims>;
   constexpr bool kUnrolledPacking = kF16Words || (kOneShape && !kFp8Blocks && !kDenseOverCodes);
+  // The packing's loads turned so that fewer lanes meet in a bank (bank_spreading_turn): in the fp8 kernel (its B and
+  // C; its A by pack_contiguous_bytes). On an H200 its forms verified x1.017-x1.030 with it (evidence/gpu-runs/
+  // 2026-11-30b-banks, call1.sh and call2.sh: rot against base).
+  constexpr bool kSpreadPackingBanks = kFp8Blocks;
   if constexpr (kOneShape) {
     // A kernel of one shape (FixedCaseDims): the host sends it only pairs of that shape (resident.cpp); one of another
     // shape would be judged by the wrong constants, so the launch fails instead, as it does where the packing's
@@ -169,7 +173,11 @@ __device__ __forceinline__ void resident_cases(const LaunchOf<D>& launch) {
   if constexpr (kFp8Blocks) {
     __shared__ __align__(16) uint32_t fp8_cells[kFp8SharedCellWords];
     __shared__ __align__(16) uint32_t fp8_tables[2 * kFp8SharedTableWords];
-    if (!fp8_shared_tables_fit(p)) __trap();
+    // Each thread checks its own lane's A cells (fp8_a_bytes_contiguous's test, lane by lane).
+    const uint32_t own_lane = threadIdx.x & 31;
+    if (!fp8_shared_tables_fit(p) || !contiguous_bytes_of_lane(p, operand_a, own_lane, p.layouts) ||
+        fp8_shared_words(p.cases) % 4 != 0)
+      __trap();
     const NarrowTable a_table = narrow_f32_table(p, operand_a), b_table = narrow_f32_table(p, operand_b);
     const uint32_t cell_count = cell_words(p), a_words = fp8_table_words(a_table), b_words = fp8_table_words(b_table);
     for (uint32_t x = threadIdx.x; x < cell_count; x += blockDim.x) fp8_cells[x] = p.layouts[x];
@@ -234,13 +242,14 @@ __device__ __forceinline__ void resident_cases(const LaunchOf<D>& launch) {
     // The f16 kernels' operands are packed without the switch on the tables' bits: A and B are 16-bit, C 16 or 32
     // (f16_words_fit, checked above).
     constexpr uint32_t kOperandBits = kF16Words ? kF16OperandBits : 0u;
-    ra = pack_operand<kUnrolledPacking, kOperandBits>(p, operand_a, a, lane, layouts());
-    rb = pack_operand<kUnrolledPacking, kOperandBits>(p, operand_b, b, lane, layouts());
+    if constexpr (kFp8Blocks) ra = pack_contiguous_bytes(p, operand_a, a, lane, layouts());   // fp8_a_bytes_contiguous
+    else ra = pack_operand<kUnrolledPacking, kOperandBits, kSpreadPackingBanks>(p, operand_a, a, lane, layouts());
+    rb = pack_operand<kUnrolledPacking, kOperandBits, kSpreadPackingBanks>(p, operand_b, b, lane, layouts());
     if constexpr (kF16Words)   // C: f16 or f32 (f16_words_fit)
       rc = p.container_bits[operand_c] == 32 ? pack_operand<kUnrolledPacking, 32>(p, operand_c, c, lane, layouts())
                                              : pack_operand<kUnrolledPacking, kF16OperandBits>(p, operand_c, c, lane, layouts());
     else
-      rc = pack_operand<kUnrolledPacking>(p, operand_c, c, lane, layouts());
+      rc = pack_operand<kUnrolledPacking, 0, kSpreadPackingBanks>(p, operand_c, c, lane, layouts());
     return metadata_register(p, nibbles, lane, noise, layouts());
   };
 

@@ -131,8 +131,9 @@ TEST(ResidentFrames, EveryKernelsStackFrameIsTheMeasuredKernels) {
                                // With C added by one f32 addition the same, measured in
                                // evidence/gpu-runs/2026-11-28e-fp8-profile (call3.sh, call4.sh). With its cells and
                                // f32 tables in shared memory the same, measured in evidence/gpu-runs/2026-11-30-fp8
-                               // (call6.sh).
-                               {mmasp::kResidentLeanFp8Kernel, 80, 776},
+                               // (call6.sh). With its B and C packed by turned loads and its A by 16-byte loads
+                               // 752, measured in evidence/gpu-runs/2026-11-30b-banks (call4.sh).
+                               {mmasp::kResidentLeanFp8Kernel, 80, 752},
                                // The dense kernels (m16n8k128 integer pairs, dense bytes over the codes), measured
                                // in evidence/gpu-runs/2026-11-27d-spread (measure7.sh); with the byte-permute spread
                                // the same, measured in evidence/gpu-runs/2026-11-27e-checks (measure5.sh).
@@ -245,12 +246,10 @@ TEST(ResidentFrames, EveryKernelsCodeIsTheMeasuredKernels) {
       "f16 words' class bits by selects, the f16 kernels' operands packed by their known bits, form_mma_inline's "
       "switch holding a kernel's own forms, evidence/gpu-runs/2026-11-29h-branches (call2.sh: vC, byte for byte this "
       "code, every form against f919860's cubin twice; call3.sh: gpu_resident_test, selftest --faults, the rare fault)";
-  constexpr const char* kSharedTablesRound =
-      "the fp8 kernel's cells and f32 tables copied to static shared memory and read there, "
-      "evidence/gpu-runs/2026-11-30-fp8 (call6.sh: the eight fp8 forms against a6f59d0's cubin twice, gpu_resident_test "
-      "on the cubin, selftest --faults; call7.sh: gpu_resident_test on the PTX images; call9.sh: without "
-      "fp8_shared_tables_fit's twin test, x0.999-x1.011 of that, gpu_resident_test on its cubin, selftest --faults; "
-      "call10.sh: gpu_resident_test's every-pair test on its PTX images)";
+  constexpr const char* kBanksRound =
+      "the fp8 kernel's B and C packed by loads turned per lane and its A by 16-byte loads, evidence/gpu-runs/"
+      "2026-11-30b-banks (call4.sh: the eight fp8 forms against 97acc68's cubin twice, gpu_resident_test on the cubin, "
+      "selftest --faults, mmasp run --budget 60 beside 97acc68's; call5.sh: gpu_resident_test on the PTX images)";
   constexpr const char* kSpecialsRound =
       "narrow::Block's special classes as one word, tested once where an element is finished, and the zero total's "
       "test after the f32 toward-zero path, evidence/gpu-runs/2026-11-29g-specials (call1.sh, call3.sh: every form "
@@ -259,7 +258,7 @@ TEST(ResidentFrames, EveryKernelsCodeIsTheMeasuredKernels) {
   const Recorded recorded[] = {
       {mmasp::kResidentLeanKernel, "c34c4c4808ed1cef17beee81a20c0e977198fdc433f40c1928b46eafe9ff2d13", kSpecialsRound},
       {mmasp::kResidentLean768Kernel, "589eca2c418988a71160b3c5b937accf6352e29f473177cb8af5f74e8917602d", kSpecialsRound},
-      {mmasp::kResidentLeanFp8Kernel, "f1f44c8fe6fec83430149e4abf20148ccea5f1a310e46c8b348f9537f7ea54dd", kSharedTablesRound},
+      {mmasp::kResidentLeanFp8Kernel, "f9fd60bf372f8dd3dbf7f05a0e105f46fbdfa7b12822c0dbce9e747000afdc2b", kBanksRound},
       {mmasp::kResidentLeanNarrowKernel, "d020516abc7d6a38d4ffeabc2b485be6ae21c110555e6059aadfe72f07134927", kSpecialsRound},
       {mmasp::kResidentKernel, "854b3ec4528166be1d04d8491822d87fa7e1f111a32d1d62fd095fac743a5d4c", kSpecialsRound},
       {mmasp::kResidentLeanDenseKernel, "6370646f58713f0b65b14156e2729527286589d693e66d6ebaec6de86e145fd3", kBranchesRound},

@@ -153,6 +153,15 @@ TEST(Resident, EverySm90PairHasAKernelAndTablesThatPackAndJudgeAsTheHostDoes) {
           const resident::Registers a_unrolled = resident::pack_operand<true>(p, resident::operand_a, test.a_compressed.data(), lane);
           const resident::Registers b_unrolled = resident::pack_operand<true>(p, resident::operand_b, test.b.data(), lane);
           const resident::Registers c_unrolled = resident::pack_operand<true>(p, resident::operand_c, test.c.data(), lane);
+          // The fp8 kernel's packing: each lane's loads turned (bank_spreading_turn), and where A's bytes lie four
+          // to a register in consecutive codes (contiguous_bytes), A's by pack_contiguous_bytes.
+          const resident::Registers a_turned = resident::pack_operand<false, 0, true>(p, resident::operand_a, test.a_compressed.data(), lane, p.layouts);
+          const resident::Registers b_turned = resident::pack_operand<false, 0, true>(p, resident::operand_b, test.b.data(), lane, p.layouts);
+          const resident::Registers c_turned = resident::pack_operand<false, 0, true>(p, resident::operand_c, test.c.data(), lane, p.layouts);
+          const resident::Registers a_contiguous =
+              resident::contiguous_bytes(p, resident::operand_a)
+                  ? resident::pack_contiguous_bytes(p, resident::operand_a, test.a_compressed.data(), lane, p.layouts)
+                  : a;
           // The f16 kernels' packing, by the container bits f16_words_fit makes theirs (pack_operand's kBits).
           resident::Registers a_f16 = a, b_f16 = b, c_f16 = c;
           if (resident::f16_words_fit(p)) {
@@ -173,6 +182,10 @@ TEST(Resident, EverySm90PairHasAKernelAndTablesThatPackAndJudgeAsTheHostDoes) {
             ASSERT_EQ(a_unrolled.r[r], a.r[r]) << form.opcode << " lane " << lane << " A register " << r << " (unrolled)";
             ASSERT_EQ(b_unrolled.r[r], b.r[r]) << form.opcode << " lane " << lane << " B register " << r << " (unrolled)";
             ASSERT_EQ(c_unrolled.r[r], c.r[r]) << form.opcode << " lane " << lane << " C register " << r << " (unrolled)";
+            ASSERT_EQ(a_turned.r[r], a.r[r]) << form.opcode << " lane " << lane << " A register " << r << " (turned)";
+            ASSERT_EQ(b_turned.r[r], b.r[r]) << form.opcode << " lane " << lane << " B register " << r << " (turned)";
+            ASSERT_EQ(c_turned.r[r], c.r[r]) << form.opcode << " lane " << lane << " C register " << r << " (turned)";
+            ASSERT_EQ(a_contiguous.r[r], a.r[r]) << form.opcode << " lane " << lane << " A register " << r << " (contiguous)";
           }
           ASSERT_EQ(resident::metadata_register(p, test.nibbles.data(), lane, test.metadata_noise[lane]), want.e)
               << form.opcode << " selector " << selector << " lane " << lane << " metadata";
@@ -1023,6 +1036,56 @@ TEST(Resident, TheFp8KernelsSharedCopiesRefuseAPairTheyWouldNotHold) {
       if (q.narrow_fp8_blocks) EXPECT_TRUE(resident::fp8_shared_tables_fit(q)) << f.opcode << " selector " << selector;
     }
   }
+}
+
+// The fp8 kernel packs A four codes at a time (pack_contiguous_bytes): a pair whose A cells are not four consecutive
+// codes a register, the first on 16 bytes, is refused, as are B's (column by column); every fp8 k64 pair has them.
+TEST(Resident, TheFp8KernelsContiguousPackingRefusesCellsThatAreNotFourInARow) {
+  const Form& form = *find_form("mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.f32.e5m2.e4m3.f32");
+  const auto model = model_for(form);
+  ASSERT_TRUE(model);
+  const ResidentPairTables tables = resident_pair_tables(form, form.selectors.front(), &*model);
+  const resident::PairTables& held = tables.tables;
+  ASSERT_TRUE(held.narrow_fp8_blocks);
+  ASSERT_TRUE(resident::fp8_a_bytes_contiguous(held));
+  EXPECT_FALSE(resident::contiguous_bytes(held, resident::operand_b)) << "B's bytes run down a column";
+  std::vector<uint32_t> layouts(held.layouts, held.layouts + resident::cell_words(held));
+  resident::PairTables p = held;
+  p.layouts = layouts.data();
+  const auto cell = [&](uint32_t element, uint32_t lane) -> uint32_t& {
+    return layouts[p.layout[resident::operand_a] + resident::layout_cell(element, lane)];
+  };
+  for (uint32_t lane : {0u, 13u, 31u}) {
+    for (uint32_t element : {0u, 5u, 15u}) {
+      std::swap(cell(element, lane), cell(element ^ 1, lane));   // two codes of a register in the other order
+      EXPECT_FALSE(resident::contiguous_bytes_of_lane(p, resident::operand_a, lane, p.layouts))
+          << "lane " << lane << " element " << element;
+      EXPECT_FALSE(resident::fp8_a_bytes_contiguous(p));
+      std::swap(cell(element, lane), cell(element ^ 1, lane));
+      EXPECT_TRUE(resident::fp8_a_bytes_contiguous(p));
+    }
+    const uint32_t first = cell(4, lane);   // a register's four codes one place on: consecutive, not on 16 bytes
+    for (uint32_t k = 0; k < 4; ++k) cell(4 + k, lane) = first + 1 + k;
+    EXPECT_FALSE(resident::contiguous_bytes_of_lane(p, resident::operand_a, lane, p.layouts)) << "lane " << lane;
+    for (uint32_t k = 0; k < 4; ++k) cell(4 + k, lane) = first + k;
+  }
+  EXPECT_TRUE(resident::fp8_a_bytes_contiguous(p));
+  p.container_bits[resident::operand_a] = 16;
+  EXPECT_FALSE(resident::fp8_a_bytes_contiguous(p)) << "16-bit containers";
+  // Every fp8 k64 pair has them, so that each still takes the fp8 kernel.
+  int fp8_pairs = 0;
+  for (const Form& f : instruction_space()) {
+    if (!has_resident_kernel(f) || f.is_integer() || f.shape.k != 64) continue;
+    const auto m = model_for(f);
+    for (int selector : f.selectors) {
+      const ResidentPairTables kept = resident_pair_tables(f, selector, m ? &*m : nullptr);   // q.layouts points in it
+      const resident::PairTables& q = kept.tables;
+      if (!q.narrow_fp8_blocks) continue;
+      ++fp8_pairs;
+      EXPECT_TRUE(resident::fp8_a_bytes_contiguous(q)) << f.opcode << " selector " << selector;
+    }
+  }
+  EXPECT_EQ(fp8_pairs, 8) << "the eight fp8 forms, one selector each";
 }
 
 // A stored element that metadata placed on another's column would overwrite it in dense A: tables whose drawable
