@@ -13,6 +13,19 @@
 #include <cuda_fp16.h>   // f16_value_f32_bits' conversion
 #endif
 
+namespace mmasp {
+
+// The case dimensions of the kernels that run one shape (gen::portable::FixedCaseDims): the fp8 kernel (m16n8k64 with
+// 2:4 metadata, every fp8 form), the dense ones (m16n8k128 with 4 of each 8 stored, the 4-bit integer forms) and the
+// k16 one. resident.cpp gives such a kernel only pairs of its dimensions (same_dims; narrow_fp8_blocks and
+// dense_over_codes ask for them), and the kernel traps on any other; Resident tests check that each is the
+// dimensions of forms the kernel would take. Here, beside what the kernels are sized by (kFp8SharedCellWords).
+inline constexpr gen::portable::CaseDims kResidentFp8Dims = gen::portable::case_dims(16, 8, 64, 4, 2);
+inline constexpr gen::portable::CaseDims kResidentDenseDims = gen::portable::case_dims(16, 8, 128, 8, 4);
+inline constexpr gen::portable::CaseDims kResidentK16Dims = gen::portable::case_dims(16, 8, 16, 4, 2);
+
+}  // namespace mmasp
+
 namespace mmasp::resident {
 
 // How the kernel judges a D element.
@@ -846,17 +859,19 @@ MMASP_PORTABLE NarrowTable narrow_table_of(const PairTablesOf<D>& p, int operand
 // of through L1, which beside the warps' 212 KB of shared memory has about 28 KB for these and the draw's tables
 // (its 12-bit slot tables alone are 4 KB a profile): on an H200 the fp8 forms verified x1.08-x1.10 with the copies
 // (evidence/gpu-runs/2026-11-30-fp8, call3.sh and call4.sh: sm against base). Sized for the kernel's shape
-// (kResidentFp8Dims: cells 512 + 512 + 128 + 128 and 256 of metadata; 8-bit codes, 2 words each); resident_pair_tables
-// gives a pair narrow_fp8_blocks only where fp8_shared_tables_fit, and the kernel traps on any other. The launch
-// leaves these bytes out of a block's dynamic shared memory (resident.cpp, the kernel's static size).
-inline constexpr uint32_t kFp8SharedCellWords = 1536;
+// (kResidentFp8Dims: a cell per element of A, B, C and D, and kMetadataCells: 1,536; 8-bit codes, 2 words each);
+// resident_pair_tables gives a pair narrow_fp8_blocks only where fp8_shared_tables_fit, and the kernel traps on any
+// other. The launch leaves these bytes out of a block's dynamic shared memory (resident.cpp, the kernel's static size).
+inline constexpr uint32_t kMetadataCells = 32 * 8;   // 8 nibble positions a lane (metadata_register)
+inline constexpr uint32_t kFp8SharedCellWords =
+    kResidentFp8Dims.a_count + kResidentFp8Dims.b_count + 2 * kResidentFp8Dims.c_count + kMetadataCells;
 inline constexpr uint32_t kFp8SharedTableWords = 512;
 inline constexpr uint32_t kFp8StaticSharedBytes = 4 * (kFp8SharedCellWords + 2 * kFp8SharedTableWords);
 // The end, in `layouts`, of a pair's cells: the operands' layouts (32 lanes of per_lane cells each) and the metadata's
 // (8 nibble positions a lane).
 template <class D>
 MMASP_PORTABLE uint32_t cell_words(const PairTablesOf<D>& p) {
-  uint32_t end = p.metadata + 32 * 8;
+  uint32_t end = p.metadata + kMetadataCells;
   for (int operand = 0; operand < 4; ++operand) {
     const uint32_t operand_end = p.layout[operand] + 32 * p.per_lane[operand];
     end = operand_end > end ? operand_end : end;

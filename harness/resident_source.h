@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "generators/portable_case.h"
+#include "harness/resident_abi.h"
 #include "oracle/instruction_space.h"
 
 namespace mmasp {
@@ -59,14 +60,8 @@ inline constexpr const char* kResidentLeanNarrowF16Kernel = "mmasp_resident_lean
 // f32 multiplication. Each traps on a pair it does not take.
 inline constexpr const char* kResidentLeanK16Kernel = "mmasp_resident_lean_k16";
 inline constexpr const char* kResidentLeanK16F16Kernel = "mmasp_resident_lean_k16_f16";
-// The case dimensions of the kernels that run one shape (gen::portable::FixedCaseDims): the fp8 kernel (m16n8k64 with
-// 2:4 metadata, every fp8 form), the dense ones (m16n8k128 with 4 of each 8 stored, the 4-bit integer forms) and the
-// k16 one. resident.cpp gives such a kernel only pairs of its dimensions (same_dims; narrow_fp8_blocks and
-// dense_over_codes ask for them), and the kernel traps on any other; Resident tests check that each is the
-// dimensions of forms the kernel would take.
-inline constexpr gen::portable::CaseDims kResidentFp8Dims = gen::portable::case_dims(16, 8, 64, 4, 2);
-inline constexpr gen::portable::CaseDims kResidentDenseDims = gen::portable::case_dims(16, 8, 128, 8, 4);
-inline constexpr gen::portable::CaseDims kResidentK16Dims = gen::portable::case_dims(16, 8, 16, 4, 2);
+// The case dimensions of the kernels that run one shape (kResidentFp8Dims and the others) are in resident_abi.h,
+// where the fp8 kernel's shared copies are sized from them.
 // The lean kernels' largest blocks: their __launch_bounds__ (resident_kernels_source writes them) and what
 // resident.cpp launches.
 inline constexpr unsigned kResidentLeanThreads = 1024, kResidentLean768Threads = 768, kResidentLeanFp8Threads = 768;
