@@ -141,6 +141,7 @@ PortableCaseTables portable_case_tables(const Form& form) {
   std::vector<uint32_t> columns;
   for (const auto& within : plan.chunk_columns)
     for (uint8_t column : within) columns.push_back(column);
+  if (columns.size() != portable::kChunkColumnWords) throw std::logic_error("chunk columns: not 16 nibbles of 4");
   t.chunk_columns = append(out.arena, columns);
   t.cancellation_profile = uint32_t(Profile::cancellation);
   static_assert(portable::kProfiles == int(Profile::count));

@@ -233,6 +233,9 @@ struct FixedCaseDims {
 };
 static_assert(sizeof(FixedCaseDims<CaseDims{}>) == sizeof(CaseDims), "FixedCaseDims holds CaseDims' bytes");
 
+// CaseTablesOf::chunk_columns' words: for each of the 16 nibbles, the columns of a chunk's (up to 4) stored elements.
+inline constexpr uint32_t kChunkColumnWords = 16 * 4;
+
 // Everything needed to draw the cases of one form, for one fixed selector (the random suite's streams: options.selector
 // set, no undefined behaviour, no block scale). Offsets are into `arena`. Dims: CaseDims (CaseTables, every host use),
 // or FixedCaseDims.
@@ -240,7 +243,7 @@ template <class Dims>
 struct CaseTablesOf : Dims {
   uint32_t profiles = 0;                   // 256 profile numbers
   uint32_t chunk_nibbles = 0;              // 256 nibbles (the metadata slots without undefined behaviour)
-  uint32_t chunk_columns = 0;              // 16 x 4 columns within a chunk, per nibble
+  uint32_t chunk_columns = 0;              // 16 x 4 columns within a chunk, per nibble (kChunkColumnWords)
   uint32_t cancellation_profile = 0;
   uint32_t sampler[3][kProfiles] = {};     // index of the A, B and C samplers of each profile in `samplers`
   Cursor runs[kProfiles][kRuns] = {};      // where each run starts, per profile
@@ -583,6 +586,14 @@ template <class Nibbles, class D>
 MMASP_PORTABLE uint32_t logical_column(const CaseTablesOf<D>& t, const Nibbles& nibble_of, uint32_t s) {
   const uint32_t chunk = s >> t.stored_per_chunk_log2;
   return chunk * t.chunk_width + t.arena[t.chunk_columns + nibble_of(chunk) * 4 + (s & (t.stored_per_chunk - 1))];
+}
+// logical_column from a copy of the chunk column table's kChunkColumnWords at `columns` (the fp8 kernel's). Its own
+// function: logical_column written as this over t.arena + t.chunk_columns changed every other kernel's code.
+template <class Nibbles, class D>
+MMASP_PORTABLE uint32_t logical_column_in(const CaseTablesOf<D>& t, const uint32_t* columns, const Nibbles& nibble_of,
+                                          uint32_t s) {
+  const uint32_t chunk = s >> t.stored_per_chunk_log2;
+  return chunk * t.chunk_width + columns[nibble_of(chunk) * 4 + (s & (t.stored_per_chunk - 1))];
 }
 
 // The cancellation profile's C from minus the products' sum, `sum` (cancelled_c_of_values): rounded to C's type, or

@@ -282,21 +282,17 @@ MMASP_PORTABLE uint32_t narrow_over_codes_shared_words(const gen::portable::Case
 // fit an H100's shared memory where 23 did: A's words start where the nibbles do (8-byte aligned) and outgrow them,
 // written once the registers are packed (decode_fp8_words_over_codes: every lane has read a step's codes and
 // nibbles before any of them writes, the steps from the last elements down, so that a step's words cover only nibbles
-// that no later step reads; fp8_words_over_nibbles_fit checks that geometry). While a case is drawn, the cancellation
-// profile's operand values go after the nibbles as f16 (every e4m3 and e5m2 value is an f16 value: Resident tests
-// check each code), scratch_values(t, 2) halves (A's rows padded). fp8 k64: 2,208 words a warp instead of 2,464.
+// that no later step reads; fp8_words_over_nibbles_fit checks that geometry). The cancellation profile's C reads the
+// operands' values from the kernel's copy of the value tables (fp8_cancelled_c_row), so that a warp needs no room for
+// them. fp8 k64: 2,208 words a warp instead of 2,464.
 template <class D>
 MMASP_PORTABLE uint32_t fp8_a_words_at(const gen::portable::CaseTablesOf<D>& t) {
   const uint32_t codes = t.a_count + t.b_count + t.c_count;
   return codes + (codes & 1);
 }
 template <class D>
-MMASP_PORTABLE uint32_t fp8_values_at(const gen::portable::CaseTablesOf<D>& t) { return case_words(t); }
-template <class D>
 MMASP_PORTABLE uint32_t fp8_shared_words(const gen::portable::CaseTablesOf<D>& t) {
-  const uint32_t values_end = fp8_values_at(t) + (scratch_values(t, 2) + 1) / 2;
-  const uint32_t words_end = fp8_a_words_at(t) + 2 * narrow_a_slots(t);
-  const uint32_t words = values_end > words_end ? values_end : words_end;
+  const uint32_t words = fp8_a_words_at(t) + 2 * narrow_a_slots(t);
   return words + (words & 1);
 }
 // Whether A's words may go over the nibbles in steps of `lanes` elements from the last (fp8_a_words_at): no step
@@ -394,6 +390,14 @@ template <class D>
 MMASP_PORTABLE uint32_t a_element_column(const gen::portable::CaseTablesOf<D>& t, const uint32_t* nibbles, uint32_t e) {
   const uint32_t* row_nibbles = nibbles + (e >> t.stored_log2) * (1u << t.chunks_log2);
   return gen::portable::logical_column(t, [&](uint32_t chunk) { return row_nibbles[chunk]; }, e & ((t.k / 2) - 1));
+}
+// a_element_column from the chunk column table at `columns` (the fp8 kernel's copy, fp8_value_copy_word).
+template <class D>
+MMASP_PORTABLE uint32_t a_element_column_in(const gen::portable::CaseTablesOf<D>& t, const uint32_t* columns,
+                                            const uint32_t* nibbles, uint32_t e) {
+  const uint32_t* row_nibbles = nibbles + (e >> t.stored_log2) * (1u << t.chunks_log2);
+  return gen::portable::logical_column_in(t, columns, [&](uint32_t chunk) { return row_nibbles[chunk]; },
+                                          e & ((t.k / 2) - 1));
 }
 
 // --- The lean kernel's integer judge (issue #28): four-byte dot products. judged_integer finds each product's logical
@@ -866,7 +870,16 @@ inline constexpr uint32_t kMetadataCells = 32 * 8;   // 8 nibble positions a lan
 inline constexpr uint32_t kFp8SharedCellWords =
     kResidentFp8Dims.a_count + kResidentFp8Dims.b_count + 2 * kResidentFp8Dims.c_count + kMetadataCells;
 inline constexpr uint32_t kFp8SharedTableWords = 512;
-inline constexpr uint32_t kFp8StaticSharedBytes = 4 * (kFp8SharedCellWords + 2 * kFp8SharedTableWords);
+// And its copy of what the draw's cancellation profile reads (fp8_cancelled_c_row) and the judge's A words' columns
+// (decode_fp8_words_over_codes): the case tables' float value of every A code, then of every B code
+// (kFp8SharedValueWords each: 8-bit codes), then their chunk column table (fp8_value_copy_word). Read there, the
+// cancellation profile's C took no f16 values of every code first, and no column a load through L1: on an H200 the
+// fp8 forms verified x1.05-x1.07 with it (evidence/gpu-runs/2026-11-30c-cancel, call2.sh and call3.sh: cz3 against
+// base33).
+inline constexpr uint32_t kFp8SharedValueWords = 256;
+inline constexpr uint32_t kFp8ChunkColumnsAt = 2 * kFp8SharedValueWords;
+inline constexpr uint32_t kFp8ValueCopyWords = kFp8ChunkColumnsAt + gen::portable::kChunkColumnWords;
+inline constexpr uint32_t kFp8StaticSharedBytes = 4 * (kFp8SharedCellWords + 2 * kFp8SharedTableWords + kFp8ValueCopyWords);
 // The end, in `layouts`, of a pair's cells: the operands' layouts (32 lanes of per_lane cells each) and the metadata's
 // (8 nibble positions a lane).
 template <class D>
@@ -880,10 +893,12 @@ MMASP_PORTABLE uint32_t cell_words(const PairTablesOf<D>& p) {
 }
 // The words of an operand's f32 table the fp8 kernel copies (2 a code).
 MMASP_PORTABLE uint32_t fp8_table_words(const NarrowTable& table) { return 2u << table.index_bits; }
-// Whether the fp8 kernel's copies hold a pair's cells and both operands' f32 tables, each a table of every code.
+// Whether the fp8 kernel's copies hold a pair's cells and both operands' f32 tables, each a table of every code, and
+// both operands' values as a table of floats (the case tables' ValueKind::table) of as many codes.
 template <class D>
 MMASP_PORTABLE bool fp8_shared_tables_fit(const PairTablesOf<D>& p) {
   if (cell_words(p) > kFp8SharedCellWords) return false;
+  if (p.cases.a_kind != gen::portable::ValueKind::table || p.cases.b_kind != gen::portable::ValueKind::table) return false;
   for (int operand = 0; operand < 2; ++operand) {
     const NarrowTable table = narrow_f32_table(p, operand);
     if (table.offset == kNoTable || table.mantissa_bits != 0 || table.pad_bits != 0 ||
@@ -891,6 +906,56 @@ MMASP_PORTABLE bool fp8_shared_tables_fit(const PairTablesOf<D>& p) {
       return false;
   }
   return true;
+}
+// Word x (below kFp8ValueCopyWords) of the fp8 kernel's value copy: A's value of code x, B's of code
+// x - kFp8SharedValueWords (0 past the codes an operand's f32 table holds, which is as many as its value table:
+// fp8_shared_tables_fit), then the chunk column table from kFp8ChunkColumnsAt.
+template <class D>
+MMASP_PORTABLE uint32_t fp8_value_copy_word(const PairTablesOf<D>& p, uint32_t x) {
+  const auto& t = p.cases;
+  if (x >= kFp8ChunkColumnsAt) return t.arena[t.chunk_columns + x - kFp8ChunkColumnsAt];
+  const int operand = x < kFp8SharedValueWords ? operand_a : operand_b;
+  const uint32_t code = x % kFp8SharedValueWords;
+  if (code >= fp8_table_words(narrow_f32_table(p, operand)) / 2) return 0u;
+  return t.arena[(operand == operand_a ? t.a_values : t.b_values) + code];
+}
+
+// The cancellation profile's C in the fp8 kernel: portable::cancelled_c_row_of_values for lane `lane`'s four elements
+// of one row (C's codes c[4 * lane ..] in and out), each code's value looked up where it is read in `copy`, the
+// kernel's value copy (fp8_value_copy_word: the floats operand_value reads, and the chunk columns). The product of two
+// floats is exact in double, so the device's fused multiply-add sums what the product and addition there sum.
+template <class D>
+MMASP_PORTABLE void fp8_cancelled_c_row(const gen::portable::CaseTablesOf<D>& t, const uint32_t* a, const uint32_t* b,
+                                        const uint32_t* nibbles, const uint32_t* copy, uint32_t lane, uint32_t* c) {
+  constexpr uint32_t kRow = 4;
+  const uint32_t first = lane * kRow, i = first >> t.n_log2, j0 = first & (t.n - 1), stored = t.k / 2;
+  const uint32_t* const a_row = a + i * stored;
+  const uint32_t* const b_values = copy + kFp8SharedValueWords;
+  const uint32_t* const columns = copy + kFp8ChunkColumnsAt;
+  const auto nibble_of = [&](uint32_t chunk) { return nibbles[(i << t.chunks_log2) + chunk]; };
+  double sums[kRow] = {};
+  for (uint32_t s = 0; s < stored; ++s) {
+    const uint32_t* const b_codes = b + gen::portable::logical_column_in(t, columns, nibble_of, s) * t.n + j0;
+    uint32_t codes[kRow];
+#if defined(__CUDA_ARCH__)
+    const uint4 four = *reinterpret_cast<const uint4*>(b_codes);   // j0 a multiple of 4, and so is a row's start
+    codes[0] = four.x, codes[1] = four.y, codes[2] = four.z, codes[3] = four.w;
+#else
+    for (uint32_t e = 0; e < kRow; ++e) codes[e] = b_codes[e];
+#endif
+    const double a_value = double(gen::portable::float_of(copy[a_row[s]]));
+MMASP_UNROLL
+    for (uint32_t e = 0; e < kRow; ++e) {
+      const double b_value = double(gen::portable::float_of(b_values[codes[e]]));
+#if defined(__CUDA_ARCH__)
+      sums[e] = __fma_rn(a_value, b_value, sums[e]);
+#else
+      sums[e] += a_value * b_value;
+#endif
+    }
+  }
+MMASP_UNROLL
+  for (uint32_t e = 0; e < kRow; ++e) c[first + e] = gen::portable::cancelled_code_of_sum(t, sums[e], c[first + e]);
 }
 
 // Lane `lane`'s share of packing a case's A and B (decode_operand, then narrow::pack, or their table): per A element
@@ -991,17 +1056,18 @@ MMASP_PORTABLE void decode_narrow_over_codes(const PairTablesOf<D>& p, uint32_t*
 // the operands' f32 tables of every code (narrow_f32_table's words; in the kernel its copies in shared memory). A
 // choice between tables and decoding made for each element took a constant load and two branches an element (ncu,
 // evidence/gpu-runs/2026-11-29h-branches, call1.sh: annotated1-fp8.txt.gz); the pairs this kernel takes have both
-// tables.
+// tables. A's words' columns from the chunk column table at `columns` (the tables' own, or the kernel's copy).
 template <class D>
 MMASP_PORTABLE void decode_fp8_words_over_codes(const PairTablesOf<D>& p, uint32_t* codes, const uint32_t* nibbles,
                                                 uint32_t lane, uint32_t lanes, uint64_t* a_narrow,
-                                                const uint32_t* a_table, const uint32_t* b_table) {
+                                                const uint32_t* a_table, const uint32_t* b_table,
+                                                const uint32_t* columns) {
   const auto& t = p.cases;
   const uint32_t a_bits = p.narrow_tables[operand_a].index_bits, b_bits = p.narrow_tables[operand_b].index_bits;
   for (uint32_t top = t.a_count; top > 0; top -= lanes) {   // the same steps in every lane
     const uint32_t e = top - lanes + lane;
     const uint64_t word = narrow_code_looked_up(a_table, a_bits, codes[e]);
-    const uint32_t tag = narrow_tag(t, a_element_column(t, nibbles, e));
+    const uint32_t tag = narrow_tag(t, a_element_column_in(t, columns, nibbles, e));
 #if defined(__CUDA_ARCH__)
     __syncwarp();
 #endif

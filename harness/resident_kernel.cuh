@@ -36,11 +36,13 @@ __device__ __noinline__ uint32_t form_issue(uint32_t id, Registers a, Registers 
 // profile's C to finish_case, which finds it from the dense bytes once the registers are packed.
 // Value: double, or float where a narrow_over_codes kernel has only room for floats (every operand value of a narrow
 // pair is one exactly: narrow_over_codes_fits; the products are still summed in double).
-template <bool kDenseOverCodes = false, class Value = double, class D>
+// kFp8Values (the fp8 kernel): the cancellation profile's C from the kernel's value copy, `fp8_values`
+// (fp8_cancelled_c_row), instead of `values`.
+template <bool kDenseOverCodes = false, class Value = double, bool kFp8Values = false, class D>
 __device__ __forceinline__ uint32_t draw_shared_case(const LaunchOf<D>& launch, const PairTablesOf<D>& p,
                                                      uint64_t index, uint32_t lane, uint32_t* a, uint32_t* b,
                                                      uint32_t* c, uint32_t* nibbles, bool use_values, Value* values,
-                                                     bool dense, uint32_t* dense_rows) {
+                                                     bool dense, uint32_t* dense_rows, const uint32_t* fp8_values) {
   namespace portable = gen::portable;
   const auto& t = p.cases;
   const uint32_t stored = t.k / 2, chunks = 1u << t.chunks_log2;
@@ -61,7 +63,10 @@ __device__ __forceinline__ uint32_t draw_shared_case(const LaunchOf<D>& launch, 
     const auto nibble = [&](uint32_t i, uint32_t chunk) { return nibbles[i * chunks + chunk]; };
     // Each lane rewrites only its own elements of C, and reads only A, B and the nibbles. Every A and B element
     // meets N (or about N) elements of C: with room, the warp turns each code into its value once.
-    if (use_values) {
+    if constexpr (kFp8Values) {
+      static_assert(D::c_count == 32 * 4 && D::n % 4 == 0, "a lane's four elements adjacent in one row");
+      fp8_cancelled_c_row(t, a, b, nibbles, fp8_values, lane, c);
+    } else if (use_values) {
       // A's rows padded (scratch_a_stride), so that the rows the lanes read at once fall in different banks.
       const uint32_t a_stride = scratch_a_stride(t, uint32_t(sizeof(Value)));
       Value* a_values = values;
@@ -104,14 +109,6 @@ __device__ __forceinline__ uint32_t draw_shared_case(const LaunchOf<D>& launch, 
   }
   return noise;
 }
-
-// An fp8 operand's value as f16 bits (the fp8 kernel's room for the cancellation profile's values, fp8_values_at):
-// every e4m3 and e5m2 value, NaN and Inf included, is an f16 value, so it goes there and comes back exactly.
-struct HalfValue {
-  unsigned short bits;
-  __device__ __forceinline__ explicit HalfValue(double value) : bits(__half_as_ushort(__double2half(value))) {}
-  __device__ __forceinline__ explicit operator double() const { return double(__half2float(__ushort_as_half(bits))); }
-};
 
 __device__ __forceinline__ void swap_first_two(Registers& registers) {
   const uint32_t first = registers.r[0];
@@ -167,12 +164,15 @@ __device__ __forceinline__ void resident_cases(const LaunchOf<D>& launch) {
     // Likewise a pair whose operands are not f16, or whose judge f32 words do not fit: refused.
     if (!f16_words_fit(p)) __trap();
   }
-  // The fp8 kernel: the pair's cells and its operands' f32 tables copied to static shared memory and read there
-  // (kFp8SharedCellWords says why); a pair they do not hold is refused (resident_pair_tables never sends one).
+  // The fp8 kernel: the pair's cells, its operands' f32 tables and its value copy (fp8_value_copy_word) copied to static
+  // shared memory and read there (kFp8SharedCellWords and kFp8SharedValueWords say why); a pair they do not hold is
+  // refused (resident_pair_tables never sends one).
   const uint32_t *fp8_cells_copy = nullptr, *fp8_a_table = nullptr, *fp8_b_table = nullptr;
+  const uint32_t* fp8_values = shared;   // read only in the fp8 kernel (draw_shared_case)
   if constexpr (kFp8Blocks) {
     __shared__ __align__(16) uint32_t fp8_cells[kFp8SharedCellWords];
     __shared__ __align__(16) uint32_t fp8_tables[2 * kFp8SharedTableWords];
+    __shared__ uint32_t fp8_value_copy[kFp8ValueCopyWords];
     // Each thread checks its own lane's A cells (fp8_a_bytes_contiguous's test, lane by lane).
     const uint32_t own_lane = threadIdx.x & 31;
     if (!fp8_shared_tables_fit(p) || !contiguous_bytes_of_lane(p, operand_a, own_lane, p.layouts) ||
@@ -184,8 +184,10 @@ __device__ __forceinline__ void resident_cases(const LaunchOf<D>& launch) {
     for (uint32_t x = threadIdx.x; x < a_words; x += blockDim.x) fp8_tables[x] = p.layouts[a_table.offset + x];
     for (uint32_t x = threadIdx.x; x < b_words; x += blockDim.x)
       fp8_tables[kFp8SharedTableWords + x] = p.layouts[b_table.offset + x];
+    for (uint32_t x = threadIdx.x; x < kFp8ValueCopyWords; x += blockDim.x) fp8_value_copy[x] = fp8_value_copy_word(p, x);
     __syncthreads();
     fp8_cells_copy = fp8_cells;
+    fp8_values = fp8_value_copy;
     fp8_a_table = fp8_tables;
     fp8_b_table = fp8_tables + kFp8SharedTableWords;
   }
@@ -221,9 +223,9 @@ __device__ __forceinline__ void resident_cases(const LaunchOf<D>& launch) {
   const bool judge_pairs = kPairsCompiled && p.narrow_pairs && (reinterpret_cast<uintptr_t>(b_narrow) & 15u) == 0;
   // While a case is drawn, the decoded operands' place is free (float forms): room for A's and B's values.
   const bool use_scratch = judge != Judge::integer;
-  using ScratchValue = std::conditional_t<kFp8Blocks, HalfValue, std::conditional_t<kNarrowOverCodes, float, double>>;
-  ScratchValue* scratch = kFp8Blocks ? reinterpret_cast<ScratchValue*>(a + fp8_values_at(t))
-                                     : reinterpret_cast<ScratchValue*>(a_decoded);
+  // (The fp8 kernel's cancellation reads its value copy instead: draw_shared_case's kFp8Values.)
+  using ScratchValue = std::conditional_t<kNarrowOverCodes, float, double>;
+  ScratchValue* scratch = reinterpret_cast<ScratchValue*>(a_decoded);
   // Integer pairs the lean kernel judges from dense bytes find the cancellation profile's C from them too.
   bool dense_cancellation = false;
   if constexpr (kLean && !kDenseOverCodes && !kNarrowOverCodes) dense_cancellation = judge == Judge::integer && p.integer_dense;
@@ -262,8 +264,8 @@ __device__ __forceinline__ void resident_cases(const LaunchOf<D>& launch) {
   };
 
   if (launch.mode == Mode::issue) {
-    const uint32_t e = pack(draw_shared_case<kDenseOverCodes, ScratchValue>(launch, p, launch.first, lane, a, b, c, nibbles,
-                                                              use_scratch, scratch, dense_cancellation, dense_rows));
+    const uint32_t e = pack(draw_shared_case<kDenseOverCodes, ScratchValue, kFp8Blocks>(launch, p, launch.first, lane, a, b, c, nibbles,
+                                                              use_scratch, scratch, dense_cancellation, dense_rows, fp8_values));
     const uint32_t fold = form_issue(instruction, ra, rb, rc, e, (launch.count + 3) / 4);
     atomicAdd(&launch.counters->sink, (unsigned long long)fold);
     if (lane == 0) atomicAdd(&launch.counters->generated, 1ull);
@@ -371,7 +373,9 @@ __device__ __forceinline__ void resident_cases(const LaunchOf<D>& launch) {
           if (fresh) decode_f16_words_over_codes(p, a, nibbles, lane, 32, a_narrow);
         } else {
           if constexpr (kFp8Blocks) {
-            if (fresh) decode_fp8_words_over_codes(p, a, nibbles, lane, 32, a_narrow, fp8_a_table, fp8_b_table);
+            if (fresh)
+              decode_fp8_words_over_codes(p, a, nibbles, lane, 32, a_narrow, fp8_a_table, fp8_b_table,
+                                          fp8_values + kFp8ChunkColumnsAt);
           } else {
             if (fresh) decode_narrow_over_codes(p, a, nibbles, lane, 32, a_narrow);
           }
@@ -435,9 +439,9 @@ __device__ __forceinline__ void resident_cases(const LaunchOf<D>& launch) {
     const bool active = w < launch.count;
     // Judge mode draws and runs only its first case, and judges it again and again.
     const bool fresh = launch.mode != Mode::judge || w == warp_index;
-    const uint32_t noise = active && fresh ? draw_shared_case<kDenseOverCodes, ScratchValue>(launch, p, index, lane, a, b, c, nibbles,
+    const uint32_t noise = active && fresh ? draw_shared_case<kDenseOverCodes, ScratchValue, kFp8Blocks>(launch, p, index, lane, a, b, c, nibbles,
                                                                                 use_scratch, scratch, dense_cancellation,
-                                                                                dense_rows)
+                                                                                dense_rows, fp8_values)
                                            : 0u;
     if (active) finish_case(w, index, fresh, noise);
     __syncwarp();   // every lane is done with this case before the next one overwrites it

@@ -768,8 +768,8 @@ TEST(Resident, NarrowWordsWrittenOverTheCodesAreTheWords) {
 
 // The cancellation profile's operand values while a case is drawn (draw_shared_case's scratch, A's rows padded:
 // scratch_values) fit every kernel's room for them, after the case: doubles in the general and lean kernels' layout
-// (shared_words), floats in the narrow-over-codes kernels', f16 in the fp8 kernel's; and the padded A rows start in
-// different banks, for the 16 rows the lanes read at once.
+// (shared_words), floats in the narrow-over-codes kernels'; and the padded A rows start in different banks, for the 16
+// rows the lanes read at once. (The fp8 kernel reads its value copy instead: TheFp8KernelsCancelledCIsEachElements.)
 TEST(Resident, CancellationValuesFitEveryKernelsLayout) {
   int pairs = 0, over_codes = 0, fp8 = 0;
   for (const Form& form : instruction_space()) {
@@ -786,11 +786,8 @@ TEST(Resident, CancellationValuesFitEveryKernelsLayout) {
       ++over_codes;
       EXPECT_LE(aligned + resident::scratch_values(t, 4), resident::narrow_over_codes_shared_words(t)) << form.opcode;
     }
-    if (p.narrow_fp8_blocks) {
-      ++fp8;
-      EXPECT_LE(resident::fp8_values_at(t) + (resident::scratch_values(t, 2) + 1) / 2, resident::fp8_shared_words(t)) << form.opcode;
-    }
-    for (const uint32_t bytes : {2u, 4u, 8u}) {
+    fp8 += p.narrow_fp8_blocks;
+    for (const uint32_t bytes : {4u, 8u}) {
       const uint32_t stride_bytes = resident::scratch_a_stride(t, bytes) * bytes;
       std::set<uint32_t> banks;
       for (uint32_t row = 0; row < 16 && row < t.m; ++row) banks.insert(row * stride_bytes / 4 % 32);
@@ -933,10 +930,9 @@ TEST(Resident, KernelsOfOneShapeComputeAsTheTables) {
 
 // The fp8 kernel's layout (fp8_shared_words): A's words written over the nibbles, from the last elements down, equal
 // decode_narrow's, B's words over the codes too, C untouched, and the judge finds the model's D from them; a warp's
-// steps of 32 never overwrite a nibble a later step reads (nor do steps of one, as here); the cancellation profile's
-// operand values fit after the nibbles as f16, every one of them exactly; 24 warps and the kernel's copies in shared
-// memory fit an H100's 227 KB, and the copies hold the pair's cells and tables exactly (the words are made from the
-// tables as the kernel copies them: the pair's own f32 tables).
+// steps of 32 never overwrite a nibble a later step reads (nor do steps of one, as here); 24 warps and the kernel's
+// copies in shared memory fit an H100's 227 KB, and the copies hold the pair's cells and tables exactly (the words are
+// made from the tables as the kernel copies them: the pair's own f32 tables, and the value copy's chunk columns).
 TEST(Resident, Fp8WordsWrittenOverTheNibblesAreTheWords) {
   int taken = 0;
   for (const Form& form : instruction_space()) {
@@ -958,21 +954,9 @@ TEST(Resident, Fp8WordsWrittenOverTheNibblesAreTheWords) {
     for (int operand = 0; operand < 2; ++operand)
       EXPECT_EQ(resident::fp8_table_words(resident::narrow_f32_table(p, operand)), resident::kFp8SharedTableWords)
           << form.opcode << ": 8-bit codes";
-    EXPECT_GE(resident::fp8_values_at(t), resident::case_words(t)) << form.opcode << ": the values after the nibbles";
-    EXPECT_LE(resident::fp8_values_at(t) + (resident::scratch_values(t, 2) + 1) / 2, words) << form.opcode << ": the halves' room";
     EXPECT_EQ(resident::fp8_a_words_at(t) % 2, 0u) << form.opcode;
-    const ElemType operand_types[2] = {form.a, form.b};
-    for (int operand = 0; operand < 2; ++operand) {
-      const gen::portable::ValueKind kind = operand == 0 ? t.a_kind : t.b_kind;
-      const uint32_t values = operand == 0 ? t.a_values : t.b_values;
-      for (uint32_t code = 0; code < (1u << info(operand_types[operand]).bits); ++code) {
-        const double value = gen::portable::operand_value(t, kind, values, code);
-        if (std::isnan(value) || std::isinf(value)) continue;   // f16 has both
-        const uint32_t half = gen::portable::f16_nearest_finite(value);
-        ASSERT_NE(half, 0xFFFFFFFFu) << form.opcode << " code " << code;
-        ASSERT_EQ(gen::portable::ieee_value(half, 5, 10, 15), value) << form.opcode << " operand " << operand << " code " << code;
-      }
-    }
+    std::vector<uint32_t> value_copy(resident::kFp8ValueCopyWords);
+    for (uint32_t x = 0; x < resident::kFp8ValueCopyWords; ++x) value_copy[x] = resident::fp8_value_copy_word(p, x);
     const gen::CaseSeeds seeds(0x0f8, form);
     for (uint64_t index = 0; index < 20; ++index) {
       MmaCase test = drawn_case(form, form.selectors.front(), seeds, index);
@@ -984,7 +968,8 @@ TEST(Resident, Fp8WordsWrittenOverTheNibblesAreTheWords) {
       uint64_t* a_words = backing.data() + resident::fp8_a_words_at(t) / 2;
       resident::decode_fp8_words_over_codes(p, shared, nibbles, 0, 1, a_words,
                                             p.layouts + resident::narrow_f32_table(p, resident::operand_a).offset,
-                                            p.layouts + resident::narrow_f32_table(p, resident::operand_b).offset);
+                                            p.layouts + resident::narrow_f32_table(p, resident::operand_b).offset,
+                                            value_copy.data() + resident::kFp8ChunkColumnsAt);
       ASSERT_NO_FATAL_FAILURE(expect_words_over_codes(p, test, &*model, shared, a_words, WordKind::fp8_f32,
                                                       form.opcode + " case " + std::to_string(index)));
     }
@@ -1026,6 +1011,9 @@ TEST(Resident, TheFp8KernelsSharedCopiesRefuseAPairTheyWouldNotHold) {
     p = held;
     p.narrow_tables[operand].offset = resident::kNoTable;
     EXPECT_FALSE(resident::fp8_shared_tables_fit(p)) << "no table";
+    p = held;
+    (operand == 0 ? p.cases.a_kind : p.cases.b_kind) = gen::portable::ValueKind::f16;
+    EXPECT_FALSE(resident::fp8_shared_tables_fit(p)) << "values not a table of floats";
   }
   // Every pair the kernel takes fits (Fp8WordsWrittenOverTheNibblesAreTheWords checks the 8 fp8 forms' cells too).
   for (const Form& f : instruction_space()) {
@@ -1036,6 +1024,63 @@ TEST(Resident, TheFp8KernelsSharedCopiesRefuseAPairTheyWouldNotHold) {
       if (q.narrow_fp8_blocks) EXPECT_TRUE(resident::fp8_shared_tables_fit(q)) << f.opcode << " selector " << selector;
     }
   }
+}
+
+// The fp8 kernel's cancellation profile (fp8_cancelled_c_row, from its value copy as fp8_value_copy_word makes it)
+// gives every element of C the code portable::cancelled_c_of_values gives it from operand_value, lane by lane, for
+// every fp8 pair: codes uniform over every code (NaN and Inf among them, so that some sums are not finite and keep
+// their drawn C) and operands all at one extreme code (the all-ones code and the one below the sign bit); and the copy
+// holds every code's float (the table each operand's value table is) and the chunk columns. On the host the sum is a
+// product and an addition; the kernel's fused multiply-add is the same sum (a product of two floats is exact in
+// double), which the GPU resident test's device cases and resident_benchmark's dump check compare with the host's.
+TEST(Resident, TheFp8KernelsCancelledCIsEachElements) {
+  int pairs = 0;
+  for (const Form& form : instruction_space()) {
+    if (!has_resident_kernel(form) || form.family != "fp8") continue;
+    const auto model = model_for(form);
+    ASSERT_TRUE(model) << form.opcode;
+    const ResidentPairTables tables = resident_pair_tables(form, form.selectors.front(), &*model);
+    const resident::PairTables& p = tables.tables;
+    const gen::portable::CaseTables& t = p.cases;
+    if (!p.narrow_fp8_blocks) continue;
+    ++pairs;
+    std::vector<uint32_t> copy(resident::kFp8ValueCopyWords);
+    for (uint32_t x = 0; x < resident::kFp8ValueCopyWords; ++x) copy[x] = resident::fp8_value_copy_word(p, x);
+    const uint64_t a_codes = uint64_t(1) << info(form.a).bits, b_codes = uint64_t(1) << info(form.b).bits;
+    ASSERT_LE(std::max(a_codes, b_codes), uint64_t(resident::kFp8SharedValueWords)) << form.opcode;
+    ASSERT_EQ(t.a_kind, gen::portable::ValueKind::table) << form.opcode;
+    ASSERT_EQ(t.b_kind, gen::portable::ValueKind::table) << form.opcode;
+    for (uint32_t code = 0; code < a_codes; ++code)
+      ASSERT_EQ(copy[code], t.arena[t.a_values + code]) << form.opcode << " A code " << code;
+    for (uint32_t code = 0; code < b_codes; ++code)
+      ASSERT_EQ(copy[resident::kFp8SharedValueWords + code], t.arena[t.b_values + code]) << form.opcode << " B code " << code;
+    for (uint32_t x = 0; x < gen::portable::kChunkColumnWords; ++x)
+      ASSERT_EQ(copy[resident::kFp8ChunkColumnsAt + x], t.arena[t.chunk_columns + x]) << form.opcode << " column word " << x;
+    const uint32_t stored = t.k / 2, chunks = t.k / t.chunk_width;
+    gen::SplitMixDraw draw(0xCA9C + uint64_t(pairs));
+    int differing = 0;
+    for (int trial = 0; trial < 24; ++trial) {
+      std::vector<uint32_t> a(t.a_count), b(t.b_count), c(t.c_count), nibbles(t.m * chunks);
+      for (auto& x : a) x = uint32_t(trial < 2 ? (trial == 0 ? a_codes - 1 : a_codes / 2 - 1) : draw.bits() % a_codes);
+      for (auto& x : b) x = uint32_t(trial < 2 ? (trial == 0 ? b_codes - 1 : b_codes / 2 - 1) : draw.bits() % b_codes);
+      for (auto& x : c) x = uint32_t(draw.bits());
+      for (auto& x : nibbles) x = t.arena[t.chunk_nibbles + uint32_t(draw.bits() & 0xFF)] & 0xFFu;
+      const auto nibble = [&](uint32_t i, uint32_t chunk) { return nibbles[i * chunks + chunk]; };
+      const auto a_value = [&](uint32_t i, uint32_t s) { return gen::portable::operand_value(t, t.a_kind, t.a_values, a[i * stored + s]); };
+      const auto b_value = [&](uint32_t row, uint32_t j) { return gen::portable::operand_value(t, t.b_kind, t.b_values, b[row * t.n + j]); };
+      std::vector<uint32_t> cancelled = c;
+      for (uint32_t lane = 0; lane < 32; ++lane)
+        resident::fp8_cancelled_c_row(t, a.data(), b.data(), nibbles.data(), copy.data(), lane, cancelled.data());
+      for (uint32_t e = 0; e < t.c_count; ++e) {
+        const uint32_t i = e >> t.n_log2, j = e & (t.n - 1);
+        const uint32_t expected = gen::portable::cancelled_c_of_values(t, i, j, c[e], a_value, b_value, nibble);
+        ASSERT_EQ(cancelled[e], expected) << form.opcode << " trial " << trial << " C[" << i << "][" << j << "]";
+        differing += expected != c[e];
+      }
+    }
+    EXPECT_GT(differing, 0) << form.opcode << ": no element was cancelled, so nothing was compared";
+  }
+  EXPECT_EQ(pairs, 8) << "the 8 fp8 forms";
 }
 
 // The fp8 kernel packs A four codes at a time (pack_contiguous_bytes): a pair whose A cells are not four consecutive
