@@ -1,5 +1,5 @@
 #!/bin/bash
-# Issue #28, thirty-third session, fifth call: fp8-only variants of the committed-to-be build's fp8 kernel (new: the
+# Issue #28, thirty-third session, fifth call: fp8-only variants of 5b5d3c9's fp8 kernel (new: the
 # build's own cubin, byte for byte call4's new), alternated three times in one resident_benchmark (the build's, as rb;
 # its dump check compares 64 cases of each form with the host's): r4 (the cancellation's products four stored
 # elements at a time, A's four codes by one 16-byte load, the columns and B's codes of the four loaded before the
