@@ -863,20 +863,21 @@ MMASP_PORTABLE NarrowTable narrow_table_of(const PairTablesOf<D>& p, int operand
 // of through L1, which beside the warps' 212 KB of shared memory has about 28 KB for these and the draw's tables
 // (its 12-bit slot tables alone are 4 KB a profile): on an H200 the fp8 forms verified x1.08-x1.10 with the copies
 // (evidence/gpu-runs/2026-11-30-fp8, call3.sh and call4.sh: sm against base). Sized for the kernel's shape
-// (kResidentFp8Dims: a cell per element of A, B, C and D, and kMetadataCells: 1,536; 8-bit codes, 2 words each);
+// (kResidentFp8Dims: a cell per element of A, B, C and D, and kMetadataCells: 1,536; kFp8Codes, 2 words each);
 // resident_pair_tables gives a pair narrow_fp8_blocks only where fp8_shared_tables_fit, and the kernel traps on any
 // other. The launch leaves these bytes out of a block's dynamic shared memory (resident.cpp, the kernel's static size).
 inline constexpr uint32_t kMetadataCells = 32 * 8;   // 8 nibble positions a lane (metadata_register)
 inline constexpr uint32_t kFp8SharedCellWords =
     kResidentFp8Dims.a_count + kResidentFp8Dims.b_count + 2 * kResidentFp8Dims.c_count + kMetadataCells;
-inline constexpr uint32_t kFp8SharedTableWords = 512;
+inline constexpr uint32_t kFp8Codes = 256;   // every code of an 8-bit type
+inline constexpr uint32_t kFp8SharedTableWords = 2 * kFp8Codes;
 // And its copy of what the draw's cancellation profile reads (fp8_cancelled_c_row) and the judge's A words' columns
 // (decode_fp8_words_over_codes): the case tables' float value of every A code, then of every B code
-// (kFp8SharedValueWords each: 8-bit codes), then their chunk column table (fp8_value_copy_word). Read there, the
+// (kFp8SharedValueWords each: a word a code), then their chunk column table (fp8_value_copy_word). Read there, the
 // cancellation profile's C took no f16 values of every code first, and no column a load through L1: on an H200 the
 // fp8 forms verified x1.05-x1.07 with it (evidence/gpu-runs/2026-11-30c-cancel, call2.sh and call3.sh: cz3 against
 // base33).
-inline constexpr uint32_t kFp8SharedValueWords = 256;
+inline constexpr uint32_t kFp8SharedValueWords = kFp8Codes;
 inline constexpr uint32_t kFp8ChunkColumnsAt = 2 * kFp8SharedValueWords;
 inline constexpr uint32_t kFp8ValueCopyWords = kFp8ChunkColumnsAt + gen::portable::kChunkColumnWords;
 inline constexpr uint32_t kFp8StaticSharedBytes = 4 * (kFp8SharedCellWords + 2 * kFp8SharedTableWords + kFp8ValueCopyWords);
@@ -1441,10 +1442,17 @@ MMASP_PORTABLE bool contiguous_bytes(const PairTablesOf<D>& p, int operand) {
 }
 // Whether the fp8 kernel packs a pair's A by pack_contiguous_bytes: its A has contiguous_bytes, and each warp's case,
 // A's codes first, starts on 16 bytes (fp8_shared_words a multiple of 4 words; the dynamic shared memory is aligned
-// so). resident_pair_tables gives a pair narrow_fp8_blocks only where it holds; the kernel traps on any other.
+// so). resident_pair_tables gives a pair narrow_fp8_blocks only where it holds; the kernel traps on any other, each
+// thread testing its own lane (fp8_a_bytes_contiguous_of_lane, with its copy of the cells).
+template <class D>
+MMASP_PORTABLE bool fp8_a_bytes_contiguous_of_lane(const PairTablesOf<D>& p, uint32_t lane, const uint32_t* layouts) {
+  return contiguous_bytes_of_lane(p, operand_a, lane, layouts) && fp8_shared_words(p.cases) % 4 == 0;
+}
 template <class D>
 MMASP_PORTABLE bool fp8_a_bytes_contiguous(const PairTablesOf<D>& p) {
-  return contiguous_bytes(p, operand_a) && fp8_shared_words(p.cases) % 4 == 0;
+  for (uint32_t lane = 0; lane < 32; ++lane)
+    if (!fp8_a_bytes_contiguous_of_lane(p, lane, p.layouts)) return false;
+  return true;
 }
 // pack_operand for an operand with contiguous_bytes, its matrix 16-byte aligned: each register's four codes by one
 // 16-byte load on the GPU, where pack_whole_words takes four loads, and of eight rows that lie 128 bytes apart (fp8

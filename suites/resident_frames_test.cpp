@@ -249,8 +249,9 @@ TEST(ResidentFrames, EveryKernelsCodeIsTheMeasuredKernels) {
   constexpr const char* kCancelRound =
       "the fp8 kernel's value copy (the cancellation profile's C from the operands' value tables, the judge's A columns "
       "from the chunk column table, in static shared memory), evidence/gpu-runs/2026-11-30c-cancel (call4.sh: the "
-      "eight fp8 forms against fb3de22's cubin twice, byte for byte this code as `new`; gpu_resident_test on the "
-      "cubin)";
+      "eight fp8 forms against fb3de22's cubin twice; call8.sh: this code, its trap test as "
+      "fp8_a_bytes_contiguous_of_lane, against call4's twice, gpu_resident_test on the cubin, selftest --faults, "
+      "mmasp run --budget 60)";
   constexpr const char* kSpecialsRound =
       "narrow::Block's special classes as one word, tested once where an element is finished, and the zero total's "
       "test after the f32 toward-zero path, evidence/gpu-runs/2026-11-29g-specials (call1.sh, call3.sh: every form "
@@ -259,7 +260,7 @@ TEST(ResidentFrames, EveryKernelsCodeIsTheMeasuredKernels) {
   const Recorded recorded[] = {
       {mmasp::kResidentLeanKernel, "c34c4c4808ed1cef17beee81a20c0e977198fdc433f40c1928b46eafe9ff2d13", kSpecialsRound},
       {mmasp::kResidentLean768Kernel, "589eca2c418988a71160b3c5b937accf6352e29f473177cb8af5f74e8917602d", kSpecialsRound},
-      {mmasp::kResidentLeanFp8Kernel, "a90ac956b5e15b4a13d0fcd602570b1b8182e0a6ffc8df903142f9da04700136", kCancelRound},
+      {mmasp::kResidentLeanFp8Kernel, "6663707cb89f5d32912bf66084f935433c7b956eebde2543fd1fcb2fff6ecc45", kCancelRound},
       {mmasp::kResidentLeanNarrowKernel, "d020516abc7d6a38d4ffeabc2b485be6ae21c110555e6059aadfe72f07134927", kSpecialsRound},
       {mmasp::kResidentKernel, "854b3ec4528166be1d04d8491822d87fa7e1f111a32d1d62fd095fac743a5d4c", kSpecialsRound},
       {mmasp::kResidentLeanDenseKernel, "6370646f58713f0b65b14156e2729527286589d693e66d6ebaec6de86e145fd3", kBranchesRound},
