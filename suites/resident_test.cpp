@@ -9,6 +9,7 @@
 #include "harness/fault_injection.h"
 #include "harness/resident.h"
 #include "harness/resident_source.h"
+#include "suites/cancellation_inputs.h"
 #include "oracle/fragments.h"
 #include "oracle/numeric_model_table.h"
 #include "oracle/number_format.h"
@@ -1060,11 +1061,8 @@ TEST(Resident, TheFp8KernelsCancelledCIsEachElements) {
     gen::SplitMixDraw draw(0xCA9C + uint64_t(pairs));
     int differing = 0;
     for (int trial = 0; trial < 24; ++trial) {
-      std::vector<uint32_t> a(t.a_count), b(t.b_count), c(t.c_count), nibbles(t.m * chunks);
-      for (auto& x : a) x = uint32_t(trial < 2 ? (trial == 0 ? a_codes - 1 : a_codes / 2 - 1) : draw.bits() % a_codes);
-      for (auto& x : b) x = uint32_t(trial < 2 ? (trial == 0 ? b_codes - 1 : b_codes / 2 - 1) : draw.bits() % b_codes);
-      for (auto& x : c) x = uint32_t(draw.bits());
-      for (auto& x : nibbles) x = t.arena[t.chunk_nibbles + uint32_t(draw.bits() & 0xFF)] & 0xFFu;
+      const test::CancellationInputs in = test::cancellation_inputs(t, trial, a_codes, b_codes, draw);
+      const std::vector<uint32_t> &a = in.a, &b = in.b, &c = in.c, &nibbles = in.nibbles;
       const auto nibble = [&](uint32_t i, uint32_t chunk) { return nibbles[i * chunks + chunk]; };
       const auto a_value = [&](uint32_t i, uint32_t s) { return gen::portable::operand_value(t, t.a_kind, t.a_values, a[i * stored + s]); };
       const auto b_value = [&](uint32_t row, uint32_t j) { return gen::portable::operand_value(t, t.b_kind, t.b_values, b[row * t.n + j]); };
