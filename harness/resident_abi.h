@@ -880,7 +880,8 @@ inline constexpr uint32_t kFp8SharedTableWords = 2 * kFp8Codes;
 inline constexpr uint32_t kFp8SharedValueWords = kFp8Codes;
 inline constexpr uint32_t kFp8ChunkColumnsAt = 2 * kFp8SharedValueWords;
 inline constexpr uint32_t kFp8ValueCopyWords = kFp8ChunkColumnsAt + gen::portable::kChunkColumnWords;
-inline constexpr uint32_t kFp8StaticSharedBytes = 4 * (kFp8SharedCellWords + 2 * kFp8SharedTableWords + kFp8ValueCopyWords);
+inline constexpr uint32_t kFp8StaticSharedBytes =
+    4 * (kFp8SharedCellWords + 2 * kFp8SharedTableWords + kFp8ValueCopyWords);
 // The end, in `layouts`, of a pair's cells: the operands' layouts (32 lanes of per_lane cells each) and the metadata's
 // (8 nibble positions a lane).
 template <class D>
@@ -899,7 +900,8 @@ MMASP_PORTABLE uint32_t fp8_table_words(const NarrowTable& table) { return 2u <<
 template <class D>
 MMASP_PORTABLE bool fp8_shared_tables_fit(const PairTablesOf<D>& p) {
   if (cell_words(p) > kFp8SharedCellWords) return false;
-  if (p.cases.a_kind != gen::portable::ValueKind::table || p.cases.b_kind != gen::portable::ValueKind::table) return false;
+  if (p.cases.a_kind != gen::portable::ValueKind::table || p.cases.b_kind != gen::portable::ValueKind::table)
+    return false;
   for (int operand = 0; operand < 2; ++operand) {
     const NarrowTable table = narrow_f32_table(p, operand);
     if (table.offset == kNoTable || table.mantissa_bits != 0 || table.pad_bits != 0 ||
@@ -1443,7 +1445,7 @@ MMASP_PORTABLE bool contiguous_bytes(const PairTablesOf<D>& p, int operand) {
 // Whether the fp8 kernel packs a pair's A by pack_contiguous_bytes: its A has contiguous_bytes, and each warp's case,
 // A's codes first, starts on 16 bytes (fp8_shared_words a multiple of 4 words; the dynamic shared memory is aligned
 // so). resident_pair_tables gives a pair narrow_fp8_blocks only where it holds; the kernel traps on any other, each
-// thread testing its own lane (fp8_a_bytes_contiguous_of_lane, with its copy of the cells).
+// thread testing its own lane (fp8_a_bytes_contiguous_of_lane).
 template <class D>
 MMASP_PORTABLE bool fp8_a_bytes_contiguous_of_lane(const PairTablesOf<D>& p, uint32_t lane, const uint32_t* layouts) {
   return contiguous_bytes_of_lane(p, operand_a, lane, layouts) && fp8_shared_words(p.cases) % 4 == 0;

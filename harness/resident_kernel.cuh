@@ -164,9 +164,9 @@ __device__ __forceinline__ void resident_cases(const LaunchOf<D>& launch) {
     // Likewise a pair whose operands are not f16, or whose judge f32 words do not fit: refused.
     if (!f16_words_fit(p)) __trap();
   }
-  // The fp8 kernel: the pair's cells, its operands' f32 tables and its value copy (fp8_value_copy_word) copied to static
-  // shared memory and read there (kFp8SharedCellWords and kFp8SharedValueWords say why); a pair they do not hold is
-  // refused (resident_pair_tables never sends one).
+  // The fp8 kernel: the pair's cells, its operands' f32 tables and its value copy (fp8_value_copy_word) copied to
+  // static shared memory and read there (kFp8SharedCellWords and kFp8SharedValueWords say why); a pair they do not
+  // hold is refused (resident_pair_tables never sends one).
   const uint32_t *fp8_cells_copy = nullptr, *fp8_a_table = nullptr, *fp8_b_table = nullptr;
   const uint32_t* fp8_values = shared;   // read only in the fp8 kernel (draw_shared_case)
   if constexpr (kFp8Blocks) {
@@ -181,7 +181,8 @@ __device__ __forceinline__ void resident_cases(const LaunchOf<D>& launch) {
     for (uint32_t x = threadIdx.x; x < a_words; x += blockDim.x) fp8_tables[x] = p.layouts[a_table.offset + x];
     for (uint32_t x = threadIdx.x; x < b_words; x += blockDim.x)
       fp8_tables[kFp8SharedTableWords + x] = p.layouts[b_table.offset + x];
-    for (uint32_t x = threadIdx.x; x < kFp8ValueCopyWords; x += blockDim.x) fp8_value_copy[x] = fp8_value_copy_word(p, x);
+    for (uint32_t x = threadIdx.x; x < kFp8ValueCopyWords; x += blockDim.x)
+      fp8_value_copy[x] = fp8_value_copy_word(p, x);
     __syncthreads();
     fp8_cells_copy = fp8_cells;
     fp8_values = fp8_value_copy;
