@@ -188,9 +188,9 @@ ResidentPairTables resident_pair_tables(const Form& form, int selector, const Mo
   }
   // The fp8 kernel's pairs: the fp8 record's blocks, its layout (A's words over the nibbles, B's over the codes), and
   // f32 words (both operands' f32 tables, their tags in 14 bits; a block's result chained to the next as an f32 word,
-  // f32_accumulator_fits), the kernel's case dimensions (kResidentFp8Dims, constants there), and cells and tables that
-  // its copies in shared memory hold (fp8_shared_tables_fit), and an A it packs by 16-byte loads (fp8_a_bytes_contiguous). Only pairs that
-  // kernel takes have the flag, so that no other lean kernel meets a pair whose judge reads f32 words.
+  // f32_accumulator_fits), the kernel's case dimensions (kResidentFp8Dims, constants there), cells and tables that its
+  // copies in shared memory hold (fp8_shared_tables_fit), and an A it packs by 16-byte loads (fp8_a_bytes_contiguous).
+  // Only pairs that kernel takes have the flag, so that no other lean kernel meets a pair whose judge reads f32 words.
   t.narrow_fp8_blocks = f32_tables && t.narrow_choices == 1 && t.narrow_accumulator != 0 && stored == 32 &&
                         t.model.block_products == 16 && t.model.block_interleave == 2 &&
                         model::narrow::products_fit_32(16, t.model.fraction_bits) &&

@@ -870,7 +870,8 @@ inline constexpr uint32_t kMetadataCells = 32 * 8;   // 8 nibble positions a lan
 inline constexpr uint32_t kFp8SharedCellWords =
     kResidentFp8Dims.a_count + kResidentFp8Dims.b_count + 2 * kResidentFp8Dims.c_count + kMetadataCells;
 inline constexpr uint32_t kFp8Codes = 256;   // every code of an 8-bit type
-inline constexpr uint32_t kFp8SharedTableWords = 2 * kFp8Codes;
+inline constexpr uint32_t kFp8WordsPerCode = 2;   // an f32 word: model::narrow::pack_f32's 64 bits
+inline constexpr uint32_t kFp8SharedTableWords = kFp8WordsPerCode * kFp8Codes;
 // And its copy of what the draw's cancellation profile reads (fp8_cancelled_c_row) and the judge's A words' columns
 // (decode_fp8_words_over_codes): the case tables' float value of every A code, then of every B code
 // (kFp8SharedValueWords each: a word a code), then their chunk column table (fp8_value_copy_word). Read there, the
@@ -893,8 +894,9 @@ MMASP_PORTABLE uint32_t cell_words(const PairTablesOf<D>& p) {
   }
   return end;
 }
-// The words of an operand's f32 table the fp8 kernel copies (2 a code).
-MMASP_PORTABLE uint32_t fp8_table_words(const NarrowTable& table) { return 2u << table.index_bits; }
+// The words of an operand's f32 table the fp8 kernel copies, and its codes (every code: fp8_shared_tables_fit).
+MMASP_PORTABLE uint32_t fp8_table_words(const NarrowTable& table) { return kFp8WordsPerCode << table.index_bits; }
+MMASP_PORTABLE uint32_t fp8_table_codes(const NarrowTable& table) { return fp8_table_words(table) / kFp8WordsPerCode; }
 // Whether the fp8 kernel's copies hold a pair's cells and both operands' f32 tables, each a table of every code, and
 // both operands' values as a table of floats (the case tables' ValueKind::table) of as many codes.
 template <class D>
@@ -919,7 +921,7 @@ MMASP_PORTABLE uint32_t fp8_value_copy_word(const PairTablesOf<D>& p, uint32_t x
   if (x >= kFp8ChunkColumnsAt) return t.arena[t.chunk_columns + x - kFp8ChunkColumnsAt];
   const int operand = x < kFp8SharedValueWords ? operand_a : operand_b;
   const uint32_t code = x % kFp8SharedValueWords;
-  if (code >= fp8_table_words(narrow_f32_table(p, operand)) / 2) return 0u;
+  if (code >= fp8_table_codes(narrow_f32_table(p, operand))) return 0u;
   return t.arena[(operand == operand_a ? t.a_values : t.b_values) + code];
 }
 

@@ -64,7 +64,10 @@ __device__ __forceinline__ uint32_t draw_shared_case(const LaunchOf<D>& launch, 
     // Each lane rewrites only its own elements of C, and reads only A, B and the nibbles. Every A and B element
     // meets N (or about N) elements of C: with room, the warp turns each code into its value once.
     if constexpr (kFp8Values) {
-      static_assert(D::c_count == 32 * 4 && D::n % 4 == 0, "a lane's four elements adjacent in one row");
+      // fp8_cancelled_c_row's 16-byte loads of B codes: B's rows start on 16 bytes (after A's codes, from a warp's
+      // start, which fp8_a_bytes_contiguous puts on 16 bytes) and a lane's four columns too.
+      static_assert(D::c_count == 32 * 4 && D::n % 4 == 0 && D::a_count % 4 == 0,
+                    "a lane's four elements adjacent in one row, B's rows on 16 bytes");
       fp8_cancelled_c_row(t, a, b, nibbles, fp8_values, lane, c);
     } else if (use_values) {
       // A's rows padded (scratch_a_stride), so that the rows the lanes read at once fall in different banks.
