@@ -1162,7 +1162,7 @@ MMASP_PORTABLE uint64_t f16_word(uint32_t code, uint32_t tag = 0) {
   const uint32_t exponent = (code >> 10) & 31u;
   // the field: the exponent, at least the smallest normal one's
   const uint32_t field = uint32_t((exponent ? int(exponent) : 1) - model::kF16Bias + model::narrow::kFieldOffset) << 16;
-  const uint32_t low = exponent == 31u ? model::narrow::kSpecial : (code & 0x7FFFu) ? field : 0u;
+  const uint32_t low = exponent == 31u ? model::narrow::kF32Special : (code & 0x7FFFu) ? field : 0u;
   return uint64_t(f16_value_f32_bits(code)) << 32 | (tag | low);
 }
 // C's f32 word for the f16 kernels' judge (Block::sum_f32_term): an f16 C's is f16_word's, an f32 C's
@@ -1257,9 +1257,12 @@ MMASP_UNROLL
     with_accumulator_known(p, [&](const auto f16_d) {
       model::Value c_values[kN];
       c_values_in(f16_d, Sm90FaddChoices::subnormal_inputs, c_values);
+      // Each block's 16 products by two groups of 8: on an H200 the fp8 forms verified x1.002-x1.007 more than by four
+      // groups of 4, and by one of 16 x0.53-x0.54 (ptxas spilled 2.3 KB) (evidence/gpu-runs/2026-11-30d-quads,
+      // call2.sh and call3.sh: g8 and g83 against hd).
       model::narrow::elements_of_blocks<model::narrow::kProductsOfF32Words, kN, true>(
           Sm90FaddChoices::from(p.model), 2, products, c_values, f16_d,
-          [](int block, const auto& f) { model::narrow::for_fixed_block<32, 16, 2, 4>(block, f); }, codes, c + idx);
+          [](int block, const auto& f) { model::narrow::for_fixed_block<32, 16, 2, 8>(block, f); }, codes, c + idx);
       return 0u;
     });
     return;

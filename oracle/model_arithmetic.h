@@ -927,11 +927,14 @@ MMASP_PORTABLE uint64_t pack(const Value& v, uint32_t tag = 0) {
 // a's and b's sign, is the f32 product times 2^-lsb converted to an integer toward zero: two multiplications and one
 // conversion (Block::sum_f32_product) where the packed word takes two masks, an integer product, a shift and a signed
 // sum. The f32 word keeps pass 1's numbers in its low half as pack() has them, the field + 768 in bits 16-31 (0 for a
-// zero or a special), with kSpecial (bit 14) for Inf and NaN and a caller's tag in bits 0-13; its high half is the
-// value's f32 bits (a zero's sign kept, Inf, a NaN). The sum of two low halves holds the field sum in bits 16-31 and
-// nothing carries into it (a tag below 2^14 and two kSpecial bits), so pass 1 is pack()'s on the low halves.
-inline constexpr uint32_t kF32TagBits = 14, kF32TagMask = (1u << kF32TagBits) - 1;
-static_assert(kSpecial == 1u << kF32TagBits, "an f32 word's kSpecial sits just above its tag");
+// zero or a special), with kF32Special (bit 29) for Inf and NaN and a caller's tag in bits 0-13; its high half is the
+// value's f32 bits (a zero's sign kept, Inf, a NaN). The sum of two low halves holds the field sum in bits 16-26 and
+// nothing carries into it (a tag below 2^14), so pass 1's largest sum is pack()'s; and a product with an Inf or NaN
+// factor has a sum of at least kF32Special, above every finite pair's (two fields below 1024, so below 2^27), so that
+// the largest sum says too whether the special pass must run (Block::special_f32_products): no OR of flags a product.
+inline constexpr uint32_t kF32TagBits = 14, kF32TagMask = (1u << kF32TagBits) - 1, kF32Special = 1u << 29;
+static_assert(uint32_t(2 * (kExponentOffset + kFieldOffset)) << 16 <= kF32Special && kF32Special <= 0x7FFFFFFFu - kF32Special,
+              "a finite pair's sum is below kF32Special, and two specials' sum fits 32 bits");
 
 MMASP_PORTABLE float f32_of_bits(uint32_t bits) {
 #if defined(__CUDA_ARCH__)
@@ -995,8 +998,8 @@ MMASP_PORTABLE uint64_t pack_f32(const Value& v, uint32_t tag = 0) {
   uint32_t low = tag, value = v.negative ? 0x80000000u : 0u;
   switch (v.cls) {
     case Value::zero: break;
-    case Value::infinite: low |= kSpecial; value |= 0x7F800000u; break;
-    case Value::nan: low |= kSpecial; value |= 0x7FC00000u; break;
+    case Value::infinite: low |= kF32Special; value |= 0x7F800000u; break;
+    case Value::nan: low |= kF32Special; value |= 0x7FC00000u; break;
     case Value::finite:
       low |= uint32_t(v.field + kFieldOffset) << 16;
     {
@@ -1011,13 +1014,13 @@ MMASP_PORTABLE uint64_t pack_f32(const Value& v, uint32_t tag = 0) {
 }
 
 // An f32 code's f32 word (pack_f32 of its decoded value, subnormals kept, tag 0), from the code's bits: the low half
-// its field + kFieldOffset (kSpecial for Inf and NaN), the high half the code itself (a judge reads only a NaN's
+// its field + kFieldOffset (kF32Special for Inf and NaN), the high half the code itself (a judge reads only a NaN's
 // class). A chained block's f32 result as the next block's term (elements_of_blocks), and an f32 C in the resident f16
 // kernels (resident_abi.h's accumulator_word). Resident.AccumulatorWordsArePackedValues compares it with pack_f32.
 MMASP_PORTABLE uint64_t f32_code_word(uint32_t code) {
   const uint32_t exponent = (code >> 23) & 255u;
   uint32_t low = 0;
-  if (exponent == 255u) low = kSpecial;
+  if (exponent == 255u) low = kF32Special;
   else if (code & 0x7FFFFFFFu)   // the field: the exponent, at least the smallest normal one's
     low = uint32_t((exponent ? int(exponent) : 1) - 127 + kFieldOffset) << 16;
   return uint64_t(code) << 32 | low;
@@ -1121,11 +1124,14 @@ class Block {
   }
 
   // --- The passes on f32 words (pack_f32), where products_fit_32 and f32_words_fit hold. ---
-  // Pass 1 as scan_product: the low halves hold the same numbers, and kSpecial.
+  // Pass 1 as scan_product: the low halves hold the same numbers, and kF32Special, which the largest sum keeps
+  // (special_f32_products). One addition and maximum a product, where an OR of the two words' flags followed.
   MMASP_PORTABLE void scan_f32_product(uint64_t a, uint64_t b) {
     top_products_ = max_u32(top_products_, uint32_t(a) + uint32_t(b));
-    flags_ |= uint32_t(a) | uint32_t(b);
   }
+  // special_products() for f32 words: a product or term with an Inf or NaN (pack_f32's kF32Special) made the largest
+  // sum at least kF32Special.
+  MMASP_PORTABLE bool special_f32_products() const { return top_products_ >= kF32Special; }
   // The special pass on f32 words (special_products()): the classes scan_special finds, from the f32 sum of the
   // block's products in any order, started at the accumulator's value where it is an f32 word (0 where it is a
   // Value, which scan() classed in pass 1): one fused multiply-add a product (special_sum_step) where classing each
@@ -1163,10 +1169,10 @@ class Block {
   // Decoding C into a Value and passing it through scan() and sum() took a third of the m16n8k16 f16 judge's own
   // lines a case (evidence/gpu-runs/2026-11-29d-lines, lines1-k16f16.txt); as a word C is one term more of the passes.
   // Pass 1 as scan_f32_product of C and 1.0, whose word's low half is kF32UnitLow (field 0, no tag): C's field sum is
-  // its field + 2 * kFieldOffset, at least kFinitePair where C is finite and not zero, and its kSpecial joins flags_.
+  // its field + 2 * kFieldOffset, at least kFinitePair where C is finite and not zero, and at least kF32Special where
+  // C is Inf or NaN (special_f32_products).
   MMASP_PORTABLE void scan_f32_term(uint64_t c) {
     top_products_ = max_u32(top_products_, uint32_t(c) + kF32UnitLow);
-    flags_ |= uint32_t(c);
   }
   // sum(C) from its word (after needs_sum()): floor(|c| * 2^-lsb) with C's sign, by f32 multiplication and a conversion
   // toward zero, added to the 64-bit sum (C's term would need products_fit_32 for one product more in the 32-bit one).
@@ -1289,7 +1295,10 @@ MMASP_UNROLL
   });
   bool special = false;
 MMASP_UNROLL
-  for (int n = 0; n < kN; ++n) special |= sums[n].special_products();
+  for (int n = 0; n < kN; ++n) {
+    if constexpr (kF32Words) special |= sums[n].special_f32_products();
+    else special |= sums[n].special_products();
+  }
   if (special) {
     if constexpr (kF32Words) {   // Block::scan_f32_special_sum: the classes from one f32 sum an element
       float special_sums[kN];

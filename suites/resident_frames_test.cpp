@@ -246,12 +246,10 @@ TEST(ResidentFrames, EveryKernelsCodeIsTheMeasuredKernels) {
       "f16 words' class bits by selects, the f16 kernels' operands packed by their known bits, form_mma_inline's "
       "switch holding a kernel's own forms, evidence/gpu-runs/2026-11-29h-branches (call2.sh: vC, byte for byte this "
       "code, every form against f919860's cubin twice; call3.sh: gpu_resident_test, selftest --faults, the rare fault)";
-  constexpr const char* kCancelRound =
-      "the fp8 kernel's value copy (the cancellation profile's C from the operands' value tables, the judge's A columns "
-      "from the chunk column table, in static shared memory), evidence/gpu-runs/2026-11-30c-cancel (call4.sh: the "
-      "eight fp8 forms against fb3de22's cubin twice; call8.sh: this code, its trap test as "
-      "fp8_a_bytes_contiguous_of_lane, against call4's twice, gpu_resident_test on the cubin, selftest --faults, "
-      "mmasp run --budget 60)";
+  constexpr const char* kF32SpecialRound =
+      "f32 words' Inf and NaN as kF32Special, which pass 1's largest sum keeps (no OR of flags a product), and the fp8 "
+      "judge's blocks by groups of 8, evidence/gpu-runs/2026-11-30d-quads (call3.sh: fp8-only cubins; call4.sh: this "
+      "code, the fp8 and f16 forms against c997a7d's build twice, gpu_resident_test on the cubin, the rare fault)";
   constexpr const char* kSpecialsRound =
       "narrow::Block's special classes as one word, tested once where an element is finished, and the zero total's "
       "test after the f32 toward-zero path, evidence/gpu-runs/2026-11-29g-specials (call1.sh, call3.sh: every form "
@@ -260,14 +258,14 @@ TEST(ResidentFrames, EveryKernelsCodeIsTheMeasuredKernels) {
   const Recorded recorded[] = {
       {mmasp::kResidentLeanKernel, "c34c4c4808ed1cef17beee81a20c0e977198fdc433f40c1928b46eafe9ff2d13", kSpecialsRound},
       {mmasp::kResidentLean768Kernel, "589eca2c418988a71160b3c5b937accf6352e29f473177cb8af5f74e8917602d", kSpecialsRound},
-      {mmasp::kResidentLeanFp8Kernel, "6663707cb89f5d32912bf66084f935433c7b956eebde2543fd1fcb2fff6ecc45", kCancelRound},
+      {mmasp::kResidentLeanFp8Kernel, "bd5aeb63ef5bb1598389a3092efb30a5124dc45d822ba2b40e53e5b41d82561d", kF32SpecialRound},
       {mmasp::kResidentLeanNarrowKernel, "d020516abc7d6a38d4ffeabc2b485be6ae21c110555e6059aadfe72f07134927", kSpecialsRound},
       {mmasp::kResidentKernel, "854b3ec4528166be1d04d8491822d87fa7e1f111a32d1d62fd095fac743a5d4c", kSpecialsRound},
       {mmasp::kResidentLeanDenseKernel, "6370646f58713f0b65b14156e2729527286589d693e66d6ebaec6de86e145fd3", kBranchesRound},
       {mmasp::kResidentLeanDense768Kernel, "43b5664d233a0e23e91cb91d0126c195652272ae4efd5fb300e856b1e456dc62", kBranchesRound},
       {mmasp::kResidentLeanK16Kernel, "f9261ed69087132bdba68c98e1c1d532969a4d4d125e51262180d1812b828e48", kBranchesRound},
-      {mmasp::kResidentLeanK16F16Kernel, "26d4da65c0d8a5e0e052b044f9376d32af138c4dbdd535f21721931ff2a1f894", kBranchesRound},
-      {mmasp::kResidentLeanNarrowF16Kernel, "de37302b42095a2cdec15ae7db74046744fa4f019b603211c929b379d57c89a5", kBranchesRound}};
+      {mmasp::kResidentLeanK16F16Kernel, "a11e39fb45d2fa267ddb1f6fe8f06f8ad66abee1d63f20a81718d42b95a01d4d", kF32SpecialRound},
+      {mmasp::kResidentLeanNarrowF16Kernel, "64551f16438fb0636b4cba6f2360b94a188d36b89ef7e642307143991408aabe", kF32SpecialRound}};
   if (std::string(MMASP_NVCC_VERSION) != kRecordedToolkit)
     GTEST_SKIP() << "the record is of nvcc " << kRecordedToolkit << "; this build's toolkit is " << MMASP_NVCC_VERSION
                  << ", whose code differs: measure its kernels on a GPU before recording them";

@@ -1179,7 +1179,7 @@ TEST(Resident, NarrowTablesLookUpEveryCodeAsDecoded) {
               << form.opcode << " operand " << operand << " code 0x" << std::hex << code << ", whole-code lookup";
           ++whole_code_lookups;
         }
-        // The fp8 kernel's table of f32 words: pack()'s field, kSpecial for Inf and NaN, and the value as an f32.
+        // The fp8 kernel's table of f32 words: pack()'s field, kF32Special for Inf and NaN, and the value as an f32.
         if (!p.narrow_fp8_blocks) continue;
         const resident::NarrowTable f32_table = resident::narrow_f32_table(p, operand);
         ASSERT_LE(f32_table.offset + resident::narrow_table_words(f32_table.index_bits), built.layouts.size()) << form.opcode;
@@ -1187,9 +1187,11 @@ TEST(Resident, NarrowTablesLookUpEveryCodeAsDecoded) {
         const uint64_t f32_word = resident::narrow_code_looked_up(p.layouts + f32_table.offset, f32_table.index_bits, code);
         const std::string what = form.opcode + " operand " + std::to_string(operand) + " code " + std::to_string(code);
         ASSERT_EQ(f32_word, model::narrow::pack_f32(value)) << what;
-        ASSERT_EQ(uint32_t(f32_word) >> 16, uint32_t(decoded) >> 16) << what << ": the field as pack() has it";
-        ASSERT_EQ((uint32_t(f32_word) & 0xFFFFu) != 0, value.cls == model::Value::infinite || value.cls == model::Value::nan)
-            << what << ": kSpecial and no tag";
+        const uint32_t low = uint32_t(f32_word);
+        ASSERT_EQ((low & ~model::narrow::kF32Special) >> 16, uint32_t(decoded) >> 16) << what << ": the field as pack() has it";
+        ASSERT_EQ((low & model::narrow::kF32Special) != 0, value.cls == model::Value::infinite || value.cls == model::Value::nan)
+            << what << ": kF32Special";
+        ASSERT_EQ(low & 0xFFFFu, 0u) << what << ": no tag";
         const float as_f32 = std::bit_cast<float>(uint32_t(f32_word >> 32));
         if (value.cls == model::Value::nan) {
           ASSERT_TRUE(std::isnan(as_f32)) << what;
