@@ -1132,7 +1132,7 @@ class Block {
   // special_products() for f32 words: a product or term with an Inf or NaN (pack_f32's kF32Special) made the largest
   // sum at least kF32Special.
   MMASP_PORTABLE bool special_f32_products() const { return top_products_ >= kF32Special; }
-  // The special pass on f32 words (special_products()): the classes scan_special finds, from the f32 sum of the
+  // The special pass on f32 words (special_f32_products()): the classes scan_special finds, from the f32 sum of the
   // block's products in any order, started at the accumulator's value where it is an f32 word (0 where it is a
   // Value, which scan() classed in pass 1): one fused multiply-add a product (special_sum_step) where classing each
   // product took a test, a product and branches. IEEE arithmetic's classes are special()'s: a NaN factor or Inf times
