@@ -926,7 +926,7 @@ MMASP_PORTABLE uint64_t pack(const Value& v, uint32_t tag = 0) {
 // it (f32_words_fit: the fp8 formats), a product aligned as sum_product_32 aligns it, floor(|a * b| * 2^-lsb) with
 // a's and b's sign, is the f32 product times 2^-lsb converted to an integer toward zero: two multiplications and one
 // conversion (Block::sum_f32_product) where the packed word takes two masks, an integer product, a shift and a signed
-// sum. The f32 word keeps pass 1's numbers in its low half as pack() has them, the field + 768 in bits 16-31 (0 for a
+// sum. The f32 word keeps pass 1's numbers in its low half as pack() has them, the field + 768 in bits 16-25 (0 for a
 // zero or a special), with kF32Special (bit 29) for Inf and NaN and a caller's tag in bits 0-13; its high half is the
 // value's f32 bits (a zero's sign kept, Inf, a NaN). The sum of two low halves holds the field sum in bits 16-26 and
 // nothing carries into it (a tag below 2^14), so pass 1's largest sum is pack()'s; and a product with an Inf or NaN
