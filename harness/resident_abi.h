@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #include "generators/portable_case.h"
@@ -754,6 +755,12 @@ template <class D>
 MMASP_PORTABLE uint32_t narrow_tag(const gen::portable::CaseTablesOf<D>& t, uint32_t column) {
   return column * t.n * uint32_t(sizeof(uint64_t));
 }
+// The fp8 kernel's A tags (decode_fp8_words_over_codes, decode_narrow<true>): the byte offset of the B row in each of
+// its two planes of B word halves (fp8_b_planes_over_codes), rows of n 4-byte halves.
+template <class D>
+MMASP_PORTABLE uint32_t fp8_plane_tag(const gen::portable::CaseTablesOf<D>& t, uint32_t column) {
+  return column * t.n * uint32_t(sizeof(uint32_t));
+}
 template <class D>
 MMASP_PORTABLE bool narrow_pair(const PairTablesOf<D>& p) {
   return p.judge != Judge::integer && has_fast_path(p.model) && model::narrow::applies(p.model) &&
@@ -963,9 +970,33 @@ MMASP_UNROLL
   for (uint32_t e = 0; e < kRow; ++e) c[first + e] = gen::portable::cancelled_code_of_sum(t, sums[e], c[first + e]);
 }
 
+// B word e's halves put in the two planes fp8_b_planes_over_codes writes (low halves, then high halves, b_count
+// 32-bit words each), at `planes`: the host's storage of b_count 64-bit words, written by bytes (decode_narrow<true>).
+MMASP_PORTABLE void store_plane_halves(uint64_t* planes, uint32_t b_count, uint32_t e, uint64_t word) {
+  const uint32_t low = uint32_t(word), high = uint32_t(word >> 32);
+  unsigned char* const bytes = reinterpret_cast<unsigned char*>(planes);
+  memcpy(bytes + sizeof(uint32_t) * e, &low, sizeof low);
+  memcpy(bytes + sizeof(uint32_t) * (b_count + e), &high, sizeof high);
+}
+
+// decode_narrow's A tag and B word: narrow_tag's and whole words, or (kF32Words, the fp8 kernel's layout) fp8_plane_tag's
+// and store_plane_halves'. Functions inlined by force rather than lambdas: with lambdas the general kernel's code
+// changed.
+template <bool kF32Words, class D>
+MMASP_PORTABLE uint32_t narrow_tag_of(const gen::portable::CaseTablesOf<D>& t, uint32_t column) {
+  if constexpr (kF32Words) return fp8_plane_tag(t, column);
+  else return narrow_tag(t, column);
+}
+template <bool kF32Words>
+MMASP_PORTABLE void put_narrow_b(uint64_t* b_narrow, uint32_t b_count, uint32_t e, uint64_t word) {
+  if constexpr (kF32Words) store_plane_halves(b_narrow, b_count, e, word);
+  else b_narrow[e] = word;
+}
+
 // Lane `lane`'s share of packing a case's A and B (decode_operand, then narrow::pack, or their table): per A element
 // its word (at narrow_a_slot), tagged with the byte offset (narrow_tag) of the B row its logical column meets; per B
-// element its word. kF32Words: the fp8 kernel's f32 words (narrow_word), for a pair with narrow_fp8_blocks.
+// element its word. kF32Words: the fp8 kernel's f32 words (narrow_word), for a pair with narrow_fp8_blocks, in its
+// layout: B's in two planes of halves (store_plane_halves), A's tags their rows' offsets there (fp8_plane_tag).
 template <bool kF32Words = false, class D>
 MMASP_PORTABLE void decode_narrow(const PairTablesOf<D>& p, const uint32_t* a, const uint32_t* b, const uint32_t* nibbles,
                                   uint32_t lane, uint32_t lanes, uint64_t* a_narrow, uint64_t* b_narrow) {
@@ -980,19 +1011,20 @@ MMASP_PORTABLE void decode_narrow(const PairTablesOf<D>& p, const uint32_t* a, c
     for (uint32_t e = lane; e < t.a_count; e += lanes)
       a_narrow[narrow_a_slot(t, e)] = narrow_word_tagged<kF32Words>(
           narrow_looked_up(table, a_table.pad_bits, a_table.mantissa_bits, a_table.index_bits, a[e]),
-          narrow_tag(t, a_element_column(t, nibbles, e)));
+          narrow_tag_of<kF32Words>(t, a_element_column(t, nibbles, e)));
   } else {
     for (uint32_t e = lane; e < t.a_count; e += lanes)
       a_narrow[narrow_a_slot(t, e)] = narrow_word<kF32Words>(model::decode_operand(a[e], a_format, subnormals),
-                                                             narrow_tag(t, a_element_column(t, nibbles, e)));
+                                                             narrow_tag_of<kF32Words>(t, a_element_column(t, nibbles, e)));
   }
   if (b_table.offset != kNoTable) {
     const uint32_t* table = p.layouts + b_table.offset;
     for (uint32_t e = lane; e < t.b_count; e += lanes)
-      b_narrow[e] = narrow_looked_up(table, b_table.pad_bits, b_table.mantissa_bits, b_table.index_bits, b[e]);
+      put_narrow_b<kF32Words>(b_narrow, t.b_count, e,
+                              narrow_looked_up(table, b_table.pad_bits, b_table.mantissa_bits, b_table.index_bits, b[e]));
   } else {
     for (uint32_t e = lane; e < t.b_count; e += lanes)
-      b_narrow[e] = narrow_word<kF32Words>(model::decode_operand(b[e], b_format, subnormals));
+      put_narrow_b<kF32Words>(b_narrow, t.b_count, e, narrow_word<kF32Words>(model::decode_operand(b[e], b_format, subnormals)));
   }
 }
 
@@ -1017,6 +1049,27 @@ MMASP_PORTABLE void b_words_over_codes(const gen::portable::CaseTablesOf<D>& t, 
     codes[2 * e] = uint32_t(word);   // the GPU's little-endian 64-bit word, without a type-punned store on the host
     codes[2 * e + 1] = uint32_t(word >> 32);
 #endif
+  }
+}
+
+// b_words_over_codes in two planes (the fp8 kernel's B words): word e's low half at the case's word e, its high half
+// at word b_count + e. Step k writes words below lanes * (k + 1) and from b_count + lanes * k to below
+// b_count + lanes * (k + 1), and has read every B code below lanes * (k + 1), at words below a_count + lanes * (k + 1):
+// with b_count <= a_count no write reaches a code still to be read, nor C (below 2 * b_count <= a_count + b_count).
+template <class WordOf, class D>
+MMASP_PORTABLE void fp8_b_planes_over_codes(const gen::portable::CaseTablesOf<D>& t, uint32_t* codes, uint32_t lane,
+                                            uint32_t lanes, const WordOf& word_of) {
+  const uint32_t* b = codes + t.a_count;
+  for (uint32_t step = 0; step < t.b_count; step += lanes) {   // the same steps in every lane
+    const uint32_t e = step + lane;
+    const uint32_t code = e < t.b_count ? b[e] : 0u;
+#if defined(__CUDA_ARCH__)
+    __syncwarp();
+#endif
+    if (e >= t.b_count) continue;
+    const uint64_t word = word_of(code);
+    codes[e] = uint32_t(word);
+    codes[t.b_count + e] = uint32_t(word >> 32);
   }
 }
 
@@ -1054,8 +1107,8 @@ MMASP_PORTABLE void decode_narrow_over_codes(const PairTablesOf<D>& p, uint32_t*
   });
 }
 
-// The fp8 kernel's words (a pair with narrow_fp8_blocks, so fp8_shared_tables_fit): decode_narrow_over_codes' B words
-// over the codes, and A's words over the nibbles (fp8_a_words_at) in steps of `lanes` elements from the last, each
+// The fp8 kernel's words (a pair with narrow_fp8_blocks, so fp8_shared_tables_fit): B's words over the codes in two
+// planes of halves (fp8_b_planes_over_codes; A's tags their rows' offsets there, fp8_plane_tag), and A's words over the nibbles (fp8_a_words_at) in steps of `lanes` elements from the last, each
 // step's codes and nibbles read by every lane before any writes (fp8_words_over_nibbles_fit(t, lanes)); the nibbles
 // are then spent too. Its words are f32 words (narrow_word<true>), each looked up whole in `a_table` and `b_table`,
 // the operands' f32 tables of every code (narrow_f32_table's words; in the kernel its copies in shared memory). A
@@ -1072,7 +1125,7 @@ MMASP_PORTABLE void decode_fp8_words_over_codes(const PairTablesOf<D>& p, uint32
   for (uint32_t top = t.a_count; top > 0; top -= lanes) {   // the same steps in every lane
     const uint32_t e = top - lanes + lane;
     const uint64_t word = narrow_code_looked_up(a_table, a_bits, codes[e]);
-    const uint32_t tag = narrow_tag(t, a_element_column_in(t, columns, nibbles, e));
+    const uint32_t tag = fp8_plane_tag(t, a_element_column_in(t, columns, nibbles, e));
 #if defined(__CUDA_ARCH__)
     __syncwarp();
 #endif
@@ -1081,8 +1134,8 @@ MMASP_PORTABLE void decode_fp8_words_over_codes(const PairTablesOf<D>& p, uint32
 #if defined(__CUDA_ARCH__)
   __syncwarp();   // every lane has read its A codes
 #endif
-  b_words_over_codes(t, codes, lane, lanes,
-                     [&](uint32_t code) MMASP_INLINE_LAMBDA { return narrow_code_looked_up(b_table, b_bits, code); });
+  fp8_b_planes_over_codes(t, codes, lane, lanes,
+                          [&](uint32_t code) MMASP_INLINE_LAMBDA { return narrow_code_looked_up(b_table, b_bits, code); });
 }
 
 // The accumulator formats as operand formats, for C known at compile time (PairTables::narrow_accumulator): f32 or
@@ -1216,12 +1269,16 @@ MMASP_PORTABLE void decode_f16_words_over_codes(const PairTablesOf<D>& p, uint32
 // D[idx] .. D[idx + kN - 1] by the narrow model from decode_narrow's words and C's codes, into codes[0 .. kN - 1]: kN
 // elements of one row (idx a multiple of kN, and kN dividing n), which share every A word; with kN = 2 each A word is
 // loaded once for both elements, and their two B words (one row of B, adjacent columns) by one 16-byte load on the
-// GPU, so that b_narrow must be 16-byte aligned there (the fp8 kernel's layout: narrow_pairs_fit).
+// GPU, so that b_narrow must be 16-byte aligned there (the kernels check: narrow_pairs_fit).
 // kFp8Blocks: the pair has narrow_fp8_blocks, its words are f32 words (decode_fp8_words_over_codes) whose products
 // are summed by f32 multiplication (narrow::sum_f32_product), and its blocks are walked by compile-time indices; only
 // the fp8 kernel is compiled with it (resident_kernel.cuh: in the kernel every pair shares, that code gave ptxas a
 // 1.2 KB stack frame and made the f16, bf16 and integer forms 30 % slower, evidence/gpu-runs/2026-11-26b-resident-speed/
-// step1.log). Without it an fp8 pair takes the general walk, from pack()'s words: the same result.
+// step1.log). Without it an fp8 pair takes the general walk, from pack()'s words: the same result. Its B words lie in
+// two planes of halves (fp8_b_planes_over_codes), and a pass loads only the halves it reads (with kN = 2 8 bytes a
+// lane where whole words took 16): B's loads at random rows were most of the kernel's shared-memory wavefronts, and
+// its L1 data pipe was busy in 80 % of cycles; on an H200 the fp8 forms verified x1.07-x1.08 more with the planes, the
+// pipe busy in 68 % (evidence/gpu-runs/2026-11-30e-slots, call1.sh and call2.sh: planar against head35).
 // kF16Words: the words are decode_f16_words' (f16_words_fit), judged by the one-block walk on f32 words; only the
 // f16 kernels are compiled with it.
 template <bool kFp8Blocks, int kN, bool kF16Words = false, class D>
@@ -1254,6 +1311,31 @@ MMASP_UNROLL
     for (int e = 0; e < kN; ++e) values[e] = model::decode_operand(c[idx + e], narrow_accumulator_format(f16_d), subnormals);
   };
   if constexpr (kFp8Blocks) {   // resident_pair_tables sets narrow_fp8_blocks only with narrow_accumulator
+    // B's words in two planes (fp8_b_planes_over_codes), A's tags their rows' offsets (fp8_plane_tag): a pass loads
+    // only the halves it reads (model::narrow::WordHalves), kN of them at once.
+    const unsigned char* const b_low = reinterpret_cast<const unsigned char*>(b_narrow) + j * sizeof(uint32_t);
+    const unsigned char* const b_high = b_low + t.b_count * sizeof(uint32_t);
+    const auto halves_of_products = [&](int s, uint64_t& a_word, uint64_t* b_words, auto halves) {
+      constexpr bool kLow = decltype(halves)::value == model::narrow::WordHalves::low;
+      static_assert(decltype(halves)::value != model::narrow::WordHalves::both, "one half a pass");
+      a_word = a_row[s];
+      const unsigned char* const row = (kLow ? b_low : b_high) + narrow_word_tag<true>(a_word);
+      uint32_t w[kN];
+#if defined(__CUDA_ARCH__)
+      if constexpr (kN == 2) {   // 8 bytes at once (j even, the planes on 8 bytes)
+        const uint2 both = *reinterpret_cast<const uint2*>(row);
+        w[0] = both.x;
+        w[1] = both.y;
+      } else {
+        w[0] = *reinterpret_cast<const uint32_t*>(row);
+      }
+#else
+MMASP_UNROLL
+      for (int e = 0; e < kN; ++e) memcpy(&w[e], row + sizeof(uint32_t) * e, sizeof(uint32_t));   // 64-bit storage
+#endif
+MMASP_UNROLL
+      for (int e = 0; e < kN; ++e) b_words[e] = kLow ? uint64_t(w[e]) : uint64_t(w[e]) << 32;
+    };
     with_accumulator_known(p, [&](const auto f16_d) {
       model::Value c_values[kN];
       c_values_in(f16_d, Sm90FaddChoices::subnormal_inputs, c_values);
@@ -1261,7 +1343,7 @@ MMASP_UNROLL
       // groups of 4, and by one of 16 x0.53-x0.54 (ptxas spilled 2.3 KB) (evidence/gpu-runs/2026-11-30d-quads,
       // call2.sh and call3.sh: g8 and g83 against hd).
       model::narrow::elements_of_blocks<model::narrow::kProductsOfF32Words, kN, true>(
-          Sm90FaddChoices::from(p.model), 2, products, c_values, f16_d,
+          Sm90FaddChoices::from(p.model), 2, halves_of_products, c_values, f16_d,
           [](int block, const auto& f) { model::narrow::for_fixed_block<32, 16, 2, 8>(block, f); }, codes, c + idx);
       return 0u;
     });

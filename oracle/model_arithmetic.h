@@ -1270,6 +1270,21 @@ enum ProductSum : int { kProductsIn64 = 0, kProductsIn32 = 1, kProductsOfF32Word
 // product s of the block. sums[n] and accumulators[n] are element n's. kN = 1 is one element; with kN = 2 the resident
 // kernel loads an A word once for two elements of D (judged_narrow_pair). A Block whose needs_sum() is false still sees
 // pass 2's sums when another element's needs them: finish() does not read its sum then (a special or no term).
+// Which halves of the B words a pass reads: pass 1 on f32 words their low halves (scan_f32_product), the special pass
+// and pass 2 their high halves (special_sum_step, sum_f32_product). A `products` that takes a fourth argument, a
+// WordHalvesOf, may fill only those (the resident fp8 kernel's B words, whose halves lie in two planes, so that a
+// pass loads 4 bytes a B word, not 8); one that takes three fills whole words.
+enum class WordHalves : int { both, low, high };
+template <WordHalves kHalves>
+using WordHalvesOf = std::integral_constant<WordHalves, kHalves>;
+template <WordHalves kHalves, class Products>
+MMASP_PORTABLE void products_of_halves(const Products& products, int s, uint64_t& a, uint64_t* b) {
+  if constexpr (std::is_invocable_v<const Products&, int, uint64_t&, uint64_t*, WordHalvesOf<kHalves>>)
+    products(s, a, b, WordHalvesOf<kHalves>{});
+  else
+    products(s, a, b);
+}
+
 template <int kN, int kProductSum = kProductsIn64, class P, class Accumulator, class Products, class Each>
 MMASP_PORTABLE void sum_blocks(Block<P>* sums, bool has_accumulator, const Accumulator* accumulators,
                                const Products& products, const Each& each) {
@@ -1286,7 +1301,7 @@ MMASP_UNROLL
   }
   each([&](int s) {
     uint64_t a, b[kN];
-    products(s, a, b);
+    products_of_halves<kF32Words ? WordHalves::low : WordHalves::both>(products, s, a, b);
 MMASP_UNROLL
     for (int n = 0; n < kN; ++n) {
       if constexpr (kF32Words) sums[n].scan_f32_product(a, b[n]);
@@ -1310,7 +1325,7 @@ MMASP_UNROLL
       }
       each([&](int s) {
         uint64_t a, b[kN];
-        products(s, a, b);
+        products_of_halves<WordHalves::high>(products, s, a, b);
 MMASP_UNROLL
         for (int n = 0; n < kN; ++n) special_sums[n] = Block<P>::special_sum_step(a, b[n], special_sums[n]);
       });
@@ -1340,7 +1355,7 @@ MMASP_UNROLL
     }
     each([&](int s) {
       uint64_t a, b[kN];
-      products(s, a, b);
+      products_of_halves<kF32Words ? WordHalves::high : WordHalves::both>(products, s, a, b);
 MMASP_UNROLL
       for (int n = 0; n < kN; ++n) {
         if constexpr (kF32Words) sums[n].sum_f32_product(a, b[n], scales[n]);

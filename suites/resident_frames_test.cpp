@@ -250,6 +250,10 @@ TEST(ResidentFrames, EveryKernelsCodeIsTheMeasuredKernels) {
       "f32 words' Inf and NaN as kF32Special, which pass 1's largest sum keeps (no OR of flags a product), and the fp8 "
       "judge's blocks by groups of 8, evidence/gpu-runs/2026-11-30d-quads (call3.sh: fp8-only cubins; call4.sh: this "
       "code, the fp8 and f16 forms against c997a7d's build twice, gpu_resident_test on the cubin, the rare fault)";
+  constexpr const char* kPlanesRound =
+      "the fp8 kernel's B words in two planes of halves, a pass loading only the halves it reads, evidence/gpu-runs/"
+      "2026-11-30e-slots (call2.sh: fp8-only cubins, byte for byte this code, against bf3c2b1's twice; call3.sh: this "
+      "build, the fp8 forms against bf3c2b1's build twice, gpu_resident_test on the cubin, the rare fault)";
   constexpr const char* kSpecialsRound =
       "narrow::Block's special classes as one word, tested once where an element is finished, and the zero total's "
       "test after the f32 toward-zero path, evidence/gpu-runs/2026-11-29g-specials (call1.sh, call3.sh: every form "
@@ -258,7 +262,7 @@ TEST(ResidentFrames, EveryKernelsCodeIsTheMeasuredKernels) {
   const Recorded recorded[] = {
       {mmasp::kResidentLeanKernel, "c34c4c4808ed1cef17beee81a20c0e977198fdc433f40c1928b46eafe9ff2d13", kSpecialsRound},
       {mmasp::kResidentLean768Kernel, "589eca2c418988a71160b3c5b937accf6352e29f473177cb8af5f74e8917602d", kSpecialsRound},
-      {mmasp::kResidentLeanFp8Kernel, "bd5aeb63ef5bb1598389a3092efb30a5124dc45d822ba2b40e53e5b41d82561d", kF32SpecialRound},
+      {mmasp::kResidentLeanFp8Kernel, "22c0f0f6070cba26939b2a7bcb4289a6ed5d4c5d2dcc7b5e1c3bec2d0e8e75a4", kPlanesRound},
       {mmasp::kResidentLeanNarrowKernel, "d020516abc7d6a38d4ffeabc2b485be6ae21c110555e6059aadfe72f07134927", kSpecialsRound},
       {mmasp::kResidentKernel, "854b3ec4528166be1d04d8491822d87fa7e1f111a32d1d62fd095fac743a5d4c", kSpecialsRound},
       {mmasp::kResidentLeanDenseKernel, "6370646f58713f0b65b14156e2729527286589d693e66d6ebaec6de86e145fd3", kBranchesRound},

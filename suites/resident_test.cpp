@@ -681,9 +681,18 @@ void expect_words_over_codes(const resident::PairTables& p, const MmaCase& test,
   const gen::portable::CaseTables& t = p.cases;
   const NarrowWords elsewhere = narrow_words(p, test, kind);
   std::vector<uint64_t> b_words(t.b_count);
-  for (uint32_t e = 0; e < t.b_count; ++e) {
-    b_words[e] = uint64_t(shared[2 * e + 1]) << 32 | shared[2 * e];
-    ASSERT_EQ(b_words[e], elsewhere.b[e]) << what << " B word " << e;
+  if (kind == WordKind::fp8_f32) {
+    // The fp8 kernel's B words in two planes of halves (fp8_b_planes_over_codes), as decode_narrow<true> puts them.
+    std::memcpy(b_words.data(), shared, size_t(t.b_count) * sizeof(uint64_t));
+    std::vector<uint32_t> planes(2 * t.b_count);
+    std::memcpy(planes.data(), elsewhere.b.data(), planes.size() * sizeof(uint32_t));
+    for (uint32_t x = 0; x < 2 * t.b_count; ++x)
+      ASSERT_EQ(shared[x], planes[x]) << what << " B plane word " << x << (x < t.b_count ? " (low)" : " (high)");
+  } else {
+    for (uint32_t e = 0; e < t.b_count; ++e) {
+      b_words[e] = uint64_t(shared[2 * e + 1]) << 32 | shared[2 * e];
+      ASSERT_EQ(b_words[e], elsewhere.b[e]) << what << " B word " << e;
+    }
   }
   for (uint32_t e = 0; e < t.a_count; ++e)
     ASSERT_EQ(a_words[resident::narrow_a_slot(t, e)], elsewhere.a[resident::narrow_a_slot(t, e)]) << what << " A word " << e;
