@@ -755,10 +755,11 @@ template <class D>
 MMASP_PORTABLE uint32_t narrow_tag(const gen::portable::CaseTablesOf<D>& t, uint32_t column) {
   return column * t.n * uint32_t(sizeof(uint64_t));
 }
-// The fp8 kernel's A tags (decode_fp8_words_over_codes, decode_narrow<true>): the byte offset of the B row in each of
-// its two planes of B word halves (fp8_b_planes_over_codes), rows of n 4-byte halves.
+// An A tag where B's words lie in two planes of halves (b_planes_over_codes: the fp8 kernel's and the narrow f16
+// kernel's; decode_narrow<true> and decode_f16_words<true> on the host): the B row's byte offset in either plane, rows
+// of n 4-byte halves.
 template <class D>
-MMASP_PORTABLE uint32_t fp8_plane_tag(const gen::portable::CaseTablesOf<D>& t, uint32_t column) {
+MMASP_PORTABLE uint32_t plane_tag(const gen::portable::CaseTablesOf<D>& t, uint32_t column) {
   return column * t.n * uint32_t(sizeof(uint32_t));
 }
 template <class D>
@@ -970,7 +971,7 @@ MMASP_UNROLL
   for (uint32_t e = 0; e < kRow; ++e) c[first + e] = gen::portable::cancelled_code_of_sum(t, sums[e], c[first + e]);
 }
 
-// B word e's halves put in the two planes fp8_b_planes_over_codes writes (low halves, then high halves, b_count
+// B word e's halves put in the two planes b_planes_over_codes writes (low halves, then high halves, b_count
 // 32-bit words each), at `planes`: the host's storage of b_count 64-bit words, written by bytes (decode_narrow<true>).
 MMASP_PORTABLE void store_plane_halves(uint64_t* planes, uint32_t b_count, uint32_t e, uint64_t word) {
   const uint32_t low = uint32_t(word), high = uint32_t(word >> 32);
@@ -979,12 +980,12 @@ MMASP_PORTABLE void store_plane_halves(uint64_t* planes, uint32_t b_count, uint3
   memcpy(bytes + sizeof(uint32_t) * (b_count + e), &high, sizeof high);
 }
 
-// decode_narrow's A tag and B word: narrow_tag's and whole words, or (kF32Words, the fp8 kernel's layout) fp8_plane_tag's
+// decode_narrow's A tag and B word: narrow_tag's and whole words, or (kF32Words, the fp8 kernel's layout) plane_tag's
 // and store_plane_halves'. Functions inlined by force rather than lambdas: with lambdas the general kernel's code
 // changed.
 template <bool kF32Words, class D>
 MMASP_PORTABLE uint32_t narrow_tag_of(const gen::portable::CaseTablesOf<D>& t, uint32_t column) {
-  if constexpr (kF32Words) return fp8_plane_tag(t, column);
+  if constexpr (kF32Words) return plane_tag(t, column);
   else return narrow_tag(t, column);
 }
 template <bool kF32Words>
@@ -996,7 +997,7 @@ MMASP_PORTABLE void put_narrow_b(uint64_t* b_narrow, uint32_t b_count, uint32_t 
 // Lane `lane`'s share of packing a case's A and B (decode_operand, then narrow::pack, or their table): per A element
 // its word (at narrow_a_slot), tagged with the byte offset (narrow_tag) of the B row its logical column meets; per B
 // element its word. kF32Words: the fp8 kernel's f32 words (narrow_word), for a pair with narrow_fp8_blocks, in its
-// layout: B's in two planes of halves (store_plane_halves), A's tags their rows' offsets there (fp8_plane_tag).
+// layout: B's in two planes of halves (store_plane_halves), A's tags their rows' offsets there (plane_tag).
 template <bool kF32Words = false, class D>
 MMASP_PORTABLE void decode_narrow(const PairTablesOf<D>& p, const uint32_t* a, const uint32_t* b, const uint32_t* nibbles,
                                   uint32_t lane, uint32_t lanes, uint64_t* a_narrow, uint64_t* b_narrow) {
@@ -1052,12 +1053,12 @@ MMASP_PORTABLE void b_words_over_codes(const gen::portable::CaseTablesOf<D>& t, 
   }
 }
 
-// b_words_over_codes in two planes (the fp8 kernel's B words): word e's low half at the case's word e, its high half
+// b_words_over_codes in two planes (the fp8 and narrow f16 kernels' B words): word e's low half at the case's word e, its high half
 // at word b_count + e. Step k writes words below lanes * (k + 1) and from b_count + lanes * k to below
 // b_count + lanes * (k + 1), and has read every B code below lanes * (k + 1), at words below a_count + lanes * (k + 1):
 // with b_count <= a_count no write reaches a code still to be read, nor C (below 2 * b_count <= a_count + b_count).
 template <class WordOf, class D>
-MMASP_PORTABLE void fp8_b_planes_over_codes(const gen::portable::CaseTablesOf<D>& t, uint32_t* codes, uint32_t lane,
+MMASP_PORTABLE void b_planes_over_codes(const gen::portable::CaseTablesOf<D>& t, uint32_t* codes, uint32_t lane,
                                             uint32_t lanes, const WordOf& word_of) {
   const uint32_t* b = codes + t.a_count;
   for (uint32_t step = 0; step < t.b_count; step += lanes) {   // the same steps in every lane
@@ -1108,7 +1109,7 @@ MMASP_PORTABLE void decode_narrow_over_codes(const PairTablesOf<D>& p, uint32_t*
 }
 
 // The fp8 kernel's words (a pair with narrow_fp8_blocks, so fp8_shared_tables_fit): B's words over the codes in two
-// planes of halves (fp8_b_planes_over_codes; A's tags their rows' offsets there, fp8_plane_tag), and A's words over the nibbles (fp8_a_words_at) in steps of `lanes` elements from the last, each
+// planes of halves (b_planes_over_codes; A's tags their rows' offsets there, plane_tag), and A's words over the nibbles (fp8_a_words_at) in steps of `lanes` elements from the last, each
 // step's codes and nibbles read by every lane before any writes (fp8_words_over_nibbles_fit(t, lanes)); the nibbles
 // are then spent too. Its words are f32 words (narrow_word<true>), each looked up whole in `a_table` and `b_table`,
 // the operands' f32 tables of every code (narrow_f32_table's words; in the kernel its copies in shared memory). A
@@ -1125,7 +1126,7 @@ MMASP_PORTABLE void decode_fp8_words_over_codes(const PairTablesOf<D>& p, uint32
   for (uint32_t top = t.a_count; top > 0; top -= lanes) {   // the same steps in every lane
     const uint32_t e = top - lanes + lane;
     const uint64_t word = narrow_code_looked_up(a_table, a_bits, codes[e]);
-    const uint32_t tag = fp8_plane_tag(t, a_element_column_in(t, columns, nibbles, e));
+    const uint32_t tag = plane_tag(t, a_element_column_in(t, columns, nibbles, e));
 #if defined(__CUDA_ARCH__)
     __syncwarp();
 #endif
@@ -1134,7 +1135,7 @@ MMASP_PORTABLE void decode_fp8_words_over_codes(const PairTablesOf<D>& p, uint32
 #if defined(__CUDA_ARCH__)
   __syncwarp();   // every lane has read its A codes
 #endif
-  fp8_b_planes_over_codes(t, codes, lane, lanes,
+  b_planes_over_codes(t, codes, lane, lanes,
                           [&](uint32_t code) MMASP_INLINE_LAMBDA { return narrow_code_looked_up(b_table, b_bits, code); });
 }
 
@@ -1242,29 +1243,72 @@ MMASP_PORTABLE bool f16_words_fit(const PairTablesOf<D>& p) {
          model::narrow::f32_accumulator_fits(p.model.fraction_bits) &&
          narrow_tag(p.cases, p.cases.k - 1) <= model::narrow::kF32TagMask;
 }
-// decode_narrow for a pair with f16_words_fit: the same layout, A's words tagged alike, f16 words.
-template <class D>
+// decode_narrow for a pair with f16_words_fit: the same layout, A's words tagged alike, f16 words (the k16 f16
+// kernel's). kPlanes: B's words in two planes of halves and A's tags plane_tag's, as the narrow f16 kernel's
+// (decode_f16_words_over_codes), for the host's tests.
+template <bool kPlanes = false, class D>
 MMASP_PORTABLE void decode_f16_words(const PairTablesOf<D>& p, const uint32_t* a, const uint32_t* b,
                                      const uint32_t* nibbles, uint32_t lane, uint32_t lanes, uint64_t* a_narrow,
                                      uint64_t* b_narrow) {
   const auto& t = p.cases;
   for (uint32_t e = lane; e < t.a_count; e += lanes)
-    a_narrow[narrow_a_slot(t, e)] = f16_word(a[e], narrow_tag(t, a_element_column(t, nibbles, e)));
-  for (uint32_t e = lane; e < t.b_count; e += lanes) b_narrow[e] = f16_word(b[e]);
+    a_narrow[narrow_a_slot(t, e)] = f16_word(a[e], narrow_tag_of<kPlanes>(t, a_element_column(t, nibbles, e)));
+  for (uint32_t e = lane; e < t.b_count; e += lanes) put_narrow_b<kPlanes>(b_narrow, t.b_count, e, f16_word(b[e]));
 }
-// decode_narrow_over_codes for a pair with f16_words_fit (the narrow f16 kernel): the same layout and steps, f16 words
-// (decode_f16_words').
+// decode_narrow_over_codes for a pair with f16_words_fit (the narrow f16 kernel): the same steps, f16 words
+// (decode_f16_words'), B's in two planes of halves (b_planes_over_codes) and A's tags plane_tag's, as the fp8
+// kernel's: two elements of a row judged together (judged_narrow_elements<false, 2, true, true>) then load 8 bytes a
+// product where whole words took 16, and on an H200 the m16n8k32 f16 forms verified x1.013-x1.032 more; the m16n8k16
+// f16 kernel, one element a lane, 4 bytes where 8 were, verified x0.988-x0.992 with them, so it keeps whole words
+// (evidence/gpu-runs/2026-11-30e-slots, call3.sh: f16p against m35).
 template <class D>
 MMASP_PORTABLE void decode_f16_words_over_codes(const PairTablesOf<D>& p, uint32_t* codes, const uint32_t* nibbles,
                                                 uint32_t lane, uint32_t lanes, uint64_t* a_narrow) {
   const auto& t = p.cases;
   for (uint32_t e = lane; e < t.a_count; e += lanes)
-    a_narrow[narrow_a_slot(t, e)] = f16_word(codes[e], narrow_tag(t, a_element_column(t, nibbles, e)));
+    a_narrow[narrow_a_slot(t, e)] = f16_word(codes[e], plane_tag(t, a_element_column(t, nibbles, e)));
 #if defined(__CUDA_ARCH__)
   __syncwarp();   // every lane has read its A codes
 #endif
-  b_words_over_codes(t, codes, lane, lanes, [](uint32_t code) MMASP_INLINE_LAMBDA { return f16_word(code); });
+  b_planes_over_codes(t, codes, lane, lanes, [](uint32_t code) MMASP_INLINE_LAMBDA { return f16_word(code); });
 }
+
+// The products of kN elements of a row (judged_narrow_elements) where B's words lie in two planes of halves
+// (b_planes_over_codes) and A's tags are plane_tag's: for the pass a WordHalvesOf names (sum_blocks'
+// products_of_halves), stored product s's A word whole, and only those halves of its kN B words, kN at once, the
+// other half zero. A functor rather than a lambda, so that the kernels without planes compile as before.
+template <int kN>
+struct PlaneHalves {
+  const uint64_t* a_row;
+  const unsigned char* b_low;    // column j's low half in row 0
+  const unsigned char* b_high;   // and its high half
+  MMASP_PORTABLE PlaneHalves(const uint64_t* a_row_words, const uint64_t* b_narrow, uint32_t j, uint32_t b_count)
+      : a_row(a_row_words),
+        b_low(reinterpret_cast<const unsigned char*>(b_narrow) + j * sizeof(uint32_t)),
+        b_high(b_low + b_count * sizeof(uint32_t)) {}
+  template <model::narrow::WordHalves kHalves>
+  MMASP_PORTABLE void operator()(int s, uint64_t& a_word, uint64_t* b_words, model::narrow::WordHalvesOf<kHalves>) const {
+    static_assert(kHalves != model::narrow::WordHalves::both, "one half a pass");
+    constexpr bool kLow = kHalves == model::narrow::WordHalves::low;
+    a_word = a_row[s];
+    const unsigned char* const row = (kLow ? b_low : b_high) + narrow_word_tag<true>(a_word);
+    uint32_t w[kN];
+#if defined(__CUDA_ARCH__)
+    if constexpr (kN == 2) {   // 8 bytes at once (j even, the planes on 8 bytes)
+      const uint2 both = *reinterpret_cast<const uint2*>(row);
+      w[0] = both.x;
+      w[1] = both.y;
+    } else {
+      w[0] = *reinterpret_cast<const uint32_t*>(row);
+    }
+#else
+MMASP_UNROLL
+    for (int e = 0; e < kN; ++e) memcpy(&w[e], row + sizeof(uint32_t) * e, sizeof(uint32_t));   // 64-bit storage
+#endif
+MMASP_UNROLL
+    for (int e = 0; e < kN; ++e) b_words[e] = kLow ? uint64_t(w[e]) : uint64_t(w[e]) << 32;
+  }
+};
 
 // D[idx] .. D[idx + kN - 1] by the narrow model from decode_narrow's words and C's codes, into codes[0 .. kN - 1]: kN
 // elements of one row (idx a multiple of kN, and kN dividing n), which share every A word; with kN = 2 each A word is
@@ -1275,17 +1319,20 @@ MMASP_PORTABLE void decode_f16_words_over_codes(const PairTablesOf<D>& p, uint32
 // the fp8 kernel is compiled with it (resident_kernel.cuh: in the kernel every pair shares, that code gave ptxas a
 // 1.2 KB stack frame and made the f16, bf16 and integer forms 30 % slower, evidence/gpu-runs/2026-11-26b-resident-speed/
 // step1.log). Without it an fp8 pair takes the general walk, from pack()'s words: the same result. Its B words lie in
-// two planes of halves (fp8_b_planes_over_codes), and a pass loads only the halves it reads (with kN = 2 8 bytes a
+// two planes of halves (b_planes_over_codes), and a pass loads only the halves it reads (with kN = 2 8 bytes a
 // lane where whole words took 16): B's loads at random rows were most of the kernel's shared-memory wavefronts, and
 // its L1 data pipe was busy in 80 % of cycles; on an H200 the fp8 forms verified x1.07-x1.08 more with the planes, the
 // pipe busy in 68 % (evidence/gpu-runs/2026-11-30e-slots, call1.sh and call2.sh: planar against head35).
 // kF16Words: the words are decode_f16_words' (f16_words_fit), judged by the one-block walk on f32 words; only the
-// f16 kernels are compiled with it.
-template <bool kFp8Blocks, int kN, bool kF16Words = false, class D>
+// f16 kernels are compiled with it. kPlanes: B's words lie in two planes of halves (the fp8 kernel's always, the
+// narrow f16 kernel's too: decode_f16_words_over_codes), and each pass loads the halves it reads.
+template <bool kFp8Blocks, int kN, bool kF16Words = false, bool kPlanes = kFp8Blocks, class D>
 MMASP_PORTABLE void judged_narrow_elements(const PairTablesOf<D>& p, const uint64_t* a_narrow, const uint64_t* b_narrow,
                                            const uint32_t* c, uint32_t idx, uint32_t* codes) {
   static_assert(kN == 1 || kN == 2, "one element, or two of one row");
   static_assert(!(kFp8Blocks && kF16Words), "fp8 blocks or f16 words");
+  static_assert(!kPlanes || kFp8Blocks || kF16Words, "B's words in planes of halves are f32 words");
+  static_assert(!kFp8Blocks || kPlanes, "the fp8 kernel's B words lie in planes");
   const auto& t = p.cases;
   const uint32_t n = t.n, i = idx >> t.n_log2, j = idx & (n - 1), stored = t.k / 2;
   const uint64_t* a_row = a_narrow + narrow_a_slot(t, i * stored);
@@ -1311,31 +1358,7 @@ MMASP_UNROLL
     for (int e = 0; e < kN; ++e) values[e] = model::decode_operand(c[idx + e], narrow_accumulator_format(f16_d), subnormals);
   };
   if constexpr (kFp8Blocks) {   // resident_pair_tables sets narrow_fp8_blocks only with narrow_accumulator
-    // B's words in two planes (fp8_b_planes_over_codes), A's tags their rows' offsets (fp8_plane_tag): a pass loads
-    // only the halves it reads (model::narrow::WordHalves), kN of them at once.
-    const unsigned char* const b_low = reinterpret_cast<const unsigned char*>(b_narrow) + j * sizeof(uint32_t);
-    const unsigned char* const b_high = b_low + t.b_count * sizeof(uint32_t);
-    const auto halves_of_products = [&](int s, uint64_t& a_word, uint64_t* b_words, auto halves) {
-      constexpr bool kLow = decltype(halves)::value == model::narrow::WordHalves::low;
-      static_assert(decltype(halves)::value != model::narrow::WordHalves::both, "one half a pass");
-      a_word = a_row[s];
-      const unsigned char* const row = (kLow ? b_low : b_high) + narrow_word_tag<true>(a_word);
-      uint32_t w[kN];
-#if defined(__CUDA_ARCH__)
-      if constexpr (kN == 2) {   // 8 bytes at once (j even, the planes on 8 bytes)
-        const uint2 both = *reinterpret_cast<const uint2*>(row);
-        w[0] = both.x;
-        w[1] = both.y;
-      } else {
-        w[0] = *reinterpret_cast<const uint32_t*>(row);
-      }
-#else
-MMASP_UNROLL
-      for (int e = 0; e < kN; ++e) memcpy(&w[e], row + sizeof(uint32_t) * e, sizeof(uint32_t));   // 64-bit storage
-#endif
-MMASP_UNROLL
-      for (int e = 0; e < kN; ++e) b_words[e] = kLow ? uint64_t(w[e]) : uint64_t(w[e]) << 32;
-    };
+    const PlaneHalves<kN> halves_of_products(a_row, b_narrow, j, t.b_count);
     with_accumulator_known(p, [&](const auto f16_d) {
       model::Value c_values[kN];
       c_values_in(f16_d, Sm90FaddChoices::subnormal_inputs, c_values);
@@ -1362,9 +1385,16 @@ MMASP_UNROLL
       const Sm90Choices choices = Sm90Choices::from(p.model);
       const auto one_block = [&](const auto* c_in) {
         constexpr int kPairGroup = 2;
-        if (p.narrow_one_block == 8) model::narrow::one_block_elements<8, kN == 1 ? 8 : kPairGroup, kN, kSum>(choices, products, c_in, f16_d, codes);
-        else if (p.narrow_one_block == 16) model::narrow::one_block_elements<16, kN == 1 ? 4 : kPairGroup, kN, kSum>(choices, products, c_in, f16_d, codes);
-        else model::narrow::one_block_elements<4, kN == 1 ? 4 : kPairGroup, kN, kSum>(choices, products, c_in, f16_d, codes);
+        if constexpr (kPlanes && kF16Words) {   // the narrow f16 kernel: B's halves from their planes
+          const PlaneHalves<kN> halves(a_row, b_narrow, j, t.b_count);
+          if (p.narrow_one_block == 8) model::narrow::one_block_elements<8, kN == 1 ? 8 : kPairGroup, kN, kSum>(choices, halves, c_in, f16_d, codes);
+          else if (p.narrow_one_block == 16) model::narrow::one_block_elements<16, kN == 1 ? 4 : kPairGroup, kN, kSum>(choices, halves, c_in, f16_d, codes);
+          else model::narrow::one_block_elements<4, kN == 1 ? 4 : kPairGroup, kN, kSum>(choices, halves, c_in, f16_d, codes);
+        } else {
+          if (p.narrow_one_block == 8) model::narrow::one_block_elements<8, kN == 1 ? 8 : kPairGroup, kN, kSum>(choices, products, c_in, f16_d, codes);
+          else if (p.narrow_one_block == 16) model::narrow::one_block_elements<16, kN == 1 ? 4 : kPairGroup, kN, kSum>(choices, products, c_in, f16_d, codes);
+          else model::narrow::one_block_elements<4, kN == 1 ? 4 : kPairGroup, kN, kSum>(choices, products, c_in, f16_d, codes);
+        }
       };
       if constexpr (kF16Words) {
         uint64_t c_words[kN];
@@ -1394,11 +1424,11 @@ MMASP_UNROLL
 }
 
 // D[idx] by the narrow model (judged_narrow_elements for one element).
-template <bool kFp8Blocks, bool kF16Words = false, class D>
+template <bool kFp8Blocks, bool kF16Words = false, bool kPlanes = kFp8Blocks, class D>
 MMASP_PORTABLE uint32_t judged_narrow_with(const PairTablesOf<D>& p, const uint64_t* a_narrow, const uint64_t* b_narrow,
                                            const uint32_t* c, uint32_t idx) {
   uint32_t code = 0;
-  judged_narrow_elements<kFp8Blocks, 1, kF16Words>(p, a_narrow, b_narrow, c, idx, &code);
+  judged_narrow_elements<kFp8Blocks, 1, kF16Words, kPlanes>(p, a_narrow, b_narrow, c, idx, &code);
   return code;
 }
 

@@ -214,13 +214,16 @@ __device__ __forceinline__ void resident_cases(const LaunchOf<D>& launch) {
   uint64_t* a_narrow = kFp8Blocks ? reinterpret_cast<uint64_t*>(a + fp8_a_words_at(t)) : a_decoded;
   uint64_t* b_narrow = kNarrowOverCodes ? reinterpret_cast<uint64_t*>(a) : a_narrow + narrow_a_slots(t);
   // Two elements of a row of D judged together (judged_narrow_elements), each A word loaded once for both and their B
-  // words by one 16-byte load (the fp8 kernel: their halves a pass reads by one 8-byte load): where every lane's D elements come in such pairs (PairTables::narrow_pairs) and this
+  // words by one 16-byte load (the fp8 and narrow f16 kernels: their halves a pass reads by one 8-byte load): where every lane's D elements come in such pairs (PairTables::narrow_pairs) and this
   // warp's B words lie on 16 bytes. Only in the fp8 and narrow-over-codes kernels: on an H200, fp8 judged x1.17 and
   // verified x1.02, m16n8k32 f16 and bf16 verified x1.06-x1.08 (one-block groups of 2); in the lean kernels (64
   // registers) the m16n8k16 float forms verified x0.72-x0.88 with groups of 8, x0.86-x0.89 with 4 and x0.91-x0.94
   // with 2, and the 8-bit integer forms, which never take the pairs, lost up to 10 % with them compiled in
   // (evidence/gpu-runs/2026-11-28d-pairs, call1.sh, call4.sh, call5.sh).
   constexpr bool kPairsCompiled = kFp8Blocks || kNarrowOverCodes;
+  // B's f32 words in two planes of halves (decode_fp8_words_over_codes, decode_f16_words_over_codes): the kernels
+  // that judge f32 words two elements at a time.
+  constexpr bool kPlanes = kFp8Blocks || (kF16Words && kNarrowOverCodes);
   const bool judge_pairs = kPairsCompiled && p.narrow_pairs && (reinterpret_cast<uintptr_t>(b_narrow) & 15u) == 0;
   // While a case is drawn, the decoded operands' place is free (float forms): room for A's and B's values.
   const bool use_scratch = judge != Judge::integer;
@@ -389,12 +392,12 @@ __device__ __forceinline__ void resident_cases(const LaunchOf<D>& launch) {
       if (judge_pairs) {
         for (uint32_t q = 0; q < d_per_lane; q += 2) {
           uint32_t codes[2];
-          judged_narrow_elements<kFp8Blocks, 2, kF16Words>(p, a_narrow, b_narrow, c, d_cell(q), codes);
+          judged_narrow_elements<kFp8Blocks, 2, kF16Words, kPlanes>(p, a_narrow, b_narrow, c, d_cell(q), codes);
           deviates |= element_of(rd, q, d_bits) != codes[0] || element_of(rd, q + 1, d_bits) != codes[1];
         }
       } else {
         for (uint32_t q = 0; q < d_per_lane; ++q)
-          deviates |= element_of(rd, q, d_bits) != judged_narrow_with<kFp8Blocks, kF16Words>(p, a_narrow, b_narrow, c, d_cell(q));
+          deviates |= element_of(rd, q, d_bits) != judged_narrow_with<kFp8Blocks, kF16Words, kPlanes>(p, a_narrow, b_narrow, c, d_cell(q));
       }
     } else if constexpr (kFp8Blocks || kNarrowOverCodes) {
       deviates = true;   // never: resident.cpp sends only narrow fp8 or narrow_over_codes pairs here; if it did not, say so

@@ -251,9 +251,11 @@ TEST(ResidentFrames, EveryKernelsCodeIsTheMeasuredKernels) {
       "judge's blocks by groups of 8, evidence/gpu-runs/2026-11-30d-quads (call3.sh: fp8-only cubins; call4.sh: this "
       "code, the fp8 and f16 forms against c997a7d's build twice, gpu_resident_test on the cubin, the rare fault)";
   constexpr const char* kPlanesRound =
-      "the fp8 kernel's B words in two planes of halves, a pass loading only the halves it reads, evidence/gpu-runs/"
-      "2026-11-30e-slots (call2.sh: fp8-only cubins, byte for byte this code, against bf3c2b1's twice; call3.sh: this "
-      "build, the fp8 forms against bf3c2b1's build twice, gpu_resident_test on the cubin, the rare fault)";
+      "the fp8 and narrow f16 kernels' B words in two planes of halves, a pass loading only the halves it reads, "
+      "evidence/gpu-runs/2026-11-30e-slots (call2.sh: fp8-only cubins; call3.sh: the fp8 forms on this fp8 kernel "
+      "against bf3c2b1's build twice, gpu_resident_test on the cubin, the rare fault, selftest --faults; call4.sh: "
+      "this build, the f16 forms on this narrow f16 kernel against bf3c2b1's build twice, gpu_resident_test, "
+      "selftest --faults, mmasp run --budget 60; call5.sh: gpu_resident_test on the PTX images)";
   constexpr const char* kSpecialsRound =
       "narrow::Block's special classes as one word, tested once where an element is finished, and the zero total's "
       "test after the f32 toward-zero path, evidence/gpu-runs/2026-11-29g-specials (call1.sh, call3.sh: every form "
@@ -269,7 +271,7 @@ TEST(ResidentFrames, EveryKernelsCodeIsTheMeasuredKernels) {
       {mmasp::kResidentLeanDense768Kernel, "43b5664d233a0e23e91cb91d0126c195652272ae4efd5fb300e856b1e456dc62", kBranchesRound},
       {mmasp::kResidentLeanK16Kernel, "f9261ed69087132bdba68c98e1c1d532969a4d4d125e51262180d1812b828e48", kBranchesRound},
       {mmasp::kResidentLeanK16F16Kernel, "a11e39fb45d2fa267ddb1f6fe8f06f8ad66abee1d63f20a81718d42b95a01d4d", kF32SpecialRound},
-      {mmasp::kResidentLeanNarrowF16Kernel, "64551f16438fb0636b4cba6f2360b94a188d36b89ef7e642307143991408aabe", kF32SpecialRound}};
+      {mmasp::kResidentLeanNarrowF16Kernel, "5e0dd376287ed58a9556af0ec7dcd9594f5608538af06587da0a939b9ecd9943", kPlanesRound}};
   if (std::string(MMASP_NVCC_VERSION) != kRecordedToolkit)
     GTEST_SKIP() << "the record is of nvcc " << kRecordedToolkit << "; this build's toolkit is " << MMASP_NVCC_VERSION
                  << ", whose code differs: measure its kernels on a GPU before recording them";

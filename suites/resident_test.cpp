@@ -29,16 +29,21 @@ namespace {
 std::optional<ModelParameters> model_for(const Form& form) { return verified_model(form, "sm_90"); }
 
 // Which words a kernel judges a narrow pair from: pack()'s for the general walk (judged_narrow_with<false>), the fp8
-// kernel's f32 words (decode_narrow<true>, judged_narrow_with<true>), or the f16 kernels' (decode_f16_words,
-// judged_narrow_with<false, true>).
-enum class WordKind { general, fp8_f32, f16 };
+// kernel's f32 words (decode_narrow<true>, judged_narrow_with<true>; B's in two planes of halves), the k16 f16
+// kernel's (decode_f16_words, judged_narrow_with<false, true>), or the narrow f16 kernel's (decode_f16_words<true>,
+// judged_narrow_with<false, true, true>; B's in two planes of halves).
+enum class WordKind { general, fp8_f32, f16, f16_planes };
+bool planes_of(WordKind kind) { return kind == WordKind::fp8_f32 || kind == WordKind::f16_planes; }
 // A case's A and B as decode_narrow packs them (one lane doing every element), in words of `kind`.
 struct NarrowWords {
   std::vector<uint64_t> a, b;
 };
 NarrowWords narrow_words(const resident::PairTables& p, const MmaCase& test, WordKind kind = WordKind::general) {
   NarrowWords words{std::vector<uint64_t>(resident::narrow_a_slots(p.cases)), std::vector<uint64_t>(test.b.size())};
-  if (kind == WordKind::f16)
+  if (kind == WordKind::f16_planes)
+    resident::decode_f16_words<true>(p, test.a_compressed.data(), test.b.data(), test.nibbles.data(), 0, 1,
+                                     words.a.data(), words.b.data());
+  else if (kind == WordKind::f16)
     resident::decode_f16_words(p, test.a_compressed.data(), test.b.data(), test.nibbles.data(), 0, 1, words.a.data(),
                                words.b.data());
   else if (kind == WordKind::fp8_f32)
@@ -320,14 +325,18 @@ TEST(Resident, TheNarrowModelIsTheModelOnEveryInput) {
       // The m16n8k16 f16 kernel's words and judge (f16_words_fit: every f16 pair): f32 words, products summed by f32
       // multiplication.
       if (resident::f16_words_fit(p)) {
-        const NarrowWords f16 = narrow_words(p, test, WordKind::f16);
-        for (uint32_t idx = 0; idx < uint32_t(expected.size()); ++idx)
+        const NarrowWords f16 = narrow_words(p, test, WordKind::f16), planes = narrow_words(p, test, WordKind::f16_planes);
+        for (uint32_t idx = 0; idx < uint32_t(expected.size()); ++idx) {
           ASSERT_EQ((resident::judged_narrow_with<false, true>(p, f16.a.data(), f16.b.data(), test.c.data(), idx)), expected[idx])
               << form.opcode << " case " << index << " (kind " << kind << ") element " << idx << ", f16 words";
-        // Two elements of a row at a time, as the narrow f16 kernel judges them (narrow_pairs).
+          ASSERT_EQ((resident::judged_narrow_with<false, true, true>(p, planes.a.data(), planes.b.data(), test.c.data(), idx)),
+                    expected[idx])
+              << form.opcode << " case " << index << " (kind " << kind << ") element " << idx << ", f16 words in planes";
+        }
+        // Two elements of a row at a time, as the narrow f16 kernel judges them (narrow_pairs), from B's planes.
         for (uint32_t idx = 0; idx < uint32_t(expected.size()); idx += 2) {
           uint32_t pair[2] = {~0u, ~0u};
-          resident::judged_narrow_elements<false, 2, true>(p, f16.a.data(), f16.b.data(), test.c.data(), idx, pair);
+          resident::judged_narrow_elements<false, 2, true, true>(p, planes.a.data(), planes.b.data(), test.c.data(), idx, pair);
           ASSERT_EQ(pair[0], expected[idx]) << form.opcode << " case " << index << " (kind " << kind << ") element " << idx << ", f16 words in pairs";
           ASSERT_EQ(pair[1], expected[idx + 1]) << form.opcode << " case " << index << " (kind " << kind << ") element " << idx + 1 << ", f16 words in pairs";
         }
@@ -415,15 +424,19 @@ TEST(Resident, F16JudgeTakesCOfEveryExponent) {
         if (a_kind == 1) for (auto& x : test.a_compressed) x = uint32_t(bits.bits()) & 0x83FFu;  // subnormals and zeros
         if (!undefined_behaviour(test).empty()) continue;
         const std::vector<uint32_t> expected = model_result(test, model);
-        const NarrowWords f16 = narrow_words(p, test, WordKind::f16);
-        for (uint32_t idx = 0; idx < uint32_t(expected.size()); ++idx, ++elements)
+        const NarrowWords f16 = narrow_words(p, test, WordKind::f16), planes = narrow_words(p, test, WordKind::f16_planes);
+        for (uint32_t idx = 0; idx < uint32_t(expected.size()); ++idx, ++elements) {
           ASSERT_EQ((resident::judged_narrow_with<false, true>(p, f16.a.data(), f16.b.data(), test.c.data(), idx)),
                     expected[idx])
               << form.opcode << " C exponent " << exponent << " A kind " << a_kind << " element " << idx << std::hex
               << " C 0x" << test.c[idx];
+          ASSERT_EQ((resident::judged_narrow_with<false, true, true>(p, planes.a.data(), planes.b.data(), test.c.data(), idx)),
+                    expected[idx])
+              << form.opcode << " C exponent " << exponent << " A kind " << a_kind << " element " << idx << " (planes)";
+        }
         for (uint32_t idx = 0; idx < uint32_t(expected.size()); idx += 2) {   // as the narrow f16 kernel, in pairs
           uint32_t pair[2] = {~0u, ~0u};
-          resident::judged_narrow_elements<false, 2, true>(p, f16.a.data(), f16.b.data(), test.c.data(), idx, pair);
+          resident::judged_narrow_elements<false, 2, true, true>(p, planes.a.data(), planes.b.data(), test.c.data(), idx, pair);
           for (uint32_t e = 0; e < 2; ++e)
             ASSERT_EQ(pair[e], expected[idx + e]) << form.opcode << " C exponent " << exponent << " A kind " << a_kind
                                                   << " element " << idx + e << " (in pairs)";
@@ -674,15 +687,15 @@ TEST(Resident, DenseBytesWrittenOverTheCodesAreTheBytes) {
 
 // After decode_narrow_over_codes in a kernel layout `shared` (A's words at `a_words`): B's words over the codes and A's
 // words are the words decode_narrow writes in words of `kind` (WordKind::fp8_f32: the fp8 kernel's), C is untouched,
-// and the judge that reads them (the walk of that kind) finds the model's D. WordKind::f16: after
-// decode_f16_words_over_codes, the words decode_f16_words writes, judged as the f16 kernels judge.
+// and the judge that reads them (the walk of that kind) finds the model's D. WordKind::f16_planes: after
+// decode_f16_words_over_codes, the words decode_f16_words<true> writes, judged as the narrow f16 kernel judges.
 void expect_words_over_codes(const resident::PairTables& p, const MmaCase& test, const ModelParameters* model,
                              const uint32_t* shared, const uint64_t* a_words, WordKind kind, const std::string& what) {
   const gen::portable::CaseTables& t = p.cases;
   const NarrowWords elsewhere = narrow_words(p, test, kind);
   std::vector<uint64_t> b_words(t.b_count);
-  if (kind == WordKind::fp8_f32) {
-    // The fp8 kernel's B words in two planes of halves (fp8_b_planes_over_codes), as decode_narrow<true> puts them.
+  if (planes_of(kind)) {
+    // B's words in two planes of halves (b_planes_over_codes), as decode_narrow<true> and decode_f16_words<true> put them.
     std::memcpy(b_words.data(), shared, size_t(t.b_count) * sizeof(uint64_t));
     std::vector<uint32_t> planes(2 * t.b_count);
     std::memcpy(planes.data(), elsewhere.b.data(), planes.size() * sizeof(uint32_t));
@@ -700,7 +713,8 @@ void expect_words_over_codes(const resident::PairTables& p, const MmaCase& test,
   const std::vector<uint32_t> d_expected = resident_expected_d(test, model);
   for (uint32_t idx = 0; idx < uint32_t(d_expected.size()); ++idx) {
     const uint32_t judged =
-        kind == WordKind::f16       ? resident::judged_narrow_with<false, true>(p, a_words, b_words.data(), test.c.data(), idx)
+        kind == WordKind::f16_planes ? resident::judged_narrow_with<false, true, true>(p, a_words, b_words.data(), test.c.data(), idx)
+        : kind == WordKind::f16     ? resident::judged_narrow_with<false, true>(p, a_words, b_words.data(), test.c.data(), idx)
         : kind == WordKind::fp8_f32 ? resident::judged_narrow_with<true>(p, a_words, b_words.data(), test.c.data(), idx)
                                     : resident::judged_narrow_with<false>(p, a_words, b_words.data(), test.c.data(), idx);
     ASSERT_EQ(judged, d_expected[idx]) << what << " element " << idx;
@@ -765,7 +779,7 @@ TEST(Resident, NarrowWordsWrittenOverTheCodesAreTheWords) {
         std::vector<uint64_t> f16_a_words(resident::narrow_a_slots(t));
         resident::decode_f16_words_over_codes(p, f16_shared.data(), f16_shared.data() + t.a_count + t.b_count + t.c_count,
                                               0, 1, f16_a_words.data());
-        ASSERT_NO_FATAL_FAILURE(expect_words_over_codes(p, test, &*model, f16_shared.data(), f16_a_words.data(), WordKind::f16,
+        ASSERT_NO_FATAL_FAILURE(expect_words_over_codes(p, test, &*model, f16_shared.data(), f16_a_words.data(), WordKind::f16_planes,
                                                         form.opcode + " case " + std::to_string(index) + ", f16 words"));
         for (uint32_t x = 0; x < t.nibble_count; ++x)
           ASSERT_EQ(f16_shared[t.a_count + t.b_count + t.c_count + x], test.nibbles[x]) << form.opcode << " nibble " << x;
