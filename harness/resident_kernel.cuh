@@ -214,8 +214,8 @@ __device__ __forceinline__ void resident_cases(const LaunchOf<D>& launch) {
   uint64_t* a_narrow = kFp8Blocks ? reinterpret_cast<uint64_t*>(a + fp8_a_words_at(t)) : a_decoded;
   uint64_t* b_narrow = kNarrowOverCodes ? reinterpret_cast<uint64_t*>(a) : a_narrow + narrow_a_slots(t);
   // Two elements of a row of D judged together (judged_narrow_elements), each A word loaded once for both and their B
-  // words by one 16-byte load (the fp8 and narrow f16 kernels: their halves a pass reads by one 8-byte load): where every lane's D elements come in such pairs (PairTables::narrow_pairs) and this
-  // warp's B words lie on 16 bytes. Only in the fp8 and narrow-over-codes kernels: on an H200, fp8 judged x1.17 and
+  // words by one 16-byte load (the fp8 and narrow f16 kernels: the halves a pass reads, by one 8-byte load): where
+  // every lane's D elements come in such pairs (PairTables::narrow_pairs) and this warp's B words lie on 16 bytes. Only in the fp8 and narrow-over-codes kernels: on an H200, fp8 judged x1.17 and
   // verified x1.02, m16n8k32 f16 and bf16 verified x1.06-x1.08 (one-block groups of 2); in the lean kernels (64
   // registers) the m16n8k16 float forms verified x0.72-x0.88 with groups of 8, x0.86-x0.89 with 4 and x0.91-x0.94
   // with 2, and the 8-bit integer forms, which never take the pairs, lost up to 10 % with them compiled in

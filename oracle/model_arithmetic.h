@@ -1264,16 +1264,10 @@ class Block {
 // and f32_words_fit, and its products give f32 words).
 enum ProductSum : int { kProductsIn64 = 0, kProductsIn32 = 1, kProductsOfF32Words = 2 };
 
-// A block's two passes over its products (and the accumulator, where there is one), for kN elements of D in one row
-// (kN columns), which share every A word: `products(s, a, b)` gives stored product s's packed A element and, in
-// b[0 .. kN - 1], the packed B element it meets in each element's column; `each(f)` calls f(s) for every stored
-// product s of the block. sums[n] and accumulators[n] are element n's. kN = 1 is one element; with kN = 2 the resident
-// kernel loads an A word once for two elements of D (judged_narrow_pair). A Block whose needs_sum() is false still sees
-// pass 2's sums when another element's needs them: finish() does not read its sum then (a special or no term).
 // Which halves of the B words a pass reads: pass 1 on f32 words their low halves (scan_f32_product), the special pass
 // and pass 2 their high halves (special_sum_step, sum_f32_product). A `products` that takes a fourth argument, a
-// WordHalvesOf, may fill only those (the resident fp8 kernel's B words, whose halves lie in two planes, so that a
-// pass loads 4 bytes a B word, not 8); one that takes three fills whole words.
+// WordHalvesOf, may fill only those (the resident fp8 and narrow f16 kernels' B words, whose halves lie in two
+// planes, so that a pass loads 4 bytes a B word, not 8); one that takes three fills whole words.
 enum class WordHalves : int { both, low, high };
 template <WordHalves kHalves>
 using WordHalvesOf = std::integral_constant<WordHalves, kHalves>;
@@ -1285,6 +1279,12 @@ MMASP_PORTABLE void products_of_halves(const Products& products, int s, uint64_t
     products(s, a, b);
 }
 
+// A block's two passes over its products (and the accumulator, where there is one), for kN elements of D in one row
+// (kN columns), which share every A word: `products(s, a, b)` gives stored product s's packed A element and, in
+// b[0 .. kN - 1], the packed B element it meets in each element's column; `each(f)` calls f(s) for every stored
+// product s of the block. sums[n] and accumulators[n] are element n's. kN = 1 is one element; with kN = 2 the resident
+// kernel loads an A word once for two elements of D (judged_narrow_pair). A Block whose needs_sum() is false still sees
+// pass 2's sums when another element's needs them: finish() does not read its sum then (a special or no term).
 template <int kN, int kProductSum = kProductsIn64, class P, class Accumulator, class Products, class Each>
 MMASP_PORTABLE void sum_blocks(Block<P>* sums, bool has_accumulator, const Accumulator* accumulators,
                                const Products& products, const Each& each) {
