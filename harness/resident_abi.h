@@ -755,7 +755,7 @@ template <class D>
 MMASP_PORTABLE uint32_t narrow_tag(const gen::portable::CaseTablesOf<D>& t, uint32_t column) {
   return column * t.n * uint32_t(sizeof(uint64_t));
 }
-// An A tag where B's words lie in two planes of halves (b_planes_over_codes: the fp8 kernel's and the narrow f16
+// An A tag where B's words lie in two planes of halves (b_words_over_codes<true>: the fp8 kernel's and the narrow f16
 // kernel's; decode_narrow<true> and decode_f16_words<true> on the host): the B row's byte offset in either plane, rows
 // of n 4-byte halves.
 template <class D>
@@ -971,7 +971,7 @@ MMASP_UNROLL
   for (uint32_t e = 0; e < kRow; ++e) c[first + e] = gen::portable::cancelled_code_of_sum(t, sums[e], c[first + e]);
 }
 
-// B word e's halves put in the two planes b_planes_over_codes writes (low halves, then high halves, b_count
+// B word e's halves put in the two planes b_words_over_codes<true> writes (low halves, then high halves, b_count
 // 32-bit words each), at `planes`: the host's storage of b_count 64-bit words, written by bytes (decode_narrow<true>).
 MMASP_PORTABLE void store_plane_halves(uint64_t* planes, uint32_t b_count, uint32_t e, uint64_t word) {
   const uint32_t low = uint32_t(word), high = uint32_t(word >> 32);
@@ -1031,8 +1031,12 @@ MMASP_PORTABLE void decode_narrow(const PairTablesOf<D>& p, const uint32_t* a, c
 
 // B's words over a case's codes (decode_narrow_over_codes says why its steps are safe): word e, word_of(B's code e),
 // at the case's words 2e and 2e + 1, the warp taking B a step of `lanes` elements at a time, every lane reading its
-// code before any writes.
-template <class WordOf, class D>
+// code before any writes. kPlanes (the fp8 and narrow f16 kernels' B words): word e's low half at the case's word e,
+// its high half at word b_count + e; step k then writes words below lanes * (k + 1) and from b_count + lanes * k to
+// below b_count + lanes * (k + 1), and has read every B code below lanes * (k + 1), at words below
+// a_count + lanes * (k + 1): with b_count <= a_count no write reaches a code still to be read, nor C (below
+// 2 * b_count <= a_count + b_count).
+template <bool kPlanes = false, class WordOf, class D>
 MMASP_PORTABLE void b_words_over_codes(const gen::portable::CaseTablesOf<D>& t, uint32_t* codes, uint32_t lane,
                                        uint32_t lanes, const WordOf& word_of) {
   const uint32_t* b = codes + t.a_count;
@@ -1044,33 +1048,17 @@ MMASP_PORTABLE void b_words_over_codes(const gen::portable::CaseTablesOf<D>& t, 
 #endif
     if (e >= t.b_count) continue;
     const uint64_t word = word_of(code);
+    if constexpr (kPlanes) {
+      codes[e] = uint32_t(word);
+      codes[t.b_count + e] = uint32_t(word >> 32);
+    } else {
 #if defined(__CUDA_ARCH__)
-    reinterpret_cast<uint64_t*>(codes)[e] = word;
+      reinterpret_cast<uint64_t*>(codes)[e] = word;
 #else
-    codes[2 * e] = uint32_t(word);   // the GPU's little-endian 64-bit word, without a type-punned store on the host
-    codes[2 * e + 1] = uint32_t(word >> 32);
+      codes[2 * e] = uint32_t(word);   // the GPU's little-endian 64-bit word, without a type-punned store on the host
+      codes[2 * e + 1] = uint32_t(word >> 32);
 #endif
-  }
-}
-
-// b_words_over_codes in two planes (the fp8 and narrow f16 kernels' B words): word e's low half at the case's word e, its high half
-// at word b_count + e. Step k writes words below lanes * (k + 1) and from b_count + lanes * k to below
-// b_count + lanes * (k + 1), and has read every B code below lanes * (k + 1), at words below a_count + lanes * (k + 1):
-// with b_count <= a_count no write reaches a code still to be read, nor C (below 2 * b_count <= a_count + b_count).
-template <class WordOf, class D>
-MMASP_PORTABLE void b_planes_over_codes(const gen::portable::CaseTablesOf<D>& t, uint32_t* codes, uint32_t lane,
-                                            uint32_t lanes, const WordOf& word_of) {
-  const uint32_t* b = codes + t.a_count;
-  for (uint32_t step = 0; step < t.b_count; step += lanes) {   // the same steps in every lane
-    const uint32_t e = step + lane;
-    const uint32_t code = e < t.b_count ? b[e] : 0u;
-#if defined(__CUDA_ARCH__)
-    __syncwarp();
-#endif
-    if (e >= t.b_count) continue;
-    const uint64_t word = word_of(code);
-    codes[e] = uint32_t(word);
-    codes[t.b_count + e] = uint32_t(word >> 32);
+    }
   }
 }
 
@@ -1109,7 +1097,7 @@ MMASP_PORTABLE void decode_narrow_over_codes(const PairTablesOf<D>& p, uint32_t*
 }
 
 // The fp8 kernel's words (a pair with narrow_fp8_blocks, so fp8_shared_tables_fit): B's words over the codes in two
-// planes of halves (b_planes_over_codes; A's tags their rows' offsets there, plane_tag), and A's words over the nibbles (fp8_a_words_at) in steps of `lanes` elements from the last, each
+// planes of halves (b_words_over_codes<true>; A's tags their rows' offsets there, plane_tag), and A's words over the nibbles (fp8_a_words_at) in steps of `lanes` elements from the last, each
 // step's codes and nibbles read by every lane before any writes (fp8_words_over_nibbles_fit(t, lanes)); the nibbles
 // are then spent too. Its words are f32 words (narrow_word<true>), each looked up whole in `a_table` and `b_table`,
 // the operands' f32 tables of every code (narrow_f32_table's words; in the kernel its copies in shared memory). A
@@ -1135,8 +1123,8 @@ MMASP_PORTABLE void decode_fp8_words_over_codes(const PairTablesOf<D>& p, uint32
 #if defined(__CUDA_ARCH__)
   __syncwarp();   // every lane has read its A codes
 #endif
-  b_planes_over_codes(t, codes, lane, lanes,
-                          [&](uint32_t code) MMASP_INLINE_LAMBDA { return narrow_code_looked_up(b_table, b_bits, code); });
+  b_words_over_codes<true>(t, codes, lane, lanes,
+                           [&](uint32_t code) MMASP_INLINE_LAMBDA { return narrow_code_looked_up(b_table, b_bits, code); });
 }
 
 // The accumulator formats as operand formats, for C known at compile time (PairTables::narrow_accumulator): f32 or
@@ -1256,7 +1244,7 @@ MMASP_PORTABLE void decode_f16_words(const PairTablesOf<D>& p, const uint32_t* a
   for (uint32_t e = lane; e < t.b_count; e += lanes) put_narrow_b<kPlanes>(b_narrow, t.b_count, e, f16_word(b[e]));
 }
 // decode_narrow_over_codes for a pair with f16_words_fit (the narrow f16 kernel): the same steps, f16 words
-// (decode_f16_words'), B's in two planes of halves (b_planes_over_codes) and A's tags plane_tag's, as the fp8
+// (decode_f16_words'), B's in two planes of halves (b_words_over_codes<true>) and A's tags plane_tag's, as the fp8
 // kernel's: two elements of a row judged together (judged_narrow_elements<false, 2, true, true>) then load 8 bytes a
 // product where whole words took 16, and on an H200 the m16n8k32 f16 forms verified x1.013-x1.032 more; the m16n8k16
 // f16 kernel, one element a lane, 4 bytes where 8 were, verified x0.988-x0.992 with them, so it keeps whole words
@@ -1270,11 +1258,11 @@ MMASP_PORTABLE void decode_f16_words_over_codes(const PairTablesOf<D>& p, uint32
 #if defined(__CUDA_ARCH__)
   __syncwarp();   // every lane has read its A codes
 #endif
-  b_planes_over_codes(t, codes, lane, lanes, [](uint32_t code) MMASP_INLINE_LAMBDA { return f16_word(code); });
+  b_words_over_codes<true>(t, codes, lane, lanes, [](uint32_t code) MMASP_INLINE_LAMBDA { return f16_word(code); });
 }
 
 // The products of kN elements of a row (judged_narrow_elements) where B's words lie in two planes of halves
-// (b_planes_over_codes) and A's tags are plane_tag's: for the pass a WordHalvesOf names (sum_blocks'
+// (b_words_over_codes<true>) and A's tags are plane_tag's: for the pass a WordHalvesOf names (sum_blocks'
 // products_of_halves), stored product s's A word whole, and only those halves of its kN B words, kN at once, the
 // other half zero. A functor rather than a lambda, so that the kernels without planes compile as before.
 template <int kN>
@@ -1319,7 +1307,7 @@ MMASP_UNROLL
 // the fp8 kernel is compiled with it (resident_kernel.cuh: in the kernel every pair shares, that code gave ptxas a
 // 1.2 KB stack frame and made the f16, bf16 and integer forms 30 % slower, evidence/gpu-runs/2026-11-26b-resident-speed/
 // step1.log). Without it an fp8 pair takes the general walk, from pack()'s words: the same result. Its B words lie in
-// two planes of halves (b_planes_over_codes), and a pass loads only the halves it reads (with kN = 2 8 bytes a
+// two planes of halves (b_words_over_codes<true>), and a pass loads only the halves it reads (with kN = 2 8 bytes a
 // lane where whole words took 16): B's loads at random rows were most of the kernel's shared-memory wavefronts, and
 // its L1 data pipe was busy in 80 % of cycles; on an H200 the fp8 forms verified x1.07-x1.08 more with the planes, the
 // pipe busy in 68 % (evidence/gpu-runs/2026-11-30e-slots, call1.sh and call2.sh: planar against head35).

@@ -695,7 +695,7 @@ void expect_words_over_codes(const resident::PairTables& p, const MmaCase& test,
   const NarrowWords elsewhere = narrow_words(p, test, kind);
   std::vector<uint64_t> b_words(t.b_count);
   if (planes_of(kind)) {
-    // B's words in two planes of halves (b_planes_over_codes), as decode_narrow<true> and decode_f16_words<true> put them.
+    // B's words in two planes of halves (b_words_over_codes<true>), as decode_narrow<true> and decode_f16_words<true> put them.
     std::memcpy(b_words.data(), shared, size_t(t.b_count) * sizeof(uint64_t));
     std::vector<uint32_t> planes(2 * t.b_count);
     std::memcpy(planes.data(), elsewhere.b.data(), planes.size() * sizeof(uint32_t));
