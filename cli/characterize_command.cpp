@@ -23,6 +23,7 @@
 #include "harness/ptxas.h"
 #include "oracle/case_file.h"
 #include "oracle/numeric_model_table.h"
+#include "oracle/target.h"
 #include "oracle/output_file.h"
 #include "reports/findings.h"
 #include "reports/run_record.h"
@@ -341,7 +342,11 @@ bool save_record(const CharacterizeCommandOptions& o, const CharacterizeBackend&
 }
 
 int characterize_main(const CharacterizeCommandOptions& o, int argc, char** argv) {
-  if (o.architecture.rfind("sm_", 0) != 0) throw UsageError("--architecture: an architecture such as sm_80 is expected");
+  if (!architecture_number(o.architecture)) throw UsageError("--architecture: an architecture such as sm_80 is expected");
+  // A record says its parameters predicted every random case checked: with none checked it would claim what nothing
+  // showed.
+  if (!o.save.empty() && o.cases == 0)
+    throw UsageError("--save needs random cases to check the parameters against (--cases 0 checks none)");
   CharacterizeBackend setup = characterize_backend(o);
   const auto pairs = selected_pairs(
       o.filter, o.exclude, [&](const Form& form) { return setup.backend->supports(form, nullptr); }, model_applies);

@@ -1,5 +1,6 @@
 #include "cli/common.h"
 
+#include <signal.h>
 #include <unistd.h>
 
 #include <fstream>
@@ -9,6 +10,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "oracle/output_file.h"
 #include "oracle/text.h"
 
 #include "harness/compile_conformance.h"
@@ -50,10 +52,15 @@ CLI::Validator whole_number(uint64_t low, uint64_t high) {
 
 const CLI::Validator kSeconds(
     [](std::string& text) -> std::string {
+      // Digits with at most one decimal point, as the whole-number options read them: no sign, blank, hex or exponent.
+      const bool spelled = !text.empty() && text.find_first_not_of("0123456789.") == std::string::npos &&
+                           std::count(text.begin(), text.end(), '.') <= 1 && text != "." &&
+                           text.find_first_of("0123456789") != std::string::npos;
       char* end = nullptr;
-      const double value = std::strtod(text.c_str(), &end);
-      const bool ok = !text.empty() && *end == '\0' && std::isfinite(value) && value > 0;
-      return ok ? "" : "a number of seconds greater than 0 is expected, not '" + text + "'";
+      const double value = spelled ? std::strtod(text.c_str(), &end) : 0;
+      const bool ok = spelled && *end == '\0' && std::isfinite(value) && value > 0;
+      return ok ? "" : "a number of seconds greater than 0 (digits, with a decimal point if need be) is expected, not '" +
+                           printable(text) + "'";
     },
     "SECONDS");
 
@@ -92,16 +99,34 @@ void Progress::operator()(size_t done, size_t total) {
 }
 
 
+namespace {
+volatile sig_atomic_t g_compile_stop_signal = 0;
+extern "C" void stop_compile_conformance(int signal) {
+  g_compile_stop_signal = signal;
+  request_command_stop();
+}
+}  // namespace
+
 int compile_conformance(const CompileOptions& options, const fs::path& out_json) {
+  // The first SIGINT, SIGTERM or SIGHUP kills the ptxas runs in flight (they run in process groups of their own) and
+  // starts no more; a second ends the process at once.
+  struct sigaction action = {};
+  action.sa_handler = stop_compile_conformance;
+  action.sa_flags = SA_RESETHAND | SA_RESTART;
+  sigemptyset(&action.sa_mask);
+  for (int signal : {SIGINT, SIGTERM, SIGHUP}) sigaction(signal, &action, nullptr);
   Progress progress("compile conformance:");
   const auto step = run::run_compile_step(options, std::ref(progress));
   std::cout << compile_summary(step->run, step->judgement, step->targets);
   if (!out_json.empty()) {
     if (out_json.has_parent_path()) fs::create_directories(out_json.parent_path());
-    std::ofstream out(out_json);
-    out << compile_json(step->run, step->judgement, step->targets).dump(2) << "\n";
-    if (!out) throw std::runtime_error("cannot write " + out_json.string());
+    // Whole or not at all: a full disk leaves the previous file (or none), never a truncated one.
+    write_file_atomically(out_json, compile_json(step->run, step->judgement, step->targets).dump(2) + "\n");
     std::cout << "wrote " << out_json.string() << "\n";
+  }
+  if (g_compile_stop_signal) {
+    std::cerr << "mmasp compile: stopped by a signal; the cases left are not run\n";
+    return 128 + g_compile_stop_signal;
   }
   return step->passed() ? kExitPass : kExitFail;
 }

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <cmath>
 #include <map>
 #include <iostream>
@@ -12,6 +13,7 @@
 
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "harness/ptxas.h"
 #include "oracle/text.h"
 #include "reports/run_report.h"
 #include "run/backends.h"
@@ -36,6 +38,7 @@ struct RunOptions : run::NightlyOptions {
   double watchdog = 60;             // seconds: the deadline floor of a batch in a worker
   bool worker = false;              // this process is a worker of a supervising `mmasp run`
   std::string devices;              // run/devices.h: all, 0,2,..., emulator:N
+  CLI::Option* devices_option = nullptr;   // whether --devices was given at all (an empty list is refused)
   std::string inject_fault_on;      // test-only: K:FAULT, a fault on the K-th of --devices alone
 };
 
@@ -78,6 +81,7 @@ class RunProgress {
 volatile sig_atomic_t g_stop_signal = 0;
 extern "C" void ask_to_stop(int signal) {
   g_stop_signal = signal;
+  request_command_stop();   // ptxas runs in flight are killed: their cases are not run, and reported so
   static const char message[] = "\nmmasp run: stopping after the batch in flight; the reports will say interrupted "
                                 "(the same signal again ends the process at once)\n";
   [[maybe_unused]] const ssize_t written = write(STDERR_FILENO, message, sizeof message - 1);
@@ -110,7 +114,7 @@ void add_run_options(CLI::App* command, RunOptions& o) {
                              "lost GPU context Crash, and the run goes on); none; auto = process unless --emulator");
   command->add_option("--watchdog", o.watchdog, "seconds a batch may take in a worker before its pair is Timeout "
                       "(a floor: at least 1 ms per case of the batch)")->check(kSeconds)->capture_default_str();
-  command->add_option("--devices", o.devices, "the same run on several devices at once, each in <out>/<device>/, then "
+  o.devices_option = command->add_option("--devices", o.devices, "the same run on several devices at once, each in <out>/<device>/, then "
                       "compared bit for bit (<out>/devices.json names a deviating device): all, 0,2,... or emulator:N");
   // Between a supervising mmasp run and its workers, and the tests: not for people.
   command->add_flag("--worker", o.worker)->group("");
@@ -176,12 +180,28 @@ int supervise(const RunOptions& o, int argc, char** argv) {
 }
 
 // The run itself (in this process, or as a worker): the record, then every report of it.
-int run_here(const RunOptions& o, int argc, char** argv) {
+int run_here(RunOptions o, int argc, char** argv) {
+  // A worker dies with its supervisor (a kill -9 of `mmasp run` ends the whole run, as without isolation), and a
+  // supervisor that died before this line was reached leaves a worker that must not run on without its hold on --out.
+  if (o.worker) {
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    const char* supervisor = std::getenv(run::kSupervisorPidVariable);
+    if (!supervisor || std::to_string(getppid()) != supervisor) {
+      std::cerr << "mmasp run (worker): its supervisor is gone; stopping without touching --out\n";
+      return run::kExitWorkerLost;
+    }
+  }
   std::optional<RunRecord> baseline;   // read first: a bad --baseline should not cost a whole run
   if (!o.baseline.empty()) baseline = load_run_record(o.baseline);
   const std::string command = o.user_command.empty() ? command_line(argc, argv) : o.user_command;
-  // A worker dies with its supervisor (a kill -9 of `mmasp run` ends the whole run, as without isolation).
-  if (o.worker) prctl(PR_SET_PDEATHSIG, SIGKILL);
+  // A run in this process holds --out until its last report is written: a `mmasp report` or a second run in between
+  // would replace what this run is writing.
+  std::optional<run::FolderLock> hold;
+  if (!o.worker) {
+    run::check_nightly_options(o);
+    hold.emplace(o.out, "--out");
+    o.out_held = true;
+  }
   RunProgress progress;
   run::NightlyHooks hooks = progress.hooks();
   hooks.stop_signal = [] { return int(g_stop_signal); };
@@ -192,6 +212,9 @@ int run_here(const RunOptions& o, int argc, char** argv) {
   } catch (const run::WorkerLost& lost) {
     std::cerr << "mmasp run (worker): " << lost.what() << "\n";
     return run::kExitWorkerLost;
+  } catch (const UsageError&) {
+    if (hold) hold->remove_if_unused();   // refused before --out was used: a folder the hold created goes again
+    throw;
   }
   std::optional<DiffReport> diff;
   if (baseline) diff = diff_runs(*baseline, record, {});
@@ -206,6 +229,8 @@ int run_here(const RunOptions& o, int argc, char** argv) {
 int run_main(RunOptions o, int argc, char** argv) {
   resolve_backend(o);
   if (!o.inject_worker_fault.empty()) run::parse_worker_fault(o.inject_worker_fault);   // a usage error before anything
+  if (o.devices_option && o.devices_option->count() > 0 && o.devices.empty())
+    throw UsageError("--devices names no device: give all, a list of GPU ordinals (0,2,...) or emulator:N");
   if (!o.devices.empty()) return run_on_devices(o, argc, argv);
   if (!o.inject_fault_on.empty()) throw UsageError("--inject-fault-on needs --devices");
   const bool isolate = o.isolation == Isolation::process ||

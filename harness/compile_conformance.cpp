@@ -89,6 +89,14 @@ CompileRun run_compile_conformance(const Ptxas& ptxas, const std::vector<Compile
     outcome.diagnostics = result.diagnostics;
     outcome.from_cache = result.from_cache;
     run.cache_hits += result.from_cache;
+    // A ptxas killed by its time limit or by a stop, or one that could not start, reached no verdict on the PTX.
+    if (!result.completed && !result.from_cache) {
+      outcome.verdict = Verdict::not_run;
+      std::string why = result.diagnostics;
+      while (!why.empty() && (why.back() == '\n' || why.back() == ' ')) why.pop_back();
+      outcome.not_run_reason = why.substr(why.rfind('\n') == std::string::npos ? 0 : why.rfind('\n') + 1);
+      continue;
+    }
     bool expected_accept = outcome.test.expected == Expected::accept;
     outcome.verdict = result.accepted == expected_accept ? Verdict::agree : Verdict::disagree;
     if (outcome.verdict == Verdict::disagree) outcome.ptx = jobs[j].ptx;

@@ -15,6 +15,19 @@ namespace {
 // The largest cubin mmasp builds is a few tens of KB; anything near this is not one of ours.
 constexpr uintmax_t kMaxCubinBytes = uintmax_t(64) << 20;
 
+// Each entry has a digest beside it (<key>.cubin.sha256): the SHA-256 of its key and its bytes. A flipped code bit, a
+// zeroed body or another module's cubin under this key no longer matches, and the entry counts as damaged. It catches
+// damage and mix-ups, not forgery: the store is not a security boundary.
+fs::path digest_path(const fs::path& entry) { return entry.string() + ".sha256"; }
+std::string entry_digest(const fs::path& entry, const std::string& bytes) {
+  return sha256_hex(entry.stem().string() + '\0' + bytes);
+}
+
+void write_entry(const fs::path& entry, const std::string& bytes) {
+  write_file_atomically(entry, bytes);
+  write_file_atomically(digest_path(entry), entry_digest(entry, bytes) + "\n");
+}
+
 }  // namespace
 
 ModuleStore::ModuleStore(fs::path dir, const Ptxas* ptxas) : dir_(std::move(dir)), ptxas_(ptxas) {}
@@ -50,6 +63,18 @@ std::optional<std::string> ModuleStore::stored(const fs::path& entry, std::strin
       *problem = entry.string() + " is damaged (" + why + ")";
       return std::nullopt;
     }
+    std::string recorded;
+    try {
+      recorded = read_input_file(digest_path(entry), 256, "a module digest");
+    } catch (const InputFileError&) {
+      *problem = entry.string() + " has no digest beside it (" + digest_path(entry).filename().string() +
+                 "): it cannot be shown whole";
+      return std::nullopt;
+    }
+    if (recorded.substr(0, recorded.find('\n')) != entry_digest(entry, bytes)) {
+      *problem = entry.string() + " is damaged (its bytes do not match its digest)";
+      return std::nullopt;
+    }
     return bytes;
   } catch (const InputFileError& error) {
     *problem = error.what();
@@ -79,7 +104,7 @@ std::optional<std::string> ModuleStore::cubin(const std::string& ptx, const std:
   if (!entry.empty() && !not_a_file) {
     try {
       make_real_directory(dir_);
-      write_file_atomically(entry, *bytes);
+      write_entry(entry, *bytes);
       write_file_atomically(dir_ / "toolkit.txt", ptxas_->info().version + "\n");
     } catch (const OutputFileError& error) {
       warn_once("module-store-write", std::string("module store: ") + error.what() + "; modules are compiled but not kept");
@@ -112,7 +137,7 @@ bool ModuleStore::prepare(const std::string& ptx, const std::string& target, std
   }
   try {
     make_real_directory(dir_);
-    write_file_atomically(entry, *bytes);
+    write_entry(entry, *bytes);
     write_file_atomically(dir_ / "toolkit.txt", ptxas_->info().version + "\n");
   } catch (const OutputFileError& error) {
     *why = error.what();

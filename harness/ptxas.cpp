@@ -1,11 +1,15 @@
 #include "harness/ptxas.h"
 
 #include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <cstdlib>
 #include <fstream>
@@ -28,10 +32,38 @@ extern char** environ;
 namespace mmasp {
 namespace fs = std::filesystem;
 
-CommandResult run_command(const std::vector<std::string>& argv) {
+namespace {
+std::atomic<bool> g_stop_commands{false};
+static_assert(std::atomic<bool>::is_always_lock_free, "request_command_stop runs in a signal handler");
+}  // namespace
+
+void request_command_stop() { g_stop_commands.store(true); }
+bool command_stop_requested() { return g_stop_commands.load(); }
+
+double command_timeout_seconds() {
+  const char* text = std::getenv("MMASP_TOOL_TIMEOUT");
+  if (!text || !*text) return 300;
+  const std::string value = text;
+  if (value.size() > 5 || value.find_first_not_of("0123456789") != std::string::npos || std::stoul(value) < 1 ||
+      std::stoul(value) > 86400)
+    throw std::runtime_error("MMASP_TOOL_TIMEOUT: a whole number of seconds from 1 to 86400 is expected, not '" + value + "'");
+  return double(std::stoul(value));
+}
+
+CommandResult run_tool(const std::vector<std::string>& argv) {
+  return run_command(argv, command_timeout_seconds(), true);
+}
+
+CommandResult run_command(const std::vector<std::string>& argv, double timeout_seconds, bool tool) {
   CommandResult result;
+  if (tool && command_stop_requested()) {
+    result.exit_code = 128 + SIGTERM;
+    result.stopped = true;
+    result.output = "not run: mmasp was asked to stop";
+    return result;
+  }
   int pipe_fds[2];
-  if (pipe(pipe_fds) != 0) throw std::runtime_error("pipe() failed");
+  if (pipe2(pipe_fds, O_CLOEXEC) != 0) throw std::runtime_error("pipe() failed");
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addclose(&actions, pipe_fds[0]);
@@ -39,13 +71,22 @@ CommandResult run_command(const std::vector<std::string>& argv) {
   posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], STDERR_FILENO);
   posix_spawn_file_actions_addclose(&actions, pipe_fds[1]);
   posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  // A process group of its own: a timeout or a stop kills the tool and whatever it started, and a terminal's ^C
+  // reaches mmasp alone, which then stops its tools itself.
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  if (tool) {
+    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
+    posix_spawnattr_setpgroup(&attributes, 0);
+  }
 
   std::vector<char*> args;
   for (const auto& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
   args.push_back(nullptr);
   pid_t pid = 0;
-  int spawn_error = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
+  int spawn_error = posix_spawnp(&pid, args[0], &actions, &attributes, args.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attributes);
   close(pipe_fds[1]);
   if (spawn_error != 0) {
     close(pipe_fds[0]);
@@ -53,14 +94,44 @@ CommandResult run_command(const std::vector<std::string>& argv) {
     result.output = "cannot run " + argv[0] + ": " + std::strerror(spawn_error);
     return result;
   }
+  const auto deadline = timeout_seconds > 0
+                            ? std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_seconds)
+                            : std::chrono::steady_clock::time_point::max();
   char buffer[4096];
-  ssize_t got;
-  while ((got = read(pipe_fds[0], buffer, sizeof buffer)) > 0) result.output.append(buffer, size_t(got));
+  bool open = true;
+  while (open) {
+    if (tool && command_stop_requested()) {
+      result.stopped = true;
+      break;
+    }
+    const auto left = timeout_seconds > 0
+                          ? std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now())
+                          : std::chrono::milliseconds(100);
+    if (left.count() <= 0) {
+      result.timed_out = true;
+      break;
+    }
+    pollfd watched{pipe_fds[0], POLLIN, 0};
+    const int ready = poll(&watched, 1, int(std::min<long long>(left.count(), 100)));
+    if (ready < 0 && errno != EINTR) break;
+    if (ready <= 0) continue;
+    const ssize_t got = read(pipe_fds[0], buffer, sizeof buffer);
+    if (got > 0) result.output.append(buffer, size_t(got));
+    else if (got == 0 || errno != EINTR) open = false;
+  }
   close(pipe_fds[0]);
+  if (result.stopped || result.timed_out) kill(tool ? -pid : pid, SIGKILL);
   int status = 0;
-  waitpid(pid, &status, 0);
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  // A tool's group may hold children that outlived its own exit (and held no pipe): none may outlive mmasp.
+  if (tool) kill(-pid, SIGKILL);
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  result.completed = WIFEXITED(status);
+  result.completed = WIFEXITED(status) && !result.stopped && !result.timed_out;
+  if (result.timed_out)
+    result.output += "\n" + argv[0] + " did not finish within " + std::to_string(int(timeout_seconds)) +
+                     " s (MMASP_TOOL_TIMEOUT) and was killed";
+  if (result.stopped) result.output += "\n" + argv[0] + " was killed: mmasp was asked to stop";
   return result;
 }
 
@@ -78,7 +149,7 @@ std::string last_nonempty_line(const std::string& text) {
 // '9.0'"), so one probe tells the limit without a table keyed by toolkit release.
 std::optional<PtxVersion> probe_max_ptx(const fs::path& ptxas) {
   const fs::path file = write_temporary_file(".version 99.9\n.target sm_80\n.address_size 64\n", ".ptx");
-  CommandResult result = run_command({ptxas.string(), "-arch=sm_80", file.string(), "-o", "/dev/null"});
+  CommandResult result = run_tool({ptxas.string(), "-arch=sm_80", file.string(), "-o", "/dev/null"});
   fs::remove(file);
   std::smatch match;
   static const std::regex current(R"(current version is '(\d+\.\d+)')");
@@ -88,7 +159,7 @@ std::optional<PtxVersion> probe_max_ptx(const fs::path& ptxas) {
 
 std::optional<PtxasInfo> try_ptxas(const fs::path& candidate) {
   if (candidate.empty()) return std::nullopt;
-  CommandResult result = run_command({candidate.string(), "--version"});
+  CommandResult result = run_tool({candidate.string(), "--version"});
   if (result.exit_code != 0) return std::nullopt;
   PtxasInfo info;
   info.path = candidate;
@@ -109,9 +180,16 @@ std::string replace_all(std::string text, const std::string& from, const std::st
 }  // namespace
 
 PtxasInfo locate_ptxas(const std::optional<fs::path>& explicit_path) {
+  // A ptxas named by the user (--ptxas, then MMASP_PTXAS) is the one to test: when it cannot run, nothing else is
+  // tried, or a check of a toolkit update would silently test the old one.
+  const auto named = [](const fs::path& path, const std::string& by) {
+    if (auto info = try_ptxas(path)) return *info;
+    throw PtxasNotFound(by + " names " + path.string() + ", which does not run as ptxas (`" + path.string() +
+                        " --version` failed); nothing else is tried in its place");
+  };
+  if (explicit_path) return named(*explicit_path, "--ptxas");
+  if (const char* env = std::getenv("MMASP_PTXAS"); env && *env) return named(env, "MMASP_PTXAS");
   std::vector<fs::path> candidates;
-  if (explicit_path) candidates.push_back(*explicit_path);
-  if (const char* env = std::getenv("MMASP_PTXAS")) candidates.emplace_back(env);
   if (const char* cuda = std::getenv("CUDA_HOME")) candidates.push_back(fs::path(cuda) / "bin" / "ptxas");
 #ifdef MMASP_DEFAULT_PTXAS
   candidates.emplace_back(MMASP_DEFAULT_PTXAS);
@@ -162,7 +240,7 @@ std::string write_temporary_ptx(const std::string& ptx) { return write_temporary
 
 AssembleResult Ptxas::run_ptxas(const AssembleJob& job) const {
   const std::string name = write_temporary_ptx(job.ptx);
-  CommandResult run = run_command({info_.path.string(), "-arch=" + job.target, name, "-o", "/dev/null"});
+  CommandResult run = run_tool({info_.path.string(), "-arch=" + job.target, name, "-o", "/dev/null"});
   fs::remove(name);
   AssembleResult result;
   result.exit_code = run.exit_code;
@@ -175,7 +253,7 @@ AssembleResult Ptxas::run_ptxas(const AssembleJob& job) const {
 std::optional<std::string> Ptxas::compile_cubin(const AssembleJob& job, std::string* diagnostics) const {
   const std::string name = write_temporary_ptx(job.ptx);
   const std::string cubin = name + ".cubin";
-  CommandResult run = run_command({info_.path.string(), "-arch=" + job.target, name, "-o", cubin});
+  CommandResult run = run_tool({info_.path.string(), "-arch=" + job.target, name, "-o", cubin});
   fs::remove(name);
   if (diagnostics) *diagnostics = replace_all(run.output, name, "input.ptx");
   std::optional<std::string> bytes;
@@ -261,7 +339,13 @@ std::vector<AssembleResult> Ptxas::assemble_all(const std::vector<AssembleJob>& 
   parallel_for(
       jobs.size(), jobs_,
       [&](size_t i) {
-        results[i] = assemble(jobs[i]);
+        if (command_stop_requested()) {
+          results[i].completed = false;
+          results[i].exit_code = 128 + SIGTERM;
+          results[i].diagnostics = "not run: mmasp was asked to stop";
+        } else {
+          results[i] = assemble(jobs[i]);
+        }
         const size_t finished = ++done;
         if (on_done) {
           std::lock_guard lock(report);

@@ -24,7 +24,7 @@ std::optional<std::string> locate_cuobjdump() {
   candidates.push_back("/usr/local/cuda/bin/cuobjdump");
   candidates.push_back("cuobjdump");
   for (const auto& candidate : candidates) {
-    CommandResult probe = run_command({candidate, "--version"});
+    CommandResult probe = run_tool({candidate, "--version"});
     if (probe.exit_code == 0) return candidate;
   }
   return std::nullopt;
@@ -79,7 +79,7 @@ std::optional<SassSummary> disassemble(const std::string& cubin, std::string* wh
     return std::nullopt;
   }
   const std::string name = write_temporary_file(cubin, ".cubin").string();
-  CommandResult result = run_command({*tool, "-sass", name});
+  CommandResult result = run_tool({*tool, "-sass", name});
   fs::remove(name);
   if (result.exit_code != 0) {
     if (why) *why = "cuobjdump failed: " + result.output.substr(0, 300);

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <stdexcept>
 #include <vector>
 
 #include "judge/model_tier.h"
@@ -30,7 +31,14 @@ struct CaseJudgement {
   std::optional<std::vector<uint32_t>> model_d;   // the model's D, when it predicted one
 };
 
-// The model's D for a case, or nullopt where the model cannot judge it (undefined inputs).
+// The model was asked for a case it cannot compute (parameters outside their range): an error of the run, never a
+// case "judged by the model".
+struct ModelError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// The model's D for a case, or nullopt where the inputs are undefined (metadata outside the defined values); throws
+// ModelError for anything else the model cannot compute.
 std::optional<std::vector<uint32_t>> model_prediction(const MmaCase& test, const ModelParameters& parameters);
 
 // `model` null: the spec tier alone. `reference_required`: the spec tier judges the case even when the model predicted

@@ -7,6 +7,7 @@
 #include "harness/sha256.h"
 #include "oracle/instruction_space.h"
 #include "oracle/numeric_model_table.h"
+#include "oracle/text.h"
 
 namespace mmasp {
 namespace fs = std::filesystem;
@@ -92,7 +93,7 @@ ModelSource resolve_model_source(const ModelSourceRequest& request) {
       throw ModelRecordError(out.record_path.string() + ": a record of " + record.architecture + " devices; this device is " +
                              request.architecture + " (a model found on one architecture says nothing of another)");
     if (!record.emulated && !request.driver_version.empty() && record.driver_version != request.driver_version)
-      out.warnings.push_back("the model record was made with driver " + record.driver_version + "; this device runs " +
+      out.warnings.push_back("the model record was made with driver " + printable(record.driver_version) + "; this device runs " +
                              request.driver_version + ": it is used, and the digests say whether anything changed");
     if (request.architecture.empty() && !record.emulated)
       out.warnings.push_back("a record made on a GPU judges the emulator's results");
@@ -115,7 +116,7 @@ ModelSource resolve_model_source(const ModelSourceRequest& request) {
   }
   out.any = from_record + from_table > 0;
   if (record) {
-    out.description = "model record " + out.record_path.string() + ": " + record->provenance() + " (" +
+    out.description = "model record " + printable(out.record_path.string()) + ": " + record->provenance() + " (" +
                       std::to_string(from_record) + " forms)";
     if (from_table) out.description += "; " + builtin_description(architecture, candidates) + " for " +
                                        std::to_string(from_table) + " other forms";

@@ -1,4 +1,5 @@
 #include "oracle/case_file.h"
+#include "oracle/target.h"
 
 #include <algorithm>
 #include <array>
@@ -282,9 +283,7 @@ static CaseFile parse_fields(const json& root) {
     if (provenance.contains("origin")) text_of(provenance["origin"], "/provenance/origin");
     if (provenance.contains("architecture")) {
       const std::string architecture = text_of(provenance["architecture"], "/provenance/architecture");
-      const bool spelled = architecture.size() > 3 && architecture.rfind("sm_", 0) == 0 &&
-                           std::all_of(architecture.begin() + 3, architecture.end(), [](char c) { return c >= '0' && c <= '9'; });
-      if (!spelled) fail("/provenance/architecture", "an architecture such as \"sm_90\" is expected, not \"" + architecture + "\"");
+      if (!architecture_number(architecture)) fail("/provenance/architecture", "an architecture such as \"sm_90\" is expected, not \"" + architecture + "\"");
       file.architecture = architecture;
     }
     file.provenance = provenance;

@@ -4,6 +4,8 @@
 
 #include "oracle/input_file.h"
 #include "oracle/instruction_space.h"
+#include "oracle/target.h"
+#include "oracle/text.h"
 
 namespace mmasp {
 namespace {
@@ -50,23 +52,20 @@ json parameters_json(const ModelParameters& p) {
 // parameters existed lack).
 ModelParameters parameters_from(const json& object, const Form& form, const std::string& source, const std::string& at) {
   if (!object.is_object()) refuse(source, at, "an object of model parameters is expected");
+  // Each value is checked and set on its own field: nothing of one value can reach another parameter.
   ModelParameters p;
-  std::string changes;
   std::vector<const ModelParameter*> missing;
+  for (const auto& [key, value] : object.items())
+    if (!find_model_parameter(key)) refuse(source, at + "/" + printable(key), "not a model parameter");
   for (const auto& parameter : model_parameter_space()) {
-    if (!object.contains(std::string(parameter.name))) {
+    const std::string name(parameter.name);
+    if (!object.contains(name)) {
       missing.push_back(&parameter);
       continue;
     }
-    const std::string value = text(object, std::string(parameter.name).c_str(), source, at);
-    changes += (changes.empty() ? "" : ",") + std::string(parameter.name) + "=" + value;
-  }
-  for (const auto& [key, value] : object.items())
-    if (!find_model_parameter(key)) refuse(source, at + "/" + key, "not a model parameter");
-  try {
-    p = with_changes(p, changes);
-  } catch (const std::invalid_argument& error) {
-    refuse(source, at, error.what());
+    const std::string value = text(object, name.c_str(), source, at);
+    if (const std::string problem = parameter.problem(value); !problem.empty()) refuse(source, at + "/" + name, problem);
+    parameter.set(p, value);
   }
   for (const ModelParameter* parameter : missing)
     for (const std::string& value : parameter->values) {
@@ -87,10 +86,12 @@ const RecordedForm* ModelRecordFile::find(const std::string& opcode) const {
 }
 
 std::string ModelRecordFile::provenance() const {
-  const std::string date = made.substr(0, 10);
+  // Text from a file: shown without its control characters (a device name must not reach a terminal as escapes).
+  const std::string date = printable(made.substr(0, 10));
   if (emulated)
-    return "characterised on the CPU emulator (" + arithmetic + ") on " + date + ": not a hardware model";
-  return "characterised on GPU " + device_name + " (" + device_uuid + ") on " + date + ", driver " + driver_version;
+    return "characterised on the CPU emulator (" + printable(arithmetic) + ") on " + date + ": not a hardware model";
+  return "characterised on GPU " + printable(device_name) + " (" + printable(device_uuid) + ") on " + date + ", driver " +
+         printable(driver_version);
 }
 
 json to_json(const ModelRecordFile& r) {
@@ -120,7 +121,8 @@ ModelRecordFile parse_model_record(const json& document, const std::string& sour
     refuse(source, "/schema", std::string("\"") + kModelRecordSchema + "\" is expected (not a model record, or another version)");
   ModelRecordFile r;
   r.architecture = text(document, "architecture", source, "");
-  if (r.architecture.rfind("sm_", 0) != 0) refuse(source, "/architecture", "an architecture such as \"sm_90\" is expected");
+  if (!architecture_number(r.architecture))
+    refuse(source, "/architecture", "an architecture such as \"sm_90\" is expected, not \"" + printable(r.architecture) + "\"");
   const json& emulated = member(document, "emulated", source, "");
   if (!emulated.is_boolean()) refuse(source, "/emulated", "true or false is expected");
   r.emulated = emulated.get<bool>();

@@ -148,13 +148,12 @@ std::vector<uint32_t> model_result(const MmaCase& test, const ModelParameters& p
   check_shape(test);
   const Form& form = *test.form;
   if (!model_applies(form)) throw std::invalid_argument("model: only float forms");
-  if (p.block_products < 1 || p.fraction_bits < 0 || p.fraction_bits > 60 || p.block_interleave < 0 || p.scale_bits < 1 ||
-      p.scale_bits > 16)
-    throw std::invalid_argument("model: parameters out of range");
+  if (const std::string problem = parameters_problem(p); !problem.empty())
+    throw std::invalid_argument("model: " + problem);
   const int m = form.shape.m, n = form.shape.n, k = form.shape.k, stored = k / 2;
   for (uint32_t nibble : test.nibbles)
     if (validity(form.sparsity, nibble) == MetadataValidity::undefined)
-      throw std::invalid_argument("model: metadata holds an undefined index value");
+      throw ModelUndefinedInput("model: metadata holds an undefined index value");
   const bool f16_d = form.d == ElemType::f16;
   if (!f16_d && form.d != ElemType::f32) throw std::invalid_argument("model: D is neither f16 nor f32");
   std::vector<Value> b(test.b.size());
@@ -427,20 +426,29 @@ ModelParameter choice(std::string_view name, const Names<E>& names, E model::Par
   return {name, names.all(), [&names, field](const ModelParameters& p) { return names.of(p.*field); },
           [&names, field](ModelParameters& p, std::string_view v) { p.*field = names.from(v); }};
 }
-ModelParameter number(std::string_view name, std::vector<std::string> values, int model::Parameters::*field) {
-  return {name, std::move(values), [field](const ModelParameters& p) { return std::to_string(p.*field); },
-          [field](ModelParameters& p, std::string_view v) { p.*field = v == "-1" ? -1 : parse_int(v); }};
+// `minimum` and `maximum` bound what the arithmetic (model_arithmetic.h) computes with: a block holds at least one
+// product and at most the 64 stored products of the widest shape; the aligned sum keeps at most 60 fraction bits
+// (kNarrowSumFractionBits and the 128-bit sum leave room for 64 terms above them); a scale product is rounded to at
+// least one and at most 16 significant bits (a ue4m3 x ue4m3 product has 8).
+ModelParameter number(std::string_view name, std::vector<std::string> values, int model::Parameters::*field, int minimum,
+                      int maximum) {
+  ModelParameter parameter{name, std::move(values), [field](const ModelParameters& p) { return std::to_string(p.*field); },
+                           [field](ModelParameters& p, std::string_view v) { p.*field = v == "-1" ? -1 : parse_int(v); }};
+  parameter.whole_number = true;
+  parameter.minimum = minimum;
+  parameter.maximum = maximum;
+  return parameter;
 }
 
 }  // namespace
 
 const std::vector<ModelParameter>& model_parameter_space() {
   static const std::vector<ModelParameter> space = {
-      number("block_products", {"1", "2", "4", "8", "16", "32"}, &ModelParameters::block_products),
-      number("block_interleave", {"0", "1", "2", "4", "8"}, &ModelParameters::block_interleave),
+      number("block_products", {"1", "2", "4", "8", "16", "32"}, &ModelParameters::block_products, 1, 64),
+      number("block_interleave", {"0", "1", "2", "4", "8"}, &ModelParameters::block_interleave, 0, 64),
       number("alignment_floor_guard", [] { auto v = numbers(0, 12); v.insert(v.begin(), "-1"); return v; }(),
-             &ModelParameters::alignment_floor_guard),
-      number("fraction_bits", numbers(10, 30), &ModelParameters::fraction_bits),
+             &ModelParameters::alignment_floor_guard, -1, 64),
+      number("fraction_bits", numbers(10, 30), &ModelParameters::fraction_bits, 0, 60),
       choice("shifted_out", kShiftedOut, &ModelParameters::shifted_out),
       choice("alignment", kAlignment, &ModelParameters::alignment),
       choice("fp8_fields", kFp8Fields, &ModelParameters::fp8_fields_as_f16),
@@ -456,7 +464,7 @@ const std::vector<ModelParameter>& model_parameter_space() {
       choice("zero_sign", kZeroSign, &ModelParameters::signed_zero_results),
       choice("nan", kNan, &ModelParameters::canonical_nan),
       choice("scale_placement", kScalePlacement, &ModelParameters::scale_placement),
-      number("scale_bits", numbers(3, 8), &ModelParameters::scale_bits),
+      number("scale_bits", numbers(3, 8), &ModelParameters::scale_bits, 1, 16),
       choice("scale_rounding", kRounding, &ModelParameters::scale_rounding),
   };
   return space;
@@ -479,6 +487,43 @@ const ModelParameter* find_model_parameter(std::string_view name) {
   return nullptr;
 }
 
+std::string ModelParameter::problem(std::string_view value) const {
+  if (std::find(values.begin(), values.end(), value) != values.end()) return "";
+  std::string shown;
+  for (char c : value) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte < 0x20 || byte >= 0x7f) {
+      char escaped[8];
+      std::snprintf(escaped, sizeof escaped, "\\x%02x", byte);
+      shown += escaped;
+    } else {
+      shown += c;
+    }
+  }
+  if (!whole_number) {
+    std::string listed;
+    for (const auto& v : values) listed += (listed.empty() ? "" : ", ") + v;
+    return "model parameter " + std::string(name) + " has no value '" + shown + "' (known: " + listed + ")";
+  }
+  const std::string range = " (a whole number from " + std::to_string(minimum) + " to " + std::to_string(maximum) + ")";
+  // Digits only, with a minus sign for -1 alone: no blank, sign, point or exponent, and at most three digits.
+  const bool minus_one = value == "-1";
+  const bool digits = !value.empty() && value.size() <= 3 &&
+                      std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; });
+  if (!minus_one && !digits) return "model parameter " + std::string(name) + " has no value '" + shown + "'" + range;
+  const int number = minus_one ? -1 : parse_int(value);
+  if (number < minimum || number > maximum)
+    return "model parameter " + std::string(name) + " = " + shown + " is out of range" + range;
+  return "";
+}
+
+std::string parameters_problem(const ModelParameters& p) {
+  for (const auto& parameter : model_parameter_space())
+    if (parameter.whole_number)
+      if (std::string problem = parameter.problem(parameter.get(p)); !problem.empty()) return problem;
+  return "";
+}
+
 ModelParameters with_changes(ModelParameters parameters, std::string_view changes) {
   while (!changes.empty()) {
     const size_t comma = changes.find(',');
@@ -491,18 +536,7 @@ ModelParameters with_changes(ModelParameters parameters, std::string_view change
     const ModelParameter* parameter = find_model_parameter(item.substr(0, equals));
     if (!parameter) throw std::invalid_argument("no model parameter '" + std::string(item.substr(0, equals)) + "'");
     const std::string_view value = item.substr(equals + 1);
-    // Whole numbers outside the listed values are allowed (a block of 64, 31 fraction bits); names are not.
-    const bool listed = std::find(parameter->values.begin(), parameter->values.end(), value) != parameter->values.end();
-    if (!listed && (value.empty() || value.size() > 3) )
-      throw std::invalid_argument("model parameter " + std::string(parameter->name) + " has no value '" +
-                                  std::string(value) + "'");
-    if (!listed && !std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; }))
-      throw std::invalid_argument("model parameter " + std::string(parameter->name) + " has no value '" +
-                                  std::string(value) + "'");
-    const std::string& first = parameter->values.front();
-    if (!listed && !std::isdigit(static_cast<unsigned char>(first.back())))
-      throw std::invalid_argument("model parameter " + std::string(parameter->name) + " has no value '" +
-                                  std::string(value) + "'");
+    if (const std::string problem = parameter->problem(value); !problem.empty()) throw std::invalid_argument(problem);
     parameter->set(parameters, value);
   }
   return parameters;

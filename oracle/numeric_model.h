@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -66,6 +67,13 @@ struct ModelParameter {
   std::vector<std::string> values;                     // each value as text
   std::function<std::string(const ModelParameters&)> get;
   std::function<void(ModelParameters&, std::string_view value)> set;
+  // Whole-number parameters: any value in [minimum, maximum] is one the arithmetic can compute with (values lists the
+  // ones characterize tries). A named parameter (whole_number false) takes only the values listed.
+  bool whole_number = false;
+  int minimum = 0, maximum = 0;
+  // Empty when `value` (as written in a record, an --emulate change or a fault) is one this parameter takes; else what
+  // is wrong with it, for a message that names the parameter's place.
+  std::string problem(std::string_view value) const;
 };
 const std::vector<ModelParameter>& model_parameter_space();
 // The parameters that can change some D of this form whatever the others are: the whole space but the block-scale
@@ -74,8 +82,17 @@ const std::vector<ModelParameter>& model_parameter_space();
 std::vector<const ModelParameter*> parameters_of(const Form& form);
 const ModelParameter* find_model_parameter(std::string_view name);
 // `changes`: "name=value,name=value" (e.g. "fraction_bits=24,block_rounding=nearest-even"), applied in order.
-// Throws std::invalid_argument naming the unknown parameter or value.
+// Throws std::invalid_argument naming the unknown parameter or value (ModelParameter::problem).
 ModelParameters with_changes(ModelParameters parameters, std::string_view changes);
+// Empty when every whole-number parameter of `p` is inside its range (the arithmetic can compute with it); else the
+// first that is not. model_result() refuses such parameters, and records and --emulate never produce them.
+std::string parameters_problem(const ModelParameters& p);
+
+// The model cannot say what a case computes because its inputs are undefined (metadata outside the defined index
+// values): the one refusal that is not an error of the caller's.
+struct ModelUndefinedInput : std::invalid_argument {
+  using std::invalid_argument::invalid_argument;
+};
 
 // Whether two parameter sets compute the same D for every input of a form, shown from the arithmetic's structure
 // (model_arithmetic.h) rather than from cases. Each rule names what makes a parameter idle or two values alike on the

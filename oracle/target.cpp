@@ -5,6 +5,18 @@
 
 namespace mmasp {
 
+std::optional<int> architecture_number(std::string_view name) {
+  if (!name.starts_with("sm_")) return std::nullopt;
+  const std::string_view digits = name.substr(3);
+  if (digits.size() < 2 || digits.size() > 3 || digits[0] == '0') return std::nullopt;
+  int value = 0;
+  for (char c : digits) {
+    if (c < '0' || c > '9') return std::nullopt;
+    value = value * 10 + (c - '0');
+  }
+  return value;
+}
+
 std::string PtxVersion::str() const { return std::to_string(major) + "." + std::to_string(minor); }
 
 std::optional<PtxVersion> parse_ptx_version(std::string_view text) {

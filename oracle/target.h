@@ -25,6 +25,10 @@ struct Target {
   int family() const { return sm / 10; }
 };
 
+// The compute capability an architecture's name spells: "sm_90" -> 90. Only "sm_" and two or three digits, the first
+// not 0 (no suffix: a model record or a case's provenance is for a compute capability, not a target); nullopt else.
+std::optional<int> architecture_number(std::string_view name);
+
 // Targets this build knows by name. Their minimum PTX versions come from the PTX ISA's "PTX ISA version" table of
 // target architectures (release notes, section 1.3 and the .target directive, 11.3.x).
 const std::vector<Target>& known_targets();

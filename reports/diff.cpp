@@ -75,12 +75,27 @@ std::vector<Waiver> parse_waivers(const std::string& text, const std::string& so
       if (!value.is_string()) throw std::runtime_error(at + "/" + key + ": a string is expected, not " + value.type_name());
       *field->second = value.get<std::string>();
     }
+    if (!entry.contains("form"))
+      throw std::runtime_error(at + "/form: missing (a waiver names the results it waives: a glob over result ids such as "
+                               "\"mma.sp*m16n8k32*bf16* sel=0 random\")");
     for (const auto& [key, glob] : {std::pair{"device", &w.device}, std::pair{"driver", &w.driver}, std::pair{"form", &w.form}})
       if (const std::string problem = glob_problem(*glob); !problem.empty())
         throw std::runtime_error(at + "/" + key + ": " + problem);
-    // A reason of blanks says nothing: a waiver must say why the regression is accepted.
-    if (w.reason.find_first_not_of(" \t\r\n\f\v") == std::string::npos)
-      throw std::runtime_error(at + "/reason: every waiver needs a reason (" + (w.reason.empty() ? "missing" : "only blanks") + ")");
+    // A form glob that every form of the catalog matches waives everything: it names nothing.
+    bool every_form = true;
+    for (const Form& form : instruction_space()) {
+      bool matched = false;
+      for (const char* kind : {" random", " special", " ub", " compile sm_90a", " sass toolkit"})
+        matched |= glob_match(w.form, form.opcode + " sel=0" + kind);
+      every_form &= matched;
+    }
+    if (every_form)
+      throw std::runtime_error(at + "/form: the glob '" + printable(w.form) + "' matches every form: a waiver names the "
+                               "forms it waives");
+    // A reason of blanks or zero-width characters says nothing: a waiver must say why the regression is accepted.
+    if (!has_visible_text(w.reason))
+      throw std::runtime_error(at + "/reason: every waiver needs a reason with visible text (" +
+                               (w.reason.empty() ? "missing" : "it has none") + ")");
     waivers.push_back(w);
   }
   return waivers;
@@ -268,6 +283,7 @@ std::string_view name(Change change) {
     case Change::compile_change: return "compile change";
     case Change::sass_change: return "sass change";
     case Change::missing: return "missing";
+    case Change::missing_check: return "missing check";
     case Change::added: return "new";
     case Change::no_results: return "no results";
     case Change::interrupted: return "interrupted";
@@ -316,6 +332,65 @@ std::vector<Incomparable> incomparable(const RunRecord& baseline, const RunRecor
   return out;
 }
 
+namespace {
+
+// The checks besides the results that a baseline made and a run must make again: compile conformance (every target,
+// every row of the matrix that ran) and the layout probes. A night that lost its ptxas, ran one target or skipped the
+// probes has checked less, and says nothing about what it skipped.
+template <typename Add>
+void compare_checks(const RunRecord& baseline, const RunRecord& run, const std::set<std::string>& compiled_now, Add&& add) {
+  const std::set<std::string> other_shards = forms_of_other_shards(baseline, run);
+  if (baseline.compile && baseline.compile->cases > 0) {
+    if (!run.compile || run.compile->cases == 0) {
+      add({Change::missing_check, "compile conformance", std::to_string(baseline.compile->cases) + " checks", "not run",
+           "the baseline ran compile conformance; this run did not (--no-compile, or no ptxas)", true});
+      return;
+    }
+    for (const auto& target : baseline.compile->targets)
+      if (std::find(run.compile->targets.begin(), run.compile->targets.end(), target) == run.compile->targets.end())
+        add({Change::missing_check, "compile " + target, "checked", "not checked",
+             "a target of the baseline's compile conformance that this run did not check", true});
+    uint64_t rows_missing = 0;
+    std::string first;
+    for (const auto& row : baseline.compile->matrix)
+      for (const auto& [target, cell] : row.cells) {
+        if (cell.observed == Observed::not_run) continue;
+        if (std::find(run.compile->targets.begin(), run.compile->targets.end(), target) == run.compile->targets.end()) continue;
+        const std::string key = compile_key(row, target);
+        if (compiled_now.count(key)) continue;
+        if (!rows_missing++) first = key;
+      }
+    if (rows_missing)
+      add({Change::missing_check, "compile matrix", "checked", std::to_string(rows_missing) + " cells not checked",
+           "compile cells of the baseline this run did not check, the first " + first, true});
+  }
+  std::map<std::string, const LayoutRecord*> probed_now;
+  for (const auto& layout : run.layouts) probed_now[layout.form + " sel=" + std::to_string(layout.selector)] = &layout;
+  uint64_t layouts_missing = 0;
+  std::string first_layout;
+  for (const auto& layout : baseline.layouts) {
+    const std::string key = layout.form + " sel=" + std::to_string(layout.selector);
+    if (!layout.verified || probed_now.count(key) || other_shards.count(layout.form)) continue;
+    if (!layouts_missing++) first_layout = key;
+  }
+  if (layouts_missing)
+    add({Change::missing_check, "layout probes", std::to_string(baseline.layouts.size()) + " pairs probed",
+         std::to_string(layouts_missing) + " not probed",
+         "layout probes of the baseline this run did not make (--budget runs and --layouts off skip them), the first " +
+             first_layout,
+         true});
+}
+
+}  // namespace
+
+std::string baseline_problem(const RunRecord& baseline) {
+  if (baseline.results.empty()) return "it has no results";
+  if (const auto& i = baseline.run.interrupted)
+    return "it was interrupted (by " + i->signal_name + " after " + std::to_string(i->pairs_done) + " of " +
+           std::to_string(i->pairs) + " pairs)";
+  return "";
+}
+
 DiffReport diff_runs(const RunRecord& baseline, const RunRecord& run, const std::vector<Waiver>& waivers, BitsMode bits,
                      const std::vector<Difference>& allowed) {
   DiffReport report;
@@ -324,7 +399,10 @@ DiffReport diff_runs(const RunRecord& baseline, const RunRecord& run, const std:
   compare_cases(baseline, run, report);
   const std::string device = device_of(run), driver = driver_of(run);
   auto add = [&](DiffEntry entry) {
-    if (entry.regression)
+    if (entry.kind == Change::no_results || entry.kind == Change::interrupted || entry.kind == Change::missing ||
+        entry.kind == Change::missing_check)
+      entry.waivable = false;
+    if (entry.regression && entry.waivable)
       for (const auto& w : waivers)
         if (glob_match(w.device, device) && glob_match(w.driver, driver) && glob_match(w.form, entry.id)) {
           entry.waived_by = &w;
@@ -349,16 +427,19 @@ DiffReport diff_runs(const RunRecord& baseline, const RunRecord& run, const std:
   if (baseline.compile)
     for (const auto& row : baseline.compile->matrix)
       for (const auto& [target, cell] : row.cells) observed_before[compile_key(row, target)] = cell.observed;
+  std::set<std::string> compiled_now;
   if (run.compile)
     for (const auto& row : run.compile->matrix)
       for (const auto& [target, cell] : row.cells) {
         const std::string key = compile_key(row, target);
+        if (cell.observed != Observed::not_run) compiled_now.insert(key);
         auto it = observed_before.find(key);
         if (it == observed_before.end() || it->second == cell.observed) continue;
         const bool now_disagrees = !cell.agrees() && cell.observed != Observed::not_run;
         add({Change::compile_change, key, std::string(name(it->second)), std::string(name(cell.observed)),
              now_disagrees ? "now disagrees with the catalog" : "now agrees with the catalog", now_disagrees});
       }
+  compare_checks(baseline, run, compiled_now, add);
 
   // SASS lowering per form, selector and compile path.
   std::map<std::string, const SassRecord*> sass_before;

@@ -17,13 +17,15 @@ namespace mmasp {
 struct Waiver {
   std::string device = "*";   // glob over the GPU name ("emulator" for emulated runs)
   std::string driver = "*";   // glob over the driver version
-  std::string form = "*";     // glob over the result id ("<opcode> sel=<n> <suite>") or compile/SASS key
+  std::string form;           // glob over the result id ("<opcode> sel=<n> <suite>") or compile/SASS key; required
   std::string reason;
   std::string link;
 };
 
 // Throws std::runtime_error naming the file, the JSON pointer and the problem: unknown keys (a misspelled "devcie"
-// would otherwise waive every device), values that are not strings, malformed globs, a missing reason.
+// would otherwise waive every device), values that are not strings, malformed globs or globs with control characters,
+// a missing form (a waiver names what it waives), a form glob that matches every form of the catalog, a reason with
+// no visible text.
 std::vector<Waiver> load_waivers(const std::filesystem::path& path);
 // The same from the file's text; `source` names it in errors (std::runtime_error, with the JSON pointer).
 std::vector<Waiver> parse_waivers(const std::string& text, const std::string& source);
@@ -32,6 +34,7 @@ std::vector<Waiver> parse_waivers(const std::string& text, const std::string& so
 enum class Change {
   new_failure, fixed, status_change, numeric_drift, bits_changed, compile_change, sass_change,
   missing,      // a result of the baseline that the run does not have
+  missing_check,  // compile conformance, a target, a compile row or a layout probe of the baseline the run lacks
   added,        // a result the baseline does not have
   no_results,   // the run judged nothing
   interrupted,  // the run was stopped before its end
@@ -44,6 +47,9 @@ struct DiffEntry {
   std::string before, after;
   std::string detail;
   bool regression = false;
+  // What no waiver may excuse: a run that was interrupted or judged nothing, and checks the baseline made that the run
+  // did not (missing results, compile rows and targets, layout probes). A gate must not pass on what it never ran.
+  bool waivable = true;
   const Waiver* waived_by = nullptr;
 };
 
@@ -87,6 +93,10 @@ struct DiffReport {
 // or not compared (off).
 enum class BitsMode { strict, warn, off };
 std::optional<BitsMode> bits_mode_named(std::string_view text);   // "strict", "warn", "off"
+
+// Empty when a run can serve as a baseline; else why not: it has no results (an empty or cut "results"), or it was
+// interrupted. Such a baseline can show no regression, so a gate must never compare against it.
+std::string baseline_problem(const RunRecord& baseline);
 
 // A refused comparison (report.refused()) holds the incomparabilities and no entries.
 DiffReport diff_runs(const RunRecord& baseline, const RunRecord& run, const std::vector<Waiver>& waivers,

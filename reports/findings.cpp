@@ -1,6 +1,7 @@
 #include "reports/findings.h"
 
 #include "oracle/input_file.h"
+#include "oracle/text.h"
 
 #include <fnmatch.h>
 
@@ -33,6 +34,8 @@ std::optional<FindingKind> finding_kind_named(std::string_view text) {
 }  // namespace
 
 bool glob_match(const std::string& pattern, const std::string& text) {
+  // fnmatch reads C strings: a NUL would end the pattern (or the text) early and match what the rest excludes.
+  if (pattern.find('\0') != std::string::npos || text.find('\0') != std::string::npos) return false;
   return fnmatch(pattern.c_str(), text.c_str(), 0) == 0;
 }
 
@@ -41,6 +44,11 @@ std::string glob_problem(const std::string& pattern) {
   // unterminated set or an unknown class makes fnmatch match nothing (or the set literally), silently.
   static const char* const kClasses[] = {"alnum", "alpha", "blank", "cntrl", "digit", "graph",
                                          "lower", "print", "punct", "space", "upper", "xdigit"};
+  // No id, opcode or version holds a control character; a NUL would end the glob where fnmatch reads it.
+  for (size_t i = 0; i < pattern.size(); ++i)
+    if (const auto byte = static_cast<unsigned char>(pattern[i]); byte < 0x20 || byte == 0x7f)
+      return "the glob '" + printable(pattern) + "' holds the control character " + printable(std::string(1, pattern[i])) +
+             " at byte " + std::to_string(i) + " (globs are printable text)";
   const std::string unterminated = "the glob '" + pattern + "' has a '[' without its ']' (write '[[]' for a literal '[')";
   for (size_t i = 0; i < pattern.size(); ++i) {
     if (pattern[i] == '\\') {
@@ -128,6 +136,9 @@ FindingsFile parse_findings(const std::string& text, const std::filesystem::path
     };
     Finding finding;
     finding.id = text("id", true, "");
+    if (!has_visible_text(finding.id)) fail(at + "/id", "an id with visible text is expected");
+    for (const auto& earlier : file.findings)
+      if (earlier.id == finding.id) fail(at + "/id", "the id '" + printable(finding.id) + "' is used twice (ids name one finding)");
     const std::string kind = text("kind", true, "");
     const auto parsed = finding_kind_named(kind);
     if (!parsed) fail(at + "/kind", "compile, lowering, ub-execution, numerics or spec is expected, not \"" + kind + "\"");

@@ -117,13 +117,19 @@ std::string row_class(Status worst) {
   return wants_a_look(worst) ? "warning" : "ok";
 }
 
-void verdict_section(std::ostream& out, const RunRecord& run) {
-  const bool failed = exit_code_for(run) != 0;
+void verdict_section(std::ostream& out, const RunRecord& run, const DiffReport* diff) {
+  // Red by the run, or by its comparison with the baseline (a regression, or runs that could not be compared).
+  const bool regressed = diff && (diff->refused() || diff->regressions > 0);
+  const bool failed = exit_code_for(run) != 0 || regressed;
   const bool emulated = run.environment.emulated || !run.environment.device;
   const auto& interrupted = run.run.interrupted;
   out << "<header id=\"verdict\" class=\"verdict " << (failed ? "fail" : emulated ? "emulated" : "pass") << "\">\n<h1>"
       << (interrupted ? "INTERRUPTED" : failed ? "FAIL" : emulated ? "No failures (emulated — not a hardware result)" : "PASS")
       << "</h1>\n<p>";
+  if (regressed)
+    out << (diff->refused() ? std::string("Not comparable with the baseline: see below.")
+                            : std::to_string(diff->regressions) + " regression(s) against the baseline: see below.")
+        << "<br>";
   if (interrupted)
     out << "Stopped by " << xml_escape(interrupted->signal_name) << " after " << interrupted->pairs_done << " of "
         << interrupted->pairs << " form x selector pairs: the results below are incomplete. <code>mmasp run --resume</code> "
@@ -411,7 +417,7 @@ std::string html_report(const RunRecord& run, const DiffReport* diff) {
       << (run.run.interrupted ? "INTERRUPTED" : failed ? "FAIL" : "no failures") << " — "
       << xml_escape(run.environment.device ? run.environment.device->name : std::string("emulator")) << "</title><style>"
       << kStyle << "</style></head><body>\n";
-  verdict_section(out, run);
+  verdict_section(out, run, diff);
   totals_section(out, run);
   attention_section(out, run, diff);
   matrix_section(out, run);

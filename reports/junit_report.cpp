@@ -4,6 +4,7 @@
 // compile disagreement are <failure>, Crash, Timeout and Intermittent <error>; a QualityWarning says what it warns of
 // in <system-out>. The root's totals are the sums of its testsuites.
 #include <map>
+#include <optional>
 #include <sstream>
 
 #include "oracle/text.h"
@@ -145,9 +146,52 @@ std::vector<SuiteText> compile_suites(const RunRecord& run) {
   return suites;
 }
 
+// Against a baseline: one testcase per entry that counts (a regression, waived or not), and an error when the runs
+// could not be compared. A night that is red only by its diff must not publish a JUnit file that says "0 failures".
+std::optional<SuiteText> baseline_suite(const RunRecord& run, const DiffReport& diff) {
+  SuiteText suite;
+  std::ostringstream cases;
+  const auto testcase = [&](const std::string& case_name, const std::string& inner) {
+    cases << "    <testcase classname=\"mmasp.baseline\" name=\"" << xml_escape(case_name) << "\" time=\"0\">\n" << inner
+          << "    </testcase>\n";
+    ++suite.tests;
+  };
+  if (diff.refused()) {
+    std::string why;
+    for (const auto& i : diff.incomparable)
+      if (!i.allowed) why += (why.empty() ? "" : "; ") + i.detail;
+    ++suite.errors;
+    testcase("compared with the baseline", "      <error message=\"" + xml_escape(clipped("not comparable: " + why, kMessageLimit, "diff.txt")) +
+                                               "\" type=\"NotComparable\">" + xml_escape(why) + "</error>\n");
+  }
+  for (const auto& e : diff.entries) {
+    if (!e.regression) continue;
+    const std::string what = std::string(name(e.kind)) + ": " + e.id +
+                             (e.before.empty() && e.after.empty() ? "" : " [" + e.before + " -> " + e.after + "]") +
+                             (e.detail.empty() ? "" : " " + e.detail);
+    if (e.waived_by) {
+      testcase(std::string(name(e.kind)) + ": " + e.id,
+               "      <system-out>" + xml_escape("waived (" + e.waived_by->reason + "): " + what) + "</system-out>\n");
+    } else {
+      ++suite.failures;
+      testcase(std::string(name(e.kind)) + ": " + e.id,
+               "      <failure message=\"" + xml_escape(clipped(what, kMessageLimit, "run.json")) + "\" type=\"Regression\">" +
+                   xml_escape(clipped(what, kBodyLimit, "run.json")) + "</failure>\n");
+    }
+  }
+  if (suite.tests == 0) testcase("no regression against the baseline", "");
+  std::ostringstream xml;
+  xml << "  <testsuite name=\"mmasp.baseline\" tests=\"" << suite.tests << "\" failures=\"" << suite.failures
+      << "\" errors=\"" << suite.errors << "\" skipped=\"0\" time=\"0.000000\" timestamp=\"" << xml_escape(run.run.started)
+      << "\" hostname=\"" << xml_escape(run.run.host) << "\">\n"
+      << cases.str() << "  </testsuite>\n";
+  suite.xml = xml.str();
+  return suite;
+}
+
 }  // namespace
 
-std::string junit_xml(const RunRecord& run) {
+std::string junit_xml(const RunRecord& run, const DiffReport* against_baseline) {
   std::map<std::string, std::vector<std::pair<const ResultRecord*, size_t>>> families;
   for (size_t i = 0; i < run.results.size(); ++i) families[run.results[i].family].push_back({&run.results[i], i});
   const EnvironmentRecord& env = run.environment;
@@ -171,6 +215,8 @@ std::string junit_xml(const RunRecord& run) {
     suite.xml = xml.str();
     suites.push_back(std::move(suite));
   }
+  if (against_baseline)
+    if (auto suite = baseline_suite(run, *against_baseline)) suites.push_back(std::move(*suite));
   for (SuiteText& suite : compile_suites(run)) suites.push_back(std::move(suite));
   for (const auto& [family, results] : families) {
     SuiteText suite;

@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "oracle/instruction_space.h"
+#include "oracle/text.h"
 
 namespace mmasp {
 namespace {
@@ -25,6 +26,40 @@ std::tuple<size_t, size_t, int> position(const std::string& opcode, int selector
     }
   const int suite_index = suite == Suite::special ? 0 : suite == Suite::undefined ? 1 : 2;
   return {form_index, selector_index, suite_index};
+}
+
+// "i/n" with 1 <= i <= n, digits only (what --shard accepts); nullopt for anything else, a merge's "merged k of n"
+// included.
+std::optional<std::pair<int, int>> shard_of(const std::string& text) {
+  const size_t slash = text.find('/');
+  if (slash == std::string::npos) return std::nullopt;
+  const std::string index = text.substr(0, slash), count = text.substr(slash + 1);
+  if (!all_digits(index) || !all_digits(count) || index.size() > 6 || count.size() > 6) return std::nullopt;
+  const int i = std::stoi(index), n = std::stoi(count);
+  if (i < 1 || n < 1 || i > n) return std::nullopt;
+  return std::pair{i, n};
+}
+
+// The run's identity without what differs between the shards of one run by design: the shard itself, and the device
+// (shards may run on several GPUs of one architecture, which is compared on its own).
+nlohmann::json shared_identity(const RunRecord& run, const std::string& name) {
+  if (run.run.identity.empty())
+    throw MergeError(name + ": the run records no identity (made by an older mmasp): it cannot be shown to be a shard "
+                     "of the same run");
+  nlohmann::json identity;
+  try {
+    identity = nlohmann::json::parse(run.run.identity);
+  } catch (const nlohmann::json::exception&) {
+    throw MergeError(name + ": /run/identity is not a JSON object");
+  }
+  if (!identity.is_object()) throw MergeError(name + ": /run/identity is not a JSON object");
+  for (const char* key : {"shard", "device"}) identity.erase(key);
+  return identity;
+}
+
+std::string architecture_of(const RunRecord& run) {
+  if (run.environment.emulated || !run.environment.device) return "the emulator";
+  return "sm_" + std::to_string(run.environment.device->sm);
 }
 
 template <typename T, typename Key>
@@ -48,6 +83,7 @@ RunRecord merge_runs(const std::vector<RunRecord>& shards, const std::vector<std
   std::set<std::string> ids, notes_seen;
   std::set<int> shard_indices;
   int shard_count = -1;
+  const nlohmann::json first_identity = shared_identity(first, names.front());
   for (size_t s = 0; s < shards.size(); ++s) {
     const RunRecord& shard = shards[s];
     const std::string& name = names.at(s);
@@ -63,12 +99,25 @@ RunRecord merge_runs(const std::vector<RunRecord>& shards, const std::vector<std
     same(shard.run.model_source, first.run.model_source, "the model source");
     same(shard.environment.backend, first.environment.backend, "the backend");
     same(shard.environment.toolkit, first.environment.toolkit, "the toolkit");
-    int index = 0, count = 0;
-    if (std::sscanf(shard.run.shard.c_str(), "%d/%d", &index, &count) == 2) {
-      if (shard_count >= 0 && count != shard_count) throw MergeError(name + ": shard " + shard.run.shard + " of another split");
-      shard_count = count;
-      if (!shard_indices.insert(index).second) throw MergeError(name + ": shard " + shard.run.shard + " is given twice");
-    }
+    same(architecture_of(shard), architecture_of(first), "the architecture");
+    // Everything a --resume must repeat (cases, special cases, --emulate, an injected fault, filters, ...).
+    const nlohmann::json identity = shared_identity(shard, name);
+    for (const auto& [key, value] : first_identity.items())
+      if (!identity.contains(key) || identity[key] != value)
+        throw MergeError(name + ": not a shard of the same run as " + names.front() + ": its identity differs in \"" + key +
+                         "\" (" + (identity.contains(key) ? identity[key].dump() : "absent") + " vs " + value.dump() + ")");
+    for (const auto& [key, value] : identity.items())
+      if (!first_identity.contains(key))
+        throw MergeError(name + ": not a shard of the same run as " + names.front() + ": its identity has \"" + key +
+                         "\", which the other lacks");
+    const auto parsed = shard_of(shard.run.shard);
+    if (!parsed)
+      throw MergeError(name + ": /run/shard is \"" + printable(shard.run.shard) + "\", not i/n: only the run.json of "
+                       "each shard (mmasp run --shard i/n) is merged, never a merge again");
+    const auto [index, count] = *parsed;
+    if (shard_count >= 0 && count != shard_count) throw MergeError(name + ": shard " + shard.run.shard + " of another split");
+    shard_count = count;
+    if (!shard_indices.insert(index).second) throw MergeError(name + ": shard " + shard.run.shard + " is given twice");
     for (const auto& result : shard.results) {
       if (!ids.insert(result.id).second) throw MergeError(name + ": result " + result.id + " is in two shards");
       merged.results.push_back(result);
@@ -96,6 +145,9 @@ RunRecord merge_runs(const std::vector<RunRecord>& shards, const std::vector<std
       if (!shard_indices.count(i)) missing->push_back(i);
   }
   merged.run.shard = whole ? "1/1" : "merged " + std::to_string(shard_indices.size()) + " of " + std::to_string(shard_count);
+  nlohmann::json merged_identity = nlohmann::json::parse(first.run.identity);
+  merged_identity["shard"] = merged.run.shard;
+  merged.run.identity = merged_identity.dump();
   merged.run.command = "mmasp merge";
   for (const auto& name : names) merged.run.command += " " + name;
   if (!whole && shard_count > 0)

@@ -315,6 +315,7 @@ template <typename V> void fields(V& v, RunInfo& i) {
   v("clocks", i.clocks);
   v("interrupted", i.interrupted);
   v("resumed", i.resumed, unless_empty);
+  v("identity", i.identity, unless_empty);
 }
 
 template <typename V> void fields(V& v, EnvironmentRecord& e) {

@@ -59,6 +59,9 @@ struct RunInfo {
   std::optional<ClockReport> clocks;
   std::optional<Interruption> interrupted;
   uint64_t resumed = 0;                     // how many times the run was resumed (mmasp run --resume)
+  // What decides the results, as the journal holds it for --resume (run/run_options.h run_identity): a JSON object,
+  // written as its text. `mmasp merge` refuses shards whose identities differ; empty in runs older than it.
+  std::string identity;
 };
 
 struct EnvironmentRecord {

@@ -10,7 +10,7 @@ void write_reports(const RunRecord& run, const std::filesystem::path& dir, const
   std::filesystem::create_directories(dir);
   auto write = [&](const char* file, const std::string& text) { write_file_atomically(dir / file, text); };
   write("run.json", to_json(run).dump(1) + "\n");
-  write("junit.xml", junit_xml(run));
+  write("junit.xml", junit_xml(run, against_baseline));
   write("summary.md", markdown_summary(run));
   write("report.html", html_report(run, against_baseline));
 }

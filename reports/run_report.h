@@ -15,7 +15,8 @@
 
 namespace mmasp {
 
-std::string junit_xml(const RunRecord& run);
+// With a baseline's diff, a testsuite "mmasp.baseline" holds each regression (a failure unless waived).
+std::string junit_xml(const RunRecord& run, const DiffReport* against_baseline = nullptr);
 std::string markdown_summary(const RunRecord& run);
 // What a person at the terminal reads at the end of a run: environment, counts, compile conformance, the model tier
 // and, when the run failed, the failures with their repro lines.

@@ -63,6 +63,8 @@ Backends make_backends(const BackendRequest& request) {
   }
   try {
     out.ptxas_info = locate_ptxas(request.ptxas.empty() ? std::nullopt : std::optional<fs::path>(request.ptxas));
+  } catch (const PtxasNotFound& error) {
+    throw UsageError(error.what());   // a ptxas the user named must be the one tested
   } catch (const std::exception&) {
     // No toolkit here: GPU runners may run from a prepared module store (mmasp prepare) and the driver's JIT.
   }

@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "harness/ptxas.h"
+#include "oracle/text.h"
 #include "run/usage_error.h"
 
 namespace fs = std::filesystem;
@@ -33,6 +34,7 @@ std::vector<Target> parse_targets(const std::string& list) {
 
 std::vector<CompileCase> check_compile_options(const CompileOptions& options, FindingsFile* findings) {
   const std::vector<Target> targets = parse_targets(options.targets);
+  if (const std::string problem = utf8_problem(options.filter); !problem.empty()) throw UsageError("--filter: " + problem);
   if (const std::string problem = glob_problem(options.filter); !problem.empty()) throw UsageError("--filter: " + problem);
   try {
     const FindingsFile loaded = load_findings(options.findings.empty() ? default_findings_path() : fs::path(options.findings));
@@ -46,7 +48,10 @@ std::vector<CompileCase> check_compile_options(const CompileOptions& options, Fi
     cases.insert(cases.end(), negatives.begin(), negatives.end());
   }
   if (!options.filter.empty())
-    std::erase_if(cases, [&](const CompileCase& test) { return !glob_match(options.filter, test.id); });
+    // Read as every command reads a filter: a glob over the form's opcode, or over the case id that names one case.
+    std::erase_if(cases, [&](const CompileCase& test) {
+      return !glob_match(options.filter, test.id) && !(!test.form.empty() && glob_match(options.filter, test.form));
+    });
   if (cases.empty()) throw UsageError("the filter '" + options.filter + "' matches no compile case");
   return cases;
 }
@@ -56,7 +61,12 @@ std::unique_ptr<CompileStep> run_compile_step(const CompileOptions& options,
   auto step = std::make_unique<CompileStep>();
   step->targets = parse_targets(options.targets);
   const std::vector<CompileCase> cases = check_compile_options(options, &step->findings);
-  const PtxasInfo info = locate_ptxas(options.ptxas.empty() ? std::nullopt : std::optional<fs::path>(options.ptxas));
+  PtxasInfo info;
+  try {
+    info = locate_ptxas(options.ptxas.empty() ? std::nullopt : std::optional<fs::path>(options.ptxas));
+  } catch (const PtxasNotFound& error) {
+    throw UsageError(error.what());
+  }
   const fs::path cache = options.no_cache ? fs::path()
                          : options.cache_dir.empty() ? default_ptxas_cache_dir()
                                                      : fs::path(options.cache_dir);

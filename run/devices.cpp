@@ -58,7 +58,7 @@ pid_t spawn_self(std::vector<std::string> args, const std::filesystem::path& log
   pointers.push_back(nullptr);
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0644);
   posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
   pid_t pid = 0;
   const int error = posix_spawn(&pid, "/proc/self/exe", &actions, nullptr, pointers.data(), environ);
@@ -87,6 +87,16 @@ int run_on_devices(const std::vector<std::string>& run_argv, const std::vector<D
     fault = o.inject_fault_on.substr(colon + 1);
   }
   const FolderLock lock(o.out, "--out");   // each device's run locks its own folder inside
+  // Nothing is opened through a link: a device's folder or console log planted as one would send that device's run
+  // (or its log) wherever the link points.
+  for (const auto& device : devices)
+    for (const fs::path& path : {fs::path(o.out) / device.label, fs::path(o.out) / (device.label + ".log"),
+                                 fs::path(o.out) / "devices.json"}) {
+      std::error_code error;
+      if (fs::is_symlink(fs::symlink_status(path, error)))
+        throw UsageError("--out " + o.out + ": " + path.filename().string() +
+                         " is a symbolic link; mmasp never writes through one (remove it)");
+    }
   std::vector<pid_t> pids;
   for (size_t d = 0; d < devices.size(); ++d) {
     std::vector<std::string> args = run_argv;

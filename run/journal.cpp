@@ -1,5 +1,7 @@
 #include "run/journal.h"
 
+#include <cmath>
+
 #include <random>
 #include <set>
 #include <sstream>
@@ -9,6 +11,9 @@
 
 namespace mmasp::run {
 namespace {
+
+// A year: no run lasts longer, and a resumed --budget must never be handed more time than its run had.
+constexpr double kMaxJournalSeconds = 366.0 * 24 * 3600;
 
 using nlohmann::json;
 namespace fs = std::filesystem;
@@ -37,8 +42,13 @@ JournalPair pair_from(const json& line) {
   if (!line["selector"].is_number_integer() || line["selector"].get<int64_t>() < 0 || line["selector"].get<int64_t>() > 3)
     throw RunRecordError("/pair/selector: 0 to 3 is expected");
   pair.selector = line["selector"].get<int>();
-  if (line.contains("elapsed_seconds") && !line["elapsed_seconds"].is_number())
-    throw RunRecordError("/pair/elapsed_seconds: a number is expected");
+  // The run's wall time when the pair finished: a --budget resumed from it has the rest. A negative or absurd time
+  // would hand the resumed run a budget it never had.
+  if (line.contains("elapsed_seconds") &&
+      (!line["elapsed_seconds"].is_number() || !std::isfinite(line["elapsed_seconds"].get<double>()) ||
+       line["elapsed_seconds"].get<double>() < 0 || line["elapsed_seconds"].get<double>() > kMaxJournalSeconds))
+    throw RunRecordError("/pair/elapsed_seconds: a number of seconds from 0 to " + std::to_string(int64_t(kMaxJournalSeconds)) +
+                         " is expected");
   pair.elapsed_seconds = line.value("elapsed_seconds", 0.0);
   for (size_t i = 0; i < line["results"].size(); ++i) {
     try {

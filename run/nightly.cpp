@@ -101,10 +101,13 @@ RunRecord Nightly::run(const std::string& command_line) {
   record_.run.model_tier = std::string(name(setup_->model_tier().mode));
   record_.run.model_source = setup_->model_tier().description;
   // The run begins: --out is held (a worker runs under its supervisor's hold, cli/run_command.cpp) and prepared.
-  folder_.emplace(fs::path(o_.out), o_.resume, o_.force, o_.heartbeat_fd >= 0, [this](const std::string& line) { say(line); });
+  folder_.emplace(fs::path(o_.out), o_.resume, o_.force, o_.heartbeat_fd >= 0 || o_.out_held,
+                  [this](const std::string& line) { say(line); });
   begin(command_line);
-  folder_->open(run_identity(o_, record_.environment, record_.run.case_streams, MMASP_GIT_COMMIT,
-                             setup_->model_source().identity), record_.run, pairs_);
+  const nlohmann::json identity = run_identity(o_, record_.environment, record_.run.case_streams, MMASP_GIT_COMMIT,
+                                              setup_->model_source().identity);
+  folder_->open(identity, record_.run, pairs_);
+  record_.run.identity = identity.dump();
   compile_conformance();
   for (const auto& f : findings_.findings) record_.findings.push_back({f.id, std::string(name(f.kind)), f.summary});
   if (!stop_signal()) run_isolated_ub();
@@ -299,6 +302,7 @@ std::vector<std::pair<const Form*, int>> selected_pairs(const NightlyOptions& o)
 }
 
 FindingsFile check_nightly_options(const NightlyOptions& o) {
+  if (const std::string problem = text_options_problem(o); !problem.empty()) throw UsageError(problem);
   if (o.budget > 0 && o.cases > 0) throw UsageError("give --budget or --cases, not both");
   if (o.resume && o.force) throw UsageError("give --resume or --force, not both");
   (void)selected_pairs(o);   // first: a --filter that matches nothing must not cost a whole compile step

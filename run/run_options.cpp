@@ -2,6 +2,8 @@
 
 #include <type_traits>
 
+#include "oracle/text.h"
+
 namespace mmasp::run {
 namespace {
 
@@ -22,6 +24,21 @@ json identity_value(const T& value) {
   else return json(value);
 }
 json identity_value(const std::optional<bool>& value) { return value ? json(*value) : json("default"); }
+
+// The first text option that is not well-formed UTF-8: every one reaches a JSON file (the journal's identity,
+// run.json), which holds only text.
+struct TextVisitor {
+  std::string problem;
+  template <typename T>
+  void operator()(const OptionSpec& spec, T& value) {
+    if constexpr (std::is_same_v<T, std::string>) {
+      if (!problem.empty()) return;
+      const std::string flags = spec.flags;
+      const std::string flag = flags.substr(flags.find("--"), flags.find(',', flags.find("--")) - flags.find("--"));
+      if (const std::string why = utf8_problem(value); !why.empty()) problem = flag + ": " + why;
+    }
+  }
+};
 
 struct IdentityVisitor {
   json& out;
@@ -78,6 +95,13 @@ const std::vector<std::pair<std::string, ResidentImageChoice>>& choices<Resident
   static const std::vector<std::pair<std::string, ResidentImageChoice>> all = {
       {"auto", ResidentImageChoice::automatic}, {"cubin", ResidentImageChoice::cubin}, {"ptx", ResidentImageChoice::ptx}};
   return all;
+}
+
+std::string text_options_problem(const NightlyOptions& options) {
+  NightlyOptions copy = options;
+  TextVisitor visitor;
+  visit_run_options(copy, visitor);
+  return visitor.problem;
 }
 
 json run_identity(const NightlyOptions& options, const EnvironmentRecord& environment, const std::string& case_streams,

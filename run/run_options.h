@@ -51,6 +51,9 @@ struct NightlyOptions {
   bool force = false;           // replace an unfinished run in `out`, or write beside files mmasp did not write
   // Isolation (run/worker.h): a worker sends its heartbeat to this descriptor (-1: not a worker); the test-only fault.
   int heartbeat_fd = -1;
+  // The caller holds `out` (run/folder_lock.h) for the whole run and its reports: a supervisor for its workers, or the
+  // command itself for a run in its own process. Not an option.
+  bool out_held = false;
   std::string inject_worker_fault;
   // Test-only: a fault of the catalogue (harness/fault_injection.h) applied to every batch, e.g. to show that
   // `mmasp diff` finds a change of a few bits (the results name the fault in their backend).
@@ -128,7 +131,7 @@ void visit_run_options(NightlyOptions& o, Visitor& v) {
   v(OptionSpec{"--no-compile", "skip compile conformance", true}, o.no_compile);
   v(OptionSpec{"--heartbeat-fd", "", false, 0, INT32_MAX, false, false, true}, o.heartbeat_fd);
   v(OptionSpec{"--inject-worker-fault", "", false, 0, 0, false, false, true}, o.inject_worker_fault);
-  v(OptionSpec{"--inject-fault", "", false, 0, 0, false, false, true}, o.inject_fault);
+  v(OptionSpec{"--inject-fault", "", true, 0, 0, false, false, true}, o.inject_fault);
   v(OptionSpec{"--layouts,!--no-layouts", "layout discovery (default on a GPU)", true}, o.layouts);
   v(OptionSpec{"--extras", "layout discovery, SASS and the compile-path comparison on a GPU: auto, on, off", true, 0, 0,
                false, true},
@@ -170,6 +173,9 @@ void visit_run_options(NightlyOptions& o, Visitor& v) {
                true},
     o.resident_sample);
 }
+
+// Empty when every text option is well-formed UTF-8; else "--filter: ..." naming the first that is not.
+std::string text_options_problem(const NightlyOptions& options);
 
 // The run's identity, for the journal: what decides its results — every option visit_run_options() marks, and the
 // mmasp commit, the case streams, the backend, the toolkit, the device and its driver. A --resume under another

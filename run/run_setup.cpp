@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <map>
+#include <set>
 
 #include "oracle/numeric_model_table.h"
 #include "run/usage_error.h"
@@ -44,7 +45,7 @@ RunSetup::RunSetup(const NightlyOptions& o, const std::vector<std::pair<const Fo
   if (hardware && !extras_)
     note("layout discovery, SASS and the compile-path comparison were skipped (--budget run; use --cases or --extras on)");
   layouts_ = hardware ? extras_ && o.layouts.value_or(true) : o.layouts.value_or(false);
-  choose_model_tier(o, note);
+  choose_model_tier(o, pairs, note);
   wrap_primary(o, note);
   choose_resident(o, pairs, note);
 }
@@ -111,9 +112,25 @@ void RunSetup::wrap_primary(const NightlyOptions& o, const Note& note) {
   }
 }
 
-void RunSetup::choose_model_tier(const NightlyOptions& o, const Note& note) {
+void RunSetup::choose_model_tier(const NightlyOptions& o, const std::vector<std::pair<const Form*, int>>& pairs,
+                                 const Note& note) {
   model_source_ = model_source_for(o, *backends_);
   for (const std::string& warning : model_source_.warnings) note("warning: " + warning);
+  // A record that judges none of the forms this run selects is a record that turned the model tier off for them: say
+  // so in every report, whatever the reason (an empty "forms", a record of other forms, a filter).
+  if (model_source_.record && o.model != ModelChoice::off) {
+    std::set<std::string> selected, judged;
+    for (const auto& [form, selector] : pairs) {
+      if (!model_applies(*form)) continue;
+      selected.insert(form->opcode);
+      if (model_source_.record->find(form->opcode)) judged.insert(form->opcode);
+    }
+    if (!selected.empty() && judged.empty())
+      note("warning: the model record " + model_source_.record_path.string() + " judges none of the " +
+           std::to_string(selected.size()) + " float forms this run selected (it records " +
+           std::to_string(model_source_.record->forms.size()) + " forms): their model tier " +
+           (backends_->hardware() && builtin_models_enabled() ? "falls back to the built-in table" : "is off"));
+  }
   const std::string where = backends_->hardware() ? "sm_" + std::to_string(backends_->sm()) : "the emulator";
   if (o.model == ModelChoice::off) return;
   if (!model_source_.any) {

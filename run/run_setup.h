@@ -47,7 +47,8 @@ class RunSetup {
  private:
   void choose_backends(const NightlyOptions& o, const std::function<void(const std::string&)>& say,
                        const std::function<void(const std::string&)>& note);
-  void choose_model_tier(const NightlyOptions& o, const std::function<void(const std::string&)>& note);
+  void choose_model_tier(const NightlyOptions& o, const std::vector<std::pair<const Form*, int>>& pairs,
+                         const std::function<void(const std::string&)>& note);
   void wrap_primary(const NightlyOptions& o, const std::function<void(const std::string&)>& note);
   void choose_resident(const NightlyOptions& o, const std::vector<std::pair<const Form*, int>>& pairs,
                        const std::function<void(const std::string&)>& note);

@@ -219,8 +219,16 @@ pid_t Supervisor::spawn(bool resume, int heartbeat_fd) {
   // Its own process group: the watchdog ends the worker and everything it started (ptxas, UB probes) at once.
   posix_spawnattr_setpgroup(&attributes, 0);
   posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
+  // The worker checks that its parent is still this supervisor once its death signal is set (cli/run_command.cpp).
+  std::vector<std::string> environment;
+  for (char** e = environ; *e; ++e)
+    if (std::string_view(*e).rfind(kSupervisorPidVariable + std::string("="), 0) != 0) environment.emplace_back(*e);
+  environment.push_back(kSupervisorPidVariable + std::string("=") + std::to_string(getpid()));
+  std::vector<char*> environment_pointers;
+  for (auto& entry : environment) environment_pointers.push_back(entry.data());
+  environment_pointers.push_back(nullptr);
   pid_t pid = 0;
-  const int error = posix_spawn(&pid, "/proc/self/exe", nullptr, &attributes, pointers.data(), environ);
+  const int error = posix_spawn(&pid, "/proc/self/exe", nullptr, &attributes, pointers.data(), environment_pointers.data());
   posix_spawnattr_destroy(&attributes);
   if (error != 0) throw std::runtime_error(std::string("cannot start a worker: ") + std::strerror(error));
   return pid;

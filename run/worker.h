@@ -19,6 +19,10 @@
 
 namespace mmasp::run {
 
+// The environment variable that tells a worker its supervisor's pid: a worker whose parent is no longer that process
+// (the supervisor died before the worker set its death signal) stops at once, without touching --out.
+inline constexpr const char* kSupervisorPidVariable = "MMASP_SUPERVISOR_PID";
+
 // A worker's exit status when its GPU context is lost: the supervisor starts another one.
 inline constexpr int kExitWorkerLost = 3;
 struct WorkerLost : std::runtime_error {

@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
-# Issue #32: the shipped GitLab file, run by a real CI engine (gitlab-ci-local, from npm, installed by
-# ./bootstrap.sh test) in a scratch git repository, on the emulator backend, four nights in a row:
-#   1. passes and creates the baseline;  2. passes against it;
-#   3. with an injected fault (--inject-fault) fails, and the baseline stays as it was;
-#   4. with the GPU required (MMASP_BACKEND=gpu) on this GPU-less machine fails, and says why.
+# The shipped GitLab file, run by a real CI engine (gitlab-ci-local, from npm, installed by ./bootstrap.sh test) with
+# --shell-isolation, so that each night starts from a fresh checkout and the baseline lives only in the engine's cache,
+# as on a runner. On the emulator backend, night after night:
+#   - a night with no baseline is red unless declared first (MMASP_FIRST_NIGHT=1), which makes the baseline;
+#   - a clean night passes against it;
+#   - a fault night (--inject-fault round-shifted-bits: a run that passes on its own, only the diff catches it) is red
+#     and leaves the baseline as it was, every way the gate used to go green: the baseline folder renamed, the job run
+#     from ci/, the cache cleared, a baseline with no results or "results": [], a baseline of another seed, a waiver
+#     that matches everything, MMASP_REBASELINE=1; its junit.xml and report.html show the regressions;
+#   - a run stopped by MMASP_TIME_LIMIT publishes INTERRUPTED reports; a night that needs a GPU here says why.
 # Usage: ci_gitlab_test.sh GITLAB_CI_LOCAL MMASP SOURCE_DIR WORKDIR PTXAS_CACHE
 set -u
 glci=$1 mmasp=$2 src=$3 work=$4 cache=$5
@@ -12,38 +17,120 @@ fail() { echo "FAIL: $*"; exit 1; }
 command -v rsync > /dev/null || fail "gitlab-ci-local needs rsync (./bootstrap.sh test installs it)"
 rm -rf "$work" && mkdir -p "$work/repo/ci" && cd "$work/repo" || exit 1
 cp "$src/ci/gitlab-ci.yml" .gitlab-ci.yml
+sed 's|^    - ci/nightly.sh$|    - cd ci \&\& ./nightly.sh|' .gitlab-ci.yml > from-ci.gitlab-ci.yml
+grep -q 'cd ci && ./nightly.sh' from-ci.gitlab-ci.yml || fail "could not make the variant that runs the script from ci/"
 cp "$src/ci/nightly.sh" "$src/ci/waivers.json" ci/
+printf '%s\n' '{"schema": "mmasp-waivers/1", "waivers": [{"form": "*", "reason": "flaky"}]}' > ci/waive-everything.json
 git init -q . && git add -A && git -c user.name=mmasp -c user.email=mmasp@localhost commit -qm "the nightly gate" || fail "git"
 options="--filter *m16n8k16.row.col.f32.bf16* --cases 32 --special-generated 4 --threads 2 --seed 1 --cache $cache"
-# night N BACKEND EXTRA-OPTIONS: one pipeline, as a schedule starts it; its exit status.
+fault="--inject-fault round-shifted-bits"
+stored="$work/repo/.gitlab-ci-local/cache/mmasp-baseline/mmasp-baseline/run.json"
+published="$work/repo/.gitlab-ci-local/artifacts/mmasp-nightly/mmasp-out"
+# night NAME EXTRA-RUN-OPTIONS [gitlab-ci-local arguments...]: one pipeline, as a schedule starts it; its exit status.
+# MMASP_RUN_OPTIONS is $options and the extra options (or, with RUN_OPTIONS set, those instead).
 night() {
-  "$glci" --variable CI_PIPELINE_SOURCE=schedule --variable "MMASP=$mmasp" --variable "MMASP_BACKEND=$2" \
-          --variable "MMASP_RUN_OPTIONS=$options $3" > "$work/night$1.log" 2>&1
+  local name=$1 extra=$2
+  shift 2
+  "$glci" --shell-isolation --variable CI_PIPELINE_SOURCE=schedule --variable "MMASP=$mmasp" \
+          --variable "MMASP_RUN_OPTIONS=${RUN_OPTIONS:-$options $extra}" "$@" > "$work/$name.log" 2>&1
 }
-baseline() { find "$work/repo" -path '*mmasp-baseline/run.json' -newer "$work/repo/.gitlab-ci.yml" -print0 | xargs -0 -r sha256sum | sort; }
+digest() { [ -f "$stored" ] && sha256sum < "$stored" || echo none; }
+says() { grep -q -- "$2" "$work/$1.log" || fail "$1 does not say '$2': $(tail -15 "$work/$1.log")"; }
+red() { # NAME: the night failed, and the baseline is what it was
+  [ "$status" -ne 0 ] || fail "$1 passed the pipeline: $(tail -15 "$work/$1.log")"
+  [ "$(digest)" = "$before" ] || fail "$1 changed the baseline"
+  if grep -q "remake the baseline\|MMASP_REBASELINE=1" "$work/$1.log"; then fail "$1 advises skipping the comparison"; fi
+  echo "$1: red, baseline unchanged"
+}
 
-night 1 emulator ""; status=$?
-[ $status -eq 0 ] || fail "night 1 exited $status: $(tail -20 "$work/night1.log")"
-grep -q "first night (no baseline yet): this run passed and is now the baseline" "$work/night1.log" || fail "night 1 did not say it made the baseline"
-[ -n "$(baseline)" ] || fail "night 1 left no baseline"
-echo "night 1: passed, baseline made"
+# No baseline, nothing declared: red, and no baseline made.
+before=$(digest)
+night no-baseline "" --variable MMASP_BACKEND=emulator; status=$?
+red no-baseline
+says no-baseline "no baseline at"
 
-night 2 emulator ""; status=$?
-[ $status -eq 0 ] || fail "night 2 exited $status: $(tail -20 "$work/night2.log")"
-grep -q "0 regression(s)" "$work/night2.log" || fail "night 2 did not diff against the baseline"
-grep -q "passed: no regression against the baseline" "$work/night2.log" || fail "night 2 did not say it passed"
-before=$(baseline)
-echo "night 2: passed against the baseline"
+night first "" --variable MMASP_BACKEND=emulator --variable MMASP_FIRST_NIGHT=1; status=$?
+[ $status -eq 0 ] || fail "the declared first night exited $status: $(tail -20 "$work/first.log")"
+says first "first night (MMASP_FIRST_NIGHT=1): this run passed and is now the baseline"
+[ -f "$stored" ] || fail "the first night left no baseline in the cache"
+echo "first night: passed, baseline made"
 
-night 3 emulator "--inject-fault d-high-mantissa-bit-flip"; status=$?
-[ $status -ne 0 ] || fail "night 3, with a fault injected, passed the pipeline"
-grep -q "the baseline stays as it was" "$work/night3.log" || fail "night 3 did not say the baseline was kept: $(tail -20 "$work/night3.log")"
-[ "$(baseline)" = "$before" ] || fail "night 3 changed the baseline"
-echo "night 3: failed with the injected fault, baseline unchanged"
+night first-again "" --variable MMASP_BACKEND=emulator --variable MMASP_FIRST_NIGHT=1; status=$?
+before=$(digest)
+[ $status -eq 2 ] || fail "a first night declared over a usable baseline exited $status"
+says first-again "is a usable baseline: remove it by hand"
 
-night 4 gpu ""; status=$?
-[ $status -ne 0 ] || fail "night 4, requiring a GPU on a machine without one, passed the pipeline"
-grep -q "needs a GPU, and there is no usable one here" "$work/night4.log" || fail "night 4 did not say why: $(tail -20 "$work/night4.log")"
-[ "$(baseline)" = "$before" ] || fail "night 4 changed the baseline"
-echo "night 4: failed, naming the missing GPU"
+night clean "" --variable MMASP_BACKEND=emulator; status=$?
+[ $status -eq 0 ] || fail "the clean night exited $status: $(tail -20 "$work/clean.log")"
+says clean "0 regression(s)"
+says clean "passed: no regression against the baseline"
+echo "clean night: passed against the baseline"
+before=$(digest)
+saved="$work/baseline-copy.json"
+cp "$stored" "$saved"
+restore() { mkdir -p "$(dirname "$stored")" && cp "$saved" "$stored"; }
+
+night fault "$fault" --variable MMASP_BACKEND=emulator; status=$?
+red fault
+says fault "FAILED: regressions against the baseline"
+grep -q 'type="Regression"' "$published/junit.xml" || fail "the fault night's junit.xml shows no regression"
+grep -Eq '<testsuites [^>]*failures="[1-9]' "$published/junit.xml" || fail "the fault night's junit.xml says 0 failures"
+grep -q "regression(s) against the baseline" "$published/report.html" || fail "the fault night's report.html shows no regression"
+grep -q "<h1>FAIL</h1>" "$published/report.html" || fail "the fault night's report.html is not red"
+
+night renamed "$fault" --variable MMASP_BACKEND=emulator --variable MMASP_BASELINE_DIR=baseline-renamed; status=$?
+red renamed
+says renamed "no baseline at"
+
+night from-ci "$fault" --variable MMASP_BACKEND=emulator --file from-ci.gitlab-ci.yml; status=$?
+red from-ci
+says from-ci "FAILED: regressions against the baseline"
+
+rm -rf "$work/repo/.gitlab-ci-local/cache"
+night cache-cleared "$fault" --variable MMASP_BACKEND=emulator; status=$?
+before_cleared=$before
+before=$(digest)
+red cache-cleared
+says cache-cleared "no baseline at"
+before=$before_cleared
+restore
+
+for variant in empty-results no-results-key other-seed; do
+  case $variant in
+    empty-results) python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["results"]=[]; json.dump(d,open(sys.argv[1],"w"))' "$stored" ;;
+    no-results-key) python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); del d["results"]; json.dump(d,open(sys.argv[1],"w"))' "$stored" ;;
+    other-seed) python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["run"]["seed"]=2; json.dump(d,open(sys.argv[1],"w"))' "$stored" ;;
+  esac
+  before=$(digest)
+  night "$variant" "$fault" --variable MMASP_BACKEND=emulator; status=$?
+  red "$variant"
+  case $variant in
+    other-seed) says "$variant" "NOT COMPARED CASE FOR CASE" ;;
+    *) says "$variant" "is not usable" ;;
+  esac
+  restore
+done
+before=$(digest)
+
+night waive-everything "$fault" --variable MMASP_BACKEND=emulator --variable MMASP_WAIVERS=ci/waive-everything.json; status=$?
+red waive-everything
+says waive-everything "matches every form"
+
+night rebaseline "$fault" --variable MMASP_BACKEND=emulator --variable MMASP_REBASELINE=1; status=$?
+red rebaseline
+says rebaseline "MMASP_REBASELINE is not read any more"
+
+RUN_OPTIONS="--filter *m16n8k16.row.col.f32.bf16* --cases 2000000 --threads 2 --seed 1 --cache $cache" \
+  night time-limit "" --variable MMASP_BACKEND=emulator --variable MMASP_TIME_LIMIT=3; status=$?
+red time-limit
+says time-limit "INTERRUPTED"
+grep -q 'type="Interrupted"' "$published/junit.xml" || fail "the stopped night published no INTERRUPTED junit.xml"
+grep -q "<h1>INTERRUPTED</h1>" "$published/report.html" || fail "the stopped night published no INTERRUPTED report.html"
+
+night gpu "" --variable MMASP_BACKEND=gpu; status=$?
+red gpu
+says gpu "needs a GPU, and there is no usable one here"
+
+night clean-again "" --variable MMASP_BACKEND=emulator; status=$?
+[ $status -eq 0 ] || fail "a clean night after all that exited $status: $(tail -20 "$work/clean-again.log")"
 echo PASS

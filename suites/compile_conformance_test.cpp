@@ -306,29 +306,48 @@ TEST(CompileConformanceMachinery, ADamagedCacheEntryIsRunAgain) {
 }
 
 // Issue #16: temporary files live in a directory of the process; one left by a killed process goes the next time.
-TEST(TemporaryFiles, OrphanedDirectoriesAreRemovedAndLiveOnesKept) {
+TEST(TemporaryFiles, OnlyOrphansCarryingMmaspsMarkerAreRemoved) {
   const fs::path root = fs::temp_directory_path() / ("mmasp-orphan-test-" + std::to_string(getpid()));
   fs::remove_all(root);
   const pid_t child = fork();
   if (child == 0) _exit(0);
   ASSERT_GT(child, 0);
   waitpid(child, nullptr, 0);   // a pid that no longer exists
-  const fs::path orphan = root / ("mmasp-" + std::to_string(child) + "-abc123");
-  const fs::path live = root / ("mmasp-" + std::to_string(getpid()) + "-def456");
-  const fs::path parent_alive = root / ("mmasp-" + std::to_string(getppid()) + "-ghi789");
-  const fs::path other = root / "mmasp-ptxas-cache";
-  for (const auto& dir : {orphan, live, parent_alive, other}) {
-    fs::create_directories(dir);
-    std::ofstream(dir / "input.ptx") << "x";
+  const std::string dead = std::to_string(child);
+  const auto marked = [](pid_t pid) { return "mmasp temporary directory of process " + std::to_string(pid) + "\n"; };
+  struct Planted {
+    fs::path dir;
+    std::string marker;   // written to .mmasp-temporary; empty: none
+    bool removed;
+    const char* why;
+  };
+  const std::vector<Planted> planted = {
+      {root / ("mmasp-" + dead + "-abc123"), marked(child), true, "an orphan mmasp made"},
+      {root / ("mmasp-" + dead + "-nomark"), "", false, "an orphan without mmasp's marker"},
+      {root / ("mmasp-" + dead + "-wrongpid"), marked(getpid()), false, "a marker naming another pid"},
+      {root / ("mmasp-" + std::to_string(getpid()) + "-def456"), marked(getpid()), false, "this live process's"},
+      {root / ("mmasp-" + std::to_string(getppid()) + "-ghi789"), marked(getppid()), false, "a live parent's"},
+      {root / "mmasp-20261207-nightly", "", false, "a user's folder named like a date"},
+      {root / "mmasp-ptxas-cache", "", false, "a directory not named mmasp-<pid>-*"},
+  };
+  for (const auto& p : planted) {
+    fs::create_directories(p.dir);
+    std::ofstream(p.dir / "input.ptx") << "x";
+    if (!p.marker.empty()) std::ofstream(p.dir / ".mmasp-temporary") << p.marker;
   }
+  // A link named like an orphan, to a directory holding a marker: never followed.
+  const fs::path target = root / "elsewhere";
+  fs::create_directories(target);
+  std::ofstream(target / ".mmasp-temporary") << marked(child);
+  const fs::path link = root / ("mmasp-" + dead + "-link");
+  fs::create_directory_symlink(target, link);
   remove_orphaned_temporary_directories(root);
-  EXPECT_FALSE(fs::exists(orphan));
-  EXPECT_TRUE(fs::exists(live));
-  EXPECT_TRUE(fs::exists(parent_alive));
-  EXPECT_TRUE(fs::exists(other)) << "a directory not named mmasp-<pid>-* was removed";
+  for (const auto& p : planted) EXPECT_EQ(fs::exists(p.dir), !p.removed) << p.why << ": " << p.dir;
+  EXPECT_TRUE(fs::exists(target / ".mmasp-temporary")) << "a link was followed";
   const fs::path file = write_temporary_file("payload", ".ptx");
   EXPECT_EQ(file.parent_path(), process_temporary_directory());
   EXPECT_EQ(file.extension(), ".ptx");
+  EXPECT_TRUE(fs::is_regular_file(process_temporary_directory() / ".mmasp-temporary"));
   fs::remove_all(root);
 }
 

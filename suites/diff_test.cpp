@@ -287,17 +287,97 @@ TEST(Diff, WaiverFilesAreChecked) {
       EXPECT_NE(std::string(error.what()).find(message_part), std::string::npos) << error.what();
     }
   };
-  rejects(R"({"schema": "mmasp-waivers/1", "waivers": [{"form": "*", "link": "x"}]})", "needs a reason");
-  // A misspelled key would otherwise leave "device" at "*" and waive every device.
-  rejects(R"({"schema": "mmasp-waivers/1", "waivers": [{"devcie": "A100*", "reason": "r"}]})", "/waivers/0/devcie: unknown key");
-  rejects(R"({"schema": "mmasp-waivers/1", "waivers": [{"form": "*[", "reason": "r"}]})", "without its ']'");
-  rejects(R"({"schema": "mmasp-waivers/1", "waivers": [{"driver": 580, "reason": "r"}]})", "/waivers/0/driver: a string");
+  // Issue #72: each way a waiver could waive what it does not name, refused with the field it is in.
+  const std::vector<std::pair<std::string, std::string>> refused = {
+      {R"({"form": "*tf32*", "link": "x"})", "/waivers/0/reason: every waiver needs a reason"},
+      {R"({"reason": "flaky"})", "/waivers/0/form: missing"},
+      {R"({"form": "*", "reason": "flaky"})", "/waivers/0/form: the glob '*' matches every form"},
+      {R"({"form": "mma*", "reason": "flaky"})", "matches every form"},
+      {R"({"form": "* sel=0 *", "reason": "flaky"})", "matches every form"},
+      {R"({"form": "*\u0000 only m16n8k32", "reason": "flaky"})", "/waivers/0/form: the glob '*\\x00 only m16n8k32' holds the control character"},
+      {R"({"form": "*tf32*", "device": "A\u001b[31m", "reason": "flaky"})", "/waivers/0/device: the glob"},
+      {R"({"form": "*tf32*", "reason": "\u200b"})", "/waivers/0/reason: every waiver needs a reason with visible text"},
+      {R"({"form": "*tf32*", "reason": " \u00a0\ufeff\t"})", "visible text"},
+      // A misspelled key would otherwise leave "device" at "*" and waive every device.
+      {R"({"devcie": "A100*", "form": "*tf32*", "reason": "r"})", "/waivers/0/devcie: unknown key"},
+      {R"({"form": "*[", "reason": "r"})", "without its ']'"},
+      {R"({"form": "*tf32*", "driver": 580, "reason": "r"})", "/waivers/0/driver: a string"},
+  };
+  for (const auto& [waiver, message] : refused)
+    rejects(R"({"schema": "mmasp-waivers/1", "waivers": [)" + waiver + "]}", message);
   rejects(R"({"schema": "mmasp-waivers/1", "waiver": []})", "/waiver: unknown key");
   std::ofstream(path) << R"({"schema": "mmasp-waivers/1", "waivers": [{"device": "NVIDIA*", "form": "*tf32*", "reason": "r", "link": "l"}]})";
   auto waivers = load_waivers(path);
   ASSERT_EQ(waivers.size(), 1u);
   EXPECT_EQ(waivers[0].driver, "*");
   std::filesystem::remove(path);
+}
+
+// Issue #72: a run that was interrupted, judged nothing, or lacks checks the baseline made is never waived, whatever
+// the waivers say; the same regressions of results are.
+TEST(Diff, IncompleteRunsAndMissingChecksAreNeverWaivable) {
+  const std::string path = (std::filesystem::temp_directory_path() / "mmasp-waivers-broad.json").string();
+  std::ofstream(path) << R"({"schema": "mmasp-waivers/1", "waivers": [{"form": "*m16n8k16*", "reason": "every k16 form"}]})";
+  const auto waivers = load_waivers(path);
+  std::filesystem::remove(path);
+  RunRecord interrupted = baseline();
+  interrupted.results.resize(1);
+  interrupted.run.interrupted = Interruption{15, "SIGTERM", 1, 8};
+  DiffReport report = diff_runs(baseline(), interrupted, waivers);
+  EXPECT_GE(report.regressions, 2) << format_diff(report, baseline(), interrupted);
+  bool interruption_counted = false;
+  for (const auto& e : report.entries) {
+    if (e.kind == Change::interrupted) interruption_counted = e.regression && !e.waived_by;
+    if (e.kind == Change::missing && e.regression) EXPECT_EQ(e.waived_by, nullptr) << e.id;
+  }
+  EXPECT_TRUE(interruption_counted);
+  RunRecord empty = baseline();
+  empty.results.clear();
+  report = diff_runs(baseline(), empty, waivers);
+  ASSERT_FALSE(report.entries.empty());
+  EXPECT_EQ(report.entries.front().kind, Change::no_results);
+  EXPECT_EQ(report.entries.front().waived_by, nullptr);
+  EXPECT_GE(report.regressions, 1);
+}
+
+// Issue #72: checks the baseline made and the run did not: compile conformance, a target, compile cells, layout probes.
+TEST(Diff, MissingCompileRowsTargetsAndLayoutProbesAreRegressions) {
+  RunRecord base = baseline();
+  CompileRecord compile;
+  compile.cases = 4;
+  compile.targets = {"sm_80", "sm_90a"};
+  CompileMatrixRow row{"mma.sp.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", 0, {}};
+  row.cells["sm_80"] = CompileCell{};
+  row.cells["sm_90a"] = CompileCell{};
+  CompileMatrixRow other = row;
+  other.selector = 1;
+  compile.matrix = {row, other};
+  base.compile = compile;
+  LayoutRecord layout;
+  layout.form = row.form;
+  layout.verified = true;
+  base.layouts = {layout};
+  const auto kinds = [](const DiffReport& report) {
+    std::vector<std::string> ids;
+    for (const auto& e : report.entries)
+      if (e.kind == Change::missing_check && e.regression && !e.waived_by) ids.push_back(e.id);
+    return ids;
+  };
+  RunRecord same = base;
+  EXPECT_TRUE(kinds(diff_runs(base, same, {})).empty());
+  RunRecord no_compile = base;
+  no_compile.compile.reset();
+  EXPECT_EQ(kinds(diff_runs(base, no_compile, {})), std::vector<std::string>{"compile conformance"});
+  RunRecord one_target = base;
+  one_target.compile->targets = {"sm_90a"};
+  for (auto& r : one_target.compile->matrix) r.cells.erase("sm_80");
+  EXPECT_EQ(kinds(diff_runs(base, one_target, {})), std::vector<std::string>{"compile sm_80"});
+  RunRecord fewer_rows = base;
+  fewer_rows.compile->matrix.pop_back();
+  EXPECT_EQ(kinds(diff_runs(base, fewer_rows, {})), std::vector<std::string>{"compile matrix"});
+  RunRecord no_probes = base;
+  no_probes.layouts.clear();
+  EXPECT_EQ(kinds(diff_runs(base, no_probes, {})), std::vector<std::string>{"layout probes"});
 }
 
 // Issue #14: the bits of D. The emulator with one case's D[0][0] one unit off (case 1500 of the random suite): the

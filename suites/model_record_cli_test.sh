@@ -39,4 +39,33 @@ status=$?
 "$mmasp" selftest --faults --emulator --model-record record.json --filter "$form" --cases 200 > selftest.log 2>&1 ||
   { tail -20 selftest.log; fail "selftest --faults with the record failed"; }
 grep -Eq "([0-9]+) faults: \1 caught" selftest.log || { tail -5 selftest.log; fail "selftest did not catch every fault"; }
+
+# Issue #72: a record the model cannot compute with, or whose value smuggles in another parameter, is exit 2 naming the
+# file and the field; a record that judges none of the selected forms says so in every report.
+edit() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); exec(sys.argv[3]); json.dump(d,open(sys.argv[2],"w"))' record.json "$1" "$2"; }
+while IFS='|' read -r name change field; do
+  edit "$name.json" "$change"
+  "$mmasp" run --emulate "$arithmetic" --model-record "$name.json" --filter "$form" --cases 50 --no-compile --out "$name" > "$name.log" 2>&1
+  status=$?
+  [ "$status" -eq 2 ] || { cat "$name.log"; fail "a record with $change exited $status, not 2"; }
+  grep -q "$name.json: $field" "$name.log" || { cat "$name.log"; fail "the refusal of $change does not name $field"; }
+  [ ! -e "$name/run.json" ] || fail "a refused record still made a run"
+done <<'TABLE'
+bits61|d["forms"][0]["parameters"]["fraction_bits"]="61"|/forms/0/parameters/fraction_bits
+bits999|d["forms"][0]["parameters"]["fraction_bits"]="999"|/forms/0/parameters/fraction_bits
+block0|d["forms"][0]["parameters"]["block_products"]="0"|/forms/0/parameters/block_products
+scale17|d["forms"][0]["parameters"]["scale_bits"]="17"|/forms/0/parameters/scale_bits
+spliced|d["forms"][0]["parameters"]["overflow"]="infinity,fraction_bits=24"|/forms/0/parameters/overflow
+arch|d["architecture"]="sm_"|/architecture
+TABLE
+edit none.json 'd["forms"]=[]'
+"$mmasp" run --emulate "$arithmetic" --model-record none.json --filter "$form" --cases 50 --no-compile --out none > none.log 2>&1
+grep -q "judges none of the 1 float forms this run selected" none.log || { cat none.log; fail "the console does not say the record judges nothing"; }
+for report in summary.md report.html run.json; do
+  grep -q "judges none of the 1 float forms" "none/$report" || fail "$report does not say the record judges nothing"
+done
+"$mmasp" characterize --emulator --emulate "$arithmetic" --filter "$form" --cases 0 --save zero.json --out zero > zero.log 2>&1
+[ $? -eq 2 ] && grep -q -- "--save needs random cases" zero.log && [ ! -e zero.json ] || { cat zero.log; fail "characterize --cases 0 --save was not refused"; }
+"$mmasp" run --emulate scale_bits=0 --filter "$form" --cases 8 --no-compile --out scale0 > scale0.log 2>&1
+[ $? -eq 2 ] && grep -q "scale_bits = 0 is out of range" scale0.log || { cat scale0.log; fail "--emulate scale_bits=0 was not refused"; }
 echo PASS

@@ -12,6 +12,7 @@
 
 #include "generators/bulk.h"
 #include "harness/backend.h"
+#include "judge/case_judgement.h"
 #include "judge/characterize.h"
 #include "judge/model_source.h"
 #include "oracle/instruction_space.h"
@@ -102,6 +103,73 @@ TEST(ModelRecordFile, RefusesWhatItCannotTrustNamingWhere) {
   EXPECT_NE(refusal([](json& d) { d["forms"].push_back(d["forms"][0]); }).find("recorded twice"), std::string::npos);
   EXPECT_NE(refusal([](json& d) { d["device"] = nullptr; }).find("/device"), std::string::npos);
   EXPECT_NE(refusal([](json& d) { d["forms"][0]["random_cases"] = -1; }).find("/forms/0/random_cases"), std::string::npos);
+}
+
+// Issue #72: a parameter the model cannot compute with, a value that smuggles in another parameter, an architecture
+// that names none: each refused, naming /forms/N/parameters/X (or the field).
+TEST(ModelRecordFile, EveryParameterIsParsedIntoItsFieldWithinItsRange) {
+  const json good = to_json(sample_record("sm_80", ""));
+  ASSERT_NO_THROW(parse_model_record(good, "rec.json"));
+  struct Case {
+    std::string field, value, where;
+  };
+  const std::vector<Case> refused = {
+      {"fraction_bits", "61", "/forms/0/parameters/fraction_bits"},
+      {"fraction_bits", "999", "/forms/0/parameters/fraction_bits"},
+      {"fraction_bits", "-1", "/forms/0/parameters/fraction_bits"},
+      {"fraction_bits", "+5", "/forms/0/parameters/fraction_bits"},
+      {"fraction_bits", " 25", "/forms/0/parameters/fraction_bits"},
+      {"block_products", "0", "/forms/0/parameters/block_products"},
+      {"block_products", "65", "/forms/0/parameters/block_products"},
+      {"block_interleave", "-1", "/forms/0/parameters/block_interleave"},
+      {"alignment_floor_guard", "-2", "/forms/0/parameters/alignment_floor_guard"},
+      {"scale_bits", "17", "/forms/0/parameters/scale_bits"},
+      {"scale_bits", "0", "/forms/0/parameters/scale_bits"},
+      {"overflow", "infinity,fraction_bits=24", "/forms/0/parameters/overflow"},
+      {"block_rounding", "toward-zero,block_products=4", "/forms/0/parameters/block_rounding"},
+      {"shifted_out", "", "/forms/0/parameters/shifted_out"},
+  };
+  for (const Case& c : refused) {
+    json document = good;
+    document["forms"][0]["parameters"][c.field] = c.value;
+    try {
+      const ModelRecordFile record = parse_model_record(document, "rec.json");
+      ADD_FAILURE() << c.field << "=" << c.value << " accepted as " << record.forms[0].parameters.str();
+    } catch (const ModelRecordError& error) {
+      EXPECT_NE(std::string(error.what()).find("rec.json: " + c.where + ":"), std::string::npos)
+          << c.field << "=" << c.value << ": " << error.what();
+    }
+  }
+  for (const char* architecture : {"sm_", "sm_x", "sm_9", "sm_090", "sm_90a", "sm_1000", "SM_90"}) {
+    json document = good;
+    document["architecture"] = architecture;
+    EXPECT_THROW(parse_model_record(document, "rec.json"), ModelRecordError) << architecture;
+  }
+  // The edges of each range are accepted.
+  for (const auto& [field, value] : std::vector<std::pair<std::string, std::string>>{
+           {"fraction_bits", "0"}, {"fraction_bits", "60"}, {"block_products", "64"}, {"scale_bits", "16"},
+           {"alignment_floor_guard", "-1"}}) {
+    json document = good;
+    document["forms"][0]["parameters"][field] = value;
+    EXPECT_NO_THROW(parse_model_record(document, "rec.json")) << field << "=" << value;
+  }
+}
+
+// Issue #72: parameters outside their range reach no case as a prediction: the model refuses them, and a judgement
+// that asked for one is an error, never a case "judged by the model".
+TEST(ModelRecordFile, AModelThatCannotComputeIsAnErrorNotAJudgement) {
+  const Form& form = *find_form(kF16);
+  gen::BulkGenerator generator(7);
+  MmaCase test;
+  generator.next(form, test);
+  ModelParameters bad = published_dense_hypothesis(form);
+  bad.fraction_bits = 61;
+  EXPECT_FALSE(parameters_problem(bad).empty());
+  EXPECT_THROW(model_result(test, bad), std::invalid_argument);
+  const std::vector<uint32_t> observed = model_result(test, published_dense_hypothesis(form));
+  EXPECT_THROW(judge_case(test, observed, &bad, ModelMode::strict, false), ModelError);
+  EXPECT_THROW(with_changes(ModelParameters{}, "scale_bits=0"), std::invalid_argument);
+  EXPECT_THROW(with_changes(ModelParameters{}, "overflow=infinity,fraction_bits=99"), std::invalid_argument);
 }
 
 TEST(ModelSource, AnExplicitRecordJudgesItsFormsAndTheTableTheRest) {

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <climits>
 #include <cstdlib>
@@ -445,13 +446,223 @@ TEST_F(Untrusted, GlobsAndReasonsAreChecked) {
   };
   expect_refusal(mmasp({"diff", kBaseline, kBaseline, "--waivers", waivers(R"({"form": "[[:bogus:]]", "reason": "r"})")}), 2,
                  "/waivers/0/form: the glob '[[:bogus:]]' names the character class '[:bogus:]', which does not exist");
-  expect_refusal(mmasp({"diff", kBaseline, kBaseline, "--waivers", waivers(R"({"form": "*", "reason": " "})")}), 2,
-                 "/waivers/0/reason: every waiver needs a reason (only blanks)");
+  expect_refusal(mmasp({"diff", kBaseline, kBaseline, "--waivers", waivers(R"({"form": "*tf32*", "reason": " "})")}), 2,
+                 "/waivers/0/reason: every waiver needs a reason with visible text (it has none)");
+  expect_refusal(mmasp({"diff", kBaseline, kBaseline, "--waivers", waivers(R"({"reason": "flaky"})")}), 2,
+                 "/waivers/0/form: missing");
   json findings = json_of(kSource / "findings/findings.json");
   findings["findings"][0]["cases"][0] = "accept/[[:nope:]]*";
   const fs::path path = file("findings.json", findings.dump());
   expect_refusal(mmasp({"compile", "--targets", "sm_90a", "--filter", "*tf32*", "--findings", path.string()}), 2,
                  path.string() + ": /findings/0/cases/0: the glob");
+}
+
+// --- Issue #72: no file, folder, script or toolchain opens the gate ---------------------------------------------------
+
+CommandResult mmasp_with(const std::vector<std::string>& environment, std::vector<std::string> args) {
+  const char* binary = std::getenv("MMASP_BINARY") ? std::getenv("MMASP_BINARY") : MMASP_BINARY;
+  std::vector<std::string> command = {"env"};
+  command.insert(command.end(), environment.begin(), environment.end());
+  command.push_back(binary);
+  command.insert(command.end(), args.begin(), args.end());
+  return run_command(command);
+}
+
+const std::string kOneForm = "mma.sp::ordered_metadata.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32";
+
+// A ptxas the user names is the one tested: one that cannot run is exit 2, never the build's ptxas instead.
+TEST_F(Untrusted, ANamedPtxasThatCannotRunIsRefused) {
+  const std::string missing = (dir_ / "no-such-ptxas").string();
+  expect_refusal(mmasp({"compile", "--ptxas", missing, "--targets", "sm_90a", "--filter", kOneForm}), 2,
+                 "--ptxas names " + missing);
+  expect_refusal(mmasp_with({"MMASP_PTXAS=" + missing}, {"compile", "--targets", "sm_90a", "--filter", kOneForm}), 2,
+                 "MMASP_PTXAS names " + missing);
+  const fs::path out = dir_ / "out";
+  expect_refusal(mmasp({"run", "--emulator", "--ptxas", missing, "--filter", kOneForm, "--cases", "8", "--out", out.string()}),
+                 2, "--ptxas names " + missing);
+  EXPECT_FALSE(fs::exists(out)) << "a refused run left --out behind";
+}
+
+// A ptxas that never returns: each call is killed at MMASP_TOOL_TIMEOUT, its case is not run and said so, and no child
+// outlives mmasp; a SIGTERM stops the batch at once.
+TEST_F(Untrusted, APtxasThatHangsIsKilledAndItsCasesAreNotRun) {
+  const fs::path fake = file("hanging-ptxas", "#!/bin/sh\n"
+                                              "if [ \"$1\" = --version ]; then echo 'Cuda compilation tools, release 13.0, V13.0.88'; exit 0; fi\n"
+                                              "exec sleep 1000\n");
+  fs::permissions(fake, fs::perms::owner_all);
+  const auto start = std::chrono::steady_clock::now();
+  const CommandResult timed = mmasp_with({"MMASP_TOOL_TIMEOUT=1"}, {"compile", "--ptxas", fake.string(), "--no-cache",
+                                                                    "--targets", "sm_90a", "--filter", kOneForm, "-j", "8"});
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_LT(seconds, 30) << timed.output;
+  EXPECT_NE(timed.output.find("not run"), std::string::npos) << timed.output;
+  EXPECT_EQ(run_command({"pgrep", "-f", "sleep 1000"}).exit_code, 1) << "a ptxas child outlived mmasp";
+  // SIGTERM a second into a batch whose ptxas would take 1000 s each.
+  const std::string binary = std::getenv("MMASP_BINARY") ? std::getenv("MMASP_BINARY") : MMASP_BINARY;
+  const auto term_start = std::chrono::steady_clock::now();
+  const CommandResult stopped = run_command(
+      {"sh", "-c", "\"$0\" compile --ptxas \"$1\" --no-cache --targets sm_90a --filter \"$2\" & pid=$!; sleep 1; "
+                   "kill -TERM $pid; wait $pid; echo \"exit=$?\"",
+       binary, fake.string(), kOneForm});
+  const double term_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - term_start).count();
+  EXPECT_LT(term_seconds, 15) << stopped.output;
+  EXPECT_NE(stopped.output.find("exit=143"), std::string::npos) << stopped.output;
+  EXPECT_EQ(run_command({"pgrep", "-f", "sleep 1000"}).exit_code, 1) << "a ptxas child outlived a stopped mmasp";
+}
+
+// Every command reads --filter the same way: an exact opcode selects that form's compile cases too.
+TEST_F(Untrusted, CompileReadsAnExactOpcodeAsRunDoes) {
+  const CommandResult run = mmasp({"compile", "--targets", "sm_90a", "--filter", kOneForm, "--no-negative"});
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_EQ(run.output.find("matches no compile case"), std::string::npos) << run.output;
+}
+
+// Text options that are not UTF-8 are refused naming the option, before --out exists.
+TEST_F(Untrusted, NonUtf8OptionsAreRefusedNamingTheOption) {
+  const fs::path out = dir_ / "out";
+  for (const std::string option : {"--filter", "--exclude", "--model-record"}) {
+    std::vector<std::string> args = {"run", "--emulator", "--cases", "8", "--out", out.string(), option, "a\xff\xfe"};
+    expect_refusal(mmasp(args), 2, option + ": the byte 0xff at 1 is not UTF-8");
+    EXPECT_FALSE(fs::exists(out)) << option;
+  }
+  expect_refusal(mmasp({"run", "--emulator", "--cases", "8", "--filter", kOneForm, "--out", (dir_ / "o\xff").string()}), 2,
+                 "--out: the byte 0xff");
+  EXPECT_FALSE(fs::exists(dir_ / "o\xff"));
+  expect_refusal(mmasp({"compile", "--targets", "sm_90a", "--filter", "\xc3("}), 2, "--filter: the byte 0xc3 at 0 is not UTF-8");
+}
+
+// Seconds are written as the whole-number options are: digits and a point, nothing else.
+TEST_F(Untrusted, SecondsOptionsAreReadStrictly) {
+  for (const std::string value : {"0x10", "+5", "  5", "5 ", "1e1", "-1", "inf", "nan", ".", "0"}) {
+    expect_refusal(mmasp({"run", "--emulator", "--budget", value, "--out", (dir_ / "b").string()}), 2,
+                   "a number of seconds greater than 0");
+    expect_refusal(mmasp({"run", "--emulator", "--watchdog", value, "--out", (dir_ / "w").string()}), 2,
+                   "a number of seconds greater than 0");
+  }
+  EXPECT_FALSE(fs::exists(dir_ / "b"));
+}
+
+// --devices '' names no device: refused, not a plain run.
+TEST_F(Untrusted, AnEmptyDeviceListIsRefused) {
+  const fs::path out = dir_ / "out";
+  expect_refusal(mmasp({"run", "--emulator", "--devices", "", "--out", out.string()}), 2, "--devices names no device");
+  EXPECT_FALSE(fs::exists(out / "run.json"));
+}
+
+// A device's folder or console log planted as a link in --out is refused; nothing is written through it.
+TEST_F(Untrusted, DevicesOpenNothingThroughALink) {
+  const fs::path out = dir_ / "out", elsewhere = dir_ / "elsewhere";
+  fs::create_directories(out);
+  fs::create_directories(elsewhere);
+  for (const std::string planted : {"emulator0", "emulator1.log"}) {
+    SCOPED_TRACE(planted);
+    fs::remove_all(out);
+    fs::create_directories(out);
+    if (planted.ends_with(".log")) fs::create_symlink(elsewhere / "victim.log", out / planted);
+    else fs::create_directory_symlink(elsewhere, out / planted);
+    std::vector<std::string> args = small_run(out);
+    args.insert(args.end(), {"--devices", "emulator:2"});
+    expect_refusal(mmasp(args), 2, planted + " is a symbolic link");
+    EXPECT_TRUE(fs::is_empty(elsewhere)) << "a device wrote through the link";
+  }
+}
+
+// A TMPDIR that does not exist is named, not a raw filesystem error.
+TEST_F(Untrusted, AMissingTmpdirIsNamed) {
+  expect_refusal(mmasp_with({"TMPDIR=" + (dir_ / "gone").string()},
+                            {"compile", "--no-cache", "--targets", "sm_90a", "--filter", kOneForm}),
+                 2, "TMPDIR=" + (dir_ / "gone").string());
+}
+
+// A journal's times are checked: a negative elapsed time would hand a resumed --budget run time it never had.
+TEST_F(Untrusted, AJournalWithANegativeTimeIsRefused) {
+  const fs::path out = dir_ / "out";
+  std::vector<std::string> args = {"run", "--emulator", "--no-compile", "--filter", "*m16n8k16.row.col.f16*", "--budget",
+                                   "4", "--threads", "2", "--out", out.string()};
+  ASSERT_EQ(mmasp(args).exit_code, 0);
+  std::string journal = text_of(out / "journal.jsonl");
+  const size_t at = journal.find("\"elapsed_seconds\":");
+  ASSERT_NE(at, std::string::npos);
+  const size_t end = journal.find_first_of(",}", at);
+  journal.replace(at, end - at, "\"elapsed_seconds\":-1e9");
+  file("out/journal.jsonl", journal);
+  fs::remove(out / "run.json");
+  args.push_back("--resume");
+  expect_refusal(mmasp(args), 2, "/pair/elapsed_seconds: a number of seconds from 0 to");
+}
+
+// `report --out` never writes another run's reports into a run folder (the next plain run would take an unfinished
+// run for a finished one); rendering the folder's own run.json again is fine.
+TEST_F(Untrusted, ReportNeverOverwritesARunFolder) {
+  const fs::path out = dir_ / "out";
+  ASSERT_EQ(mmasp(small_run(out)).exit_code, 0);
+  expect_refusal(mmasp({"report", kBaseline, "--out", out.string()}), 2, "holds a run (its journal.jsonl)");
+  const CommandResult again = mmasp({"report", (out / "run.json").string(), "--out", out.string()});
+  EXPECT_EQ(again.exit_code, 0) << again.output;
+}
+
+// The module store keeps a digest per entry: a flipped bit, a zeroed body or another module's cubin is made again.
+TEST_F(Untrusted, TheModuleStoreKnowsEachEntryByItsDigest) {
+  const fs::path store = dir_ / "modules";
+  const std::vector<std::string> prepare = {"prepare", "--target", "sm_90a", "--out", store.string(), "--filter", kOneForm};
+  ASSERT_EQ(mmasp(prepare).exit_code, 0);
+  std::vector<fs::path> cubins;
+  for (const auto& entry : fs::directory_iterator(store))
+    if (entry.path().extension() == ".cubin") cubins.push_back(entry.path());
+  ASSERT_GE(cubins.size(), 2u);
+  std::sort(cubins.begin(), cubins.end());
+  const std::string original = text_of(cubins[0]);
+  const auto damage = [&](const std::string& how, const std::string& bytes) {
+    SCOPED_TRACE(how);
+    fs::remove(cubins[0]);
+    file("modules/" + cubins[0].filename().string(), bytes);
+    const CommandResult again = mmasp(prepare);
+    EXPECT_EQ(again.exit_code, 0) << again.output;
+    EXPECT_EQ(text_of(cubins[0]), original) << "the damaged entry was kept";
+  };
+  std::string flipped = original;
+  flipped[flipped.size() - 100] = char(flipped[flipped.size() - 100] ^ 0x10);
+  damage("one bit flipped in the code", flipped);
+  std::string zeroed = original;
+  std::fill(zeroed.begin() + 64, zeroed.end(), '\0');
+  damage("the body zeroed", zeroed);
+  damage("another module's cubin", text_of(cubins[1]));
+}
+
+// What a record or a run says is shown without its control characters: no terminal escape reaches the console, and
+// junit.xml holds only characters XML allows.
+TEST_F(Untrusted, RecordAndRunTextIsShownSafely) {
+  json record = json::parse(text_of(kSource / "evidence/characterize/emulator-block-scale/nvf4-scale-bits-7.json"));
+  record["emulated"] = false;
+  record["device"] = {{"name", "GPU\u001b[2J\u001b[31mred"}, {"uuid", "GPU-\u001b]0;x\u0007"}, {"driver_version", "1"},
+                      {"driver_api_version", 13000}};
+  const fs::path path = file("record.json", record.dump());
+  const std::string form = record["forms"][0]["form"];
+  const CommandResult run = mmasp({"run", "--emulator", "--model-record", path.string(), "--filter", form, "--cases", "4",
+                                   "--special-generated", "1", "--no-compile", "--out", (dir_ / "out").string()});
+  EXPECT_EQ(run.output.find('\x1b'), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("GPU\\x1b[2J"), std::string::npos) << run.output;
+  json baseline = json::parse(text_of(kBaseline));
+  baseline["run"]["host"] = "host\xef\xbf\xbe\xef\xbf\xbf-\xff";
+  const fs::path odd = file("odd-run.json", baseline.dump(1, ' ', false, json::error_handler_t::ignore));
+  const fs::path reports = dir_ / "reports";
+  ASSERT_EQ(mmasp({"report", odd.string(), "--out", reports.string()}).exit_code, 0);
+  const std::string junit = text_of(reports / "junit.xml");
+  EXPECT_EQ(junit.find("\xef\xbf\xbe"), std::string::npos);
+  EXPECT_EQ(junit.find("\xef\xbf\xbf"), std::string::npos);
+  if (fs::exists("/usr/bin/xmllint"))
+    EXPECT_EQ(run_command({"xmllint", "--noout", (reports / "junit.xml").string()}).exit_code, 0);
+}
+
+// A worker whose supervisor is gone (it died before the worker set its death signal) stops without touching --out.
+TEST_F(Untrusted, AWorkerWithoutItsSupervisorStopsAtOnce) {
+  const fs::path out = dir_ / "out";
+  std::vector<std::string> args = small_run(out);
+  args.insert(args.end(), {"--worker", "--heartbeat-fd", "2"});
+  const CommandResult orphan = mmasp_with({"MMASP_SUPERVISOR_PID=1"}, args);
+  EXPECT_EQ(orphan.exit_code, 3) << orphan.output;
+  EXPECT_NE(orphan.output.find("its supervisor is gone"), std::string::npos) << orphan.output;
+  EXPECT_FALSE(fs::exists(out));
 }
 
 }  // namespace
