@@ -57,7 +57,7 @@ echo "first night: passed, baseline made"
 
 night first-again "" --variable MMASP_BACKEND=emulator --variable MMASP_FIRST_NIGHT=1; status=$?
 before=$(digest)
-[ $status -eq 2 ] || fail "a first night declared over a usable baseline exited $status"
+[ $status -ne 0 ] || fail "a first night declared over a usable baseline passed"
 says first-again "is a usable baseline: remove it by hand"
 
 night clean "" --variable MMASP_BACKEND=emulator; status=$?
