@@ -1,5 +1,6 @@
 // libFuzzer target: arbitrary bytes as a findings file (findings/findings.json, or --findings). Reading one must
-// either succeed, with every glob well formed (a malformed glob would silently document nothing), or fail with a
+// either succeed, with every glob well formed (a malformed glob would silently document nothing; a control character
+// would cut it short) and every id used once, or fail with a
 // std::runtime_error that names the file; a file that was read must match case ids without a crash.
 #include <cstdint>
 #include <cstdlib>
@@ -20,7 +21,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
     return 0;
   }
-  for (const Finding& finding : file.findings) {
+  for (size_t i = 0; i < file.findings.size(); ++i) {
+    const Finding& finding = file.findings[i];
+    for (size_t j = 0; j < i; ++j)
+      if (file.findings[j].id == finding.id) {
+        std::cerr << "findings_fuzz: an id was accepted twice: " << finding.id << "\n";
+        std::abort();
+      }
     for (const std::string& glob : finding.cases)
       if (!glob_problem(glob).empty()) {
         std::cerr << "findings_fuzz: a malformed glob was accepted: " << glob << "\n";

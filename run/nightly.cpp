@@ -202,6 +202,10 @@ void Nightly::run_pairs() {
       throw WorkerLost("the GPU context was lost during " + form->opcode + " sel=" + std::to_string(selector) +
                        " (its results say Crash); a new worker continues");
   }
+  if (runner.special_cut_pairs())
+    note(std::to_string(runner.special_cut_pairs()) + " pair(s) ran fewer generated special cases than --special-generated " +
+         std::to_string(o_.special_generated) + " (the fewest " + std::to_string(runner.fewest_special_generated()) +
+         ") so that the run's fixed work fitted its --budget; the named special cases all ran");
   if (clock_watch) {
     // In run.json's run.clocks, not in its notes: the notes are compared by mmasp diff --identical (resumed runs,
     // merged shards), and no two runs' clocks are the same.

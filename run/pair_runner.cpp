@@ -64,7 +64,7 @@ PairWork PairRunner::run(size_t index, const Form& form, int selector) {
     return work;
   }
   SuiteLimits limits;
-  limits.special_generated = o_.special_generated;
+  limits.special_generated = special_generated_for(index);
   add(work, record_of(clock_("special suites", [&] { return run_suite(context_, form, selector, Suite::special, limits); })));
   if (stop_()) return PairWork{.interrupted = true};
   if (o_.ub) undefined(form, selector, limits, work);
@@ -84,6 +84,24 @@ PairWork PairRunner::run(size_t index, const Form& form, int selector) {
   add(work, std::move(record));
   work.journal.elapsed_seconds = elapsed_();
   return work;
+}
+
+// --budget is the whole run's wall time, whatever the machine's load: when the fixed work of the pairs left (their
+// special suites, measured on the pairs so far) no longer fits the time left, the generated special cases — most of that
+// work — are cut in the same proportion. The named special cases always run, and the reports say how many pairs were
+// cut. The measure follows the clock, so a machine that slows down mid-run is seen at the next pair.
+uint32_t PairRunner::special_generated_for(size_t index) {
+  if (o_.budget <= 0 || fixed_pairs_ == 0) return o_.special_generated;
+  const double tail = std::min(1.0, 0.01 * o_.budget);
+  const double left = o_.budget - elapsed_() - tail;
+  const double per_pair = fixed_seconds_ / double(fixed_pairs_);
+  const double pairs_left = double(plan_.weighted_after(index) + (plan_.weight(index) > 0 ? 1 : 0));
+  const double needed = per_pair * pairs_left;
+  if (needed <= left || pairs_left == 0) return o_.special_generated;
+  const uint32_t cut = left <= 0 ? 0u : uint32_t(double(o_.special_generated) * left / needed);
+  ++special_cut_pairs_;
+  fewest_special_generated_ = std::min(fewest_special_generated_, cut);
+  return cut;
 }
 
 uint64_t PairRunner::random_cases() const { return o_.cases ? o_.cases : (setup_.hardware() ? 10000 : 64); }

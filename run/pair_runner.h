@@ -56,6 +56,10 @@ struct PairWork {
 
 class PairRunner {
  public:
+  // --budget: how many pairs ran fewer generated special cases than --special-generated, so that the run's fixed work
+  // fitted the time left (0: none), and the fewest any pair ran.
+  size_t special_cut_pairs() const { return special_cut_pairs_; }
+  uint32_t fewest_special_generated() const { return fewest_special_generated_; }
   // `plan`: the --budget plan over the run's pairs, in order (unused without --budget).
   PairRunner(const NightlyOptions& options, RunSetup& setup, SuiteContext& context, const IsolatedUb& isolated_ub,
              PhaseClock& clock, std::function<double()> elapsed, std::function<bool()> stop, BudgetPlan plan);
@@ -90,6 +94,10 @@ class PairRunner {
   // a short share cannot hold, the last launch's overshoot), and over how many pairs.
   double overrun_seconds_ = 0;
   size_t overrun_pairs_ = 0;
+  // --budget: pairs whose generated special cases were cut to keep the run's wall time, and the fewest any ran.
+  size_t special_cut_pairs_ = 0;
+  uint32_t fewest_special_generated_ = UINT32_MAX;
+  uint32_t special_generated_for(size_t index);
 };
 
 }  // namespace mmasp::run

@@ -133,4 +133,25 @@ says gpu "needs a GPU, and there is no usable one here"
 
 night clean-again "" --variable MMASP_BACKEND=emulator; status=$?
 [ $status -eq 0 ] || fail "a clean night after all that exited $status: $(tail -20 "$work/clean-again.log")"
+
+# The reports are published from MMASP_OUT whatever it is set to; a folder outside the checkout is refused.
+night other-out "" --variable MMASP_BACKEND=emulator --variable MMASP_OUT=nightly-reports; status=$?
+[ $status -eq 0 ] || fail "a clean night into MMASP_OUT=nightly-reports exited $status: $(tail -20 "$work/other-out.log")"
+[ -f "$work/repo/.gitlab-ci-local/artifacts/mmasp-nightly/nightly-reports/junit.xml" ] ||
+  fail "MMASP_OUT=nightly-reports: the reports were not published"
+before=$(digest)
+night outside "$fault" --variable MMASP_BACKEND=emulator --variable "MMASP_OUT=$work/outside"; status=$?
+red outside
+says outside "is not a folder inside the repository"
+
+# One night at a time per baseline: while another holds it, the script refuses.
+mkdir -p "$work/repo/mmasp-baseline"
+flock "$work/repo/mmasp-baseline" sleep 20 &
+holder=$!
+sleep 1
+(cd "$work/repo" && MMASP="$mmasp" MMASP_BACKEND=emulator MMASP_RUN_OPTIONS="$options" ci/nightly.sh) > "$work/busy.log" 2>&1
+status=$?
+kill $holder 2>/dev/null
+[ $status -eq 2 ] || fail "a night beside another holding the baseline exited $status: $(tail -5 "$work/busy.log")"
+says busy "another night holds the baseline"
 echo PASS

@@ -455,6 +455,17 @@ TEST_F(Untrusted, GlobsAndReasonsAreChecked) {
   const fs::path path = file("findings.json", findings.dump());
   expect_refusal(mmasp({"compile", "--targets", "sm_90a", "--filter", "*tf32*", "--findings", path.string()}), 2,
                  path.string() + ": /findings/0/cases/0: the glob");
+  // A NUL would end the glob where fnmatch reads it, and hide every compile disagreement behind it.
+  json nul = json_of(kSource / "findings/findings.json");
+  nul["findings"][0]["cases"][0] = std::string("*\0 only m16n8k32", 16);
+  const fs::path nul_path = file("findings-nul.json", nul.dump());
+  expect_refusal(mmasp({"compile", "--targets", "sm_90a", "--filter", "*tf32*", "--findings", nul_path.string()}), 2,
+                 nul_path.string() + ": /findings/0/cases/0: the glob '*\\x00 only m16n8k32' holds the control character");
+  json twice = json_of(kSource / "findings/findings.json");
+  twice["findings"].push_back(twice["findings"][0]);
+  const fs::path twice_path = file("findings-twice.json", twice.dump());
+  expect_refusal(mmasp({"compile", "--targets", "sm_90a", "--filter", "*tf32*", "--findings", twice_path.string()}), 2,
+                 "/findings/" + std::to_string(twice["findings"].size() - 1) + "/id: the id");
 }
 
 // --- Issue #72: no file, folder, script or toolchain opens the gate ---------------------------------------------------
@@ -663,6 +674,33 @@ TEST_F(Untrusted, AWorkerWithoutItsSupervisorStopsAtOnce) {
   EXPECT_EQ(orphan.exit_code, 3) << orphan.output;
   EXPECT_NE(orphan.output.find("its supervisor is gone"), std::string::npos) << orphan.output;
   EXPECT_FALSE(fs::exists(out));
+}
+
+// A run in its own process holds --out until its last report is written: a `mmasp report` into the same folder while it
+// runs (or right after its pairs, while it writes) is refused, and the run's run.json holds every result.
+TEST_F(Untrusted, ARunHoldsItsOutUntilTheLastReport) {
+  const fs::path out = dir_ / "out";
+  const std::vector<std::string> args = {"run", "--emulator", "--no-compile", "--filter", "*m16n8k16.row.col.f16*",
+                                         "--cases", "4000", "--threads", "2", "--isolation", "none", "--out", out.string()};
+  auto running = std::async(std::launch::async, [args] { return mmasp(args); });
+  int refused = 0, tries = 0;
+  while (running.wait_for(std::chrono::milliseconds(0)) != std::future_status::ready) {
+    if (!fs::exists(out)) continue;
+    const CommandResult report = mmasp({"report", kBaseline, "--out", out.string()});
+    ++tries;
+    refused += report.exit_code == 2;
+    EXPECT_NE(report.exit_code, 0) << "a report was written into a running run's folder: " << report.output;
+  }
+  const CommandResult done = running.get();
+  ASSERT_EQ(done.exit_code, 0) << done.output;
+  EXPECT_GT(tries, 0) << "the run ended before a report was tried: make it longer";
+  EXPECT_EQ(refused, tries);
+  const json run = json_of(out / "run.json");
+  std::istringstream lines(text_of(out / "results.jsonl"));
+  size_t streamed = 0;
+  for (std::string line; std::getline(lines, line);) ++streamed;
+  EXPECT_EQ(run["results"].size(), streamed) << "run.json lost results to a report written beside the run";
+  EXPECT_EQ(run["run"]["command"].get<std::string>().find("report"), std::string::npos);
 }
 
 }  // namespace
