@@ -50,7 +50,7 @@ constexpr const char* kSm90Evidence =
     "NVIDIA H100 80GB HBM3 (sm_90), driver 580.159.04, CUDA 13.0: mmasp characterize found these parameters for all 56 "
     "sm_90 float form x selector pairs (evidence/characterize/h100-sm90-driver580.159.04.json: every probe explained, "
     "1,120,788 special and random cases bit-exact), and mmasp run --model strict judged 10.08-10.09 M random cases "
-    "per family bit for bit with 0 deviations (evidence/model-verification/h100-sm90-driver580.159.04/)";
+    "per family bit for bit with 0 deviations (evidence/model-verification/summary.md)";
 
 // Candidates for the architectures no lent GPU has: the published *dense* parameters of that generation, applied to
 // the sparse forms as sm_90's were before they were measured. Never verified: mmasp run uses them only with

@@ -231,10 +231,10 @@ TEST(RunRecord, EveryOptionalPartWritesAndReadsBack) {
 
 namespace {
 
-// The resident path's counts (results[].resident) must add up; the committed H100 run with the resident path reads
-// and writes back unchanged.
+// The resident path's counts (results[].resident) must add up; the committed H100 --budget 60 baseline, which judged
+// every pair's random suite on the resident path, reads and writes back unchanged.
 TEST(RunRecord, ResidentCountsMustAddUp) {
-  const fs::path run = fs::path(MMASP_SOURCE_DIR) / "evidence/gpu-runs/2026-11-23-resident/run-resident-auto.json";
+  const fs::path run = baseline_path("h100-sm90-driver580.159.04-budget60");
   const json good = read_json(run);
   const RunRecord record = run_record_from_json(good);
   size_t with_resident = 0;
