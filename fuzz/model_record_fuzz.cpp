@@ -5,9 +5,8 @@
 #include <cstdint>
 #include <cstdlib>
 #include <iostream>
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "generators/bulk.h"
 #include "judge/case_judgement.h"
