@@ -335,7 +335,47 @@ struct ResidentPath::Launched {
   std::vector<uint64_t> deviations;
   std::vector<uint32_t> dump;
   double seconds = 0;
+  std::string kernel;
 };
+
+std::string_view name(ResidentKernel kernel) {
+  switch (kernel) {
+    case ResidentKernel::general: return "general";
+    case ResidentKernel::lean: return "lean";
+    case ResidentKernel::lean_768: return "lean-768";
+    case ResidentKernel::lean_dense: return "lean-dense";
+    case ResidentKernel::lean_dense_768: return "lean-dense-768";
+    case ResidentKernel::lean_fp8: return "lean-fp8";
+    case ResidentKernel::lean_narrow: return "lean-narrow";
+    case ResidentKernel::lean_narrow_f16: return "lean-narrow-f16";
+    case ResidentKernel::lean_k16: return "lean-k16";
+    case ResidentKernel::lean_k16_f16: return "lean-k16-f16";
+  }
+  return "?";
+}
+
+ResidentKernel resident_kernel_for(const resident::PairTables& tables, resident::Fault::Kind fault, size_t shared_optin_bytes,
+                                   bool wide_lean_always) {
+  // The lean kernels judge the narrow model and integer forms, and apply output faults; a float form's general model,
+  // a numerics fault's changed parameters and a register fault's second instruction need the general one.
+  const bool lean = tables.judge != resident::Judge::float_model &&
+                    (fault == resident::Fault::none || fault == resident::Fault::output);
+  if (!lean) return ResidentKernel::general;
+  // Pairs with a layout of their own run the kernel built for it (resident_kernel.cuh says why each layout pays).
+  if (tables.narrow_fp8_blocks) return ResidentKernel::lean_fp8;   // resident_pair_tables sets it only where it fits
+  if (tables.narrow_over_codes)
+    return resident::f16_words_fit(tables) ? ResidentKernel::lean_narrow_f16 : ResidentKernel::lean_narrow;
+  // Where shared memory holds fewer than 32 of the pair's warps, 24 warps of 80 registers beat the warps that fit of
+  // 64 (which spill).
+  const size_t full_block = size_t(kLeanThreads / 32) * resident_shared_words(tables, WarpLayout::case_then_words) * 4;
+  const bool fewer_than_32 = full_block > shared_optin_bytes && !wide_lean_always;
+  if (tables.dense_over_codes) return fewer_than_32 ? ResidentKernel::lean_dense_768 : ResidentKernel::lean_dense;
+  if (fewer_than_32) return ResidentKernel::lean_768;
+  // m16n8k16 pairs: the lean kernel with their case dimensions as compile-time constants, f16 operands as f32 words.
+  if (gen::portable::same_dims(tables.cases, kResidentK16Dims))
+    return resident::f16_words_fit(tables) ? ResidentKernel::lean_k16_f16 : ResidentKernel::lean_k16;
+  return ResidentKernel::lean;
+}
 
 ResidentPath::Launched ResidentPath::launch(const Form& form, int selector, const ModelParameters* model,
                                             resident::Launch launch, uint64_t warps) {
@@ -366,57 +406,39 @@ ResidentPath::Launched ResidentPath::launch(const Form& form, int selector, cons
   launch.deviations = reinterpret_cast<uint64_t*>(deviations->address());
   launch.dump = reinterpret_cast<uint32_t*>(dump->address());
 
-  // The lean kernel judges the narrow model and integer forms, and applies output faults; a float form's general
-  // model, a numerics fault's changed parameters and a register fault's second instruction need the general one.
-  const bool lean = host.tables.judge != resident::Judge::float_model &&
-                    (launch.fault.kind == resident::Fault::none || launch.fault.kind == resident::Fault::output);
-  void* kernel = lean ? lean_kernel_ : kernel_;
-  // The lean kernel: blocks as large as fit (up to 1,024 threads, in steps of 4 warps, one per scheduler), whose
-  // warps keep together by scheduler (Launch::phase_barrier) where they judge a float form. Measured on the H100 for
-  // m16n8k16 f16->f32 when it came: 8.4e7 verified cases/s against 4.9e7 with the same kernel in blocks of 4 warps
-  // and 7.4e7 in blocks of 32 without the barrier (evidence/gpu-runs/2026-11-23d-phases/shapes.log). Integer forms,
-  // whose judge is short, lose by it: 1.42e8 with it against 1.75e8 without for m16n8k32 u8, 3.84e7 against 5.75e7
-  // for m16n8k128 s4, while f16 k16 keeps 1.42e8 against 1.14e8 and e4m3 k64 3.13e7 against 2.69e7
-  // (evidence/gpu-runs/2026-11-26c-resident-speed/step1.log).
-  unsigned threads = lean ? kLeanThreads : kThreads;
+  const ResidentKernel choice = resident_kernel_for(host.tables, launch.fault.kind, size_t(shared_optin_), wide_lean_always_);
+  const bool lean = choice != ResidentKernel::general;
+  void* kernel = kernel_;
+  unsigned threads = kThreads;
+  uint32_t warp_words = resident_shared_words(host.tables, WarpLayout::case_then_words);
+  switch (choice) {
+    case ResidentKernel::general: break;
+    case ResidentKernel::lean: kernel = lean_kernel_, threads = kLeanThreads; break;
+    case ResidentKernel::lean_768: kernel = lean_768_kernel_, threads = kLean768Threads; break;
+    case ResidentKernel::lean_dense: kernel = lean_dense_kernel_, threads = kLeanThreads; break;
+    case ResidentKernel::lean_dense_768: kernel = lean_dense_768_kernel_, threads = kLean768Threads; break;
+    case ResidentKernel::lean_k16: kernel = lean_k16_kernel_, threads = kLeanThreads; break;
+    case ResidentKernel::lean_k16_f16: kernel = lean_k16_f16_kernel_, threads = kLeanThreads; break;
+    case ResidentKernel::lean_fp8:
+      kernel = lean_fp8_kernel_;
+      warp_words = resident_shared_words(host.tables, WarpLayout::fp8);
+      break;
+    case ResidentKernel::lean_narrow:
+    case ResidentKernel::lean_narrow_f16:
+      kernel = choice == ResidentKernel::lean_narrow_f16 ? lean_narrow_f16_kernel_ : lean_narrow_kernel_;
+      warp_words = resident_shared_words(host.tables, WarpLayout::narrow_over_codes);
+      break;
+  }
+  // The fp8 and narrow kernels: blocks of their __launch_bounds__ as the kernel reports it, so that an image built with
+  // other bounds (resident_benchmark --image-file) runs blocks of its own size.
+  if (choice == ResidentKernel::lean_fp8 || choice == ResidentKernel::lean_narrow || choice == ResidentKernel::lean_narrow_f16)
+    threads = unsigned(device_.max_threads(kernel)) / kThreads * kThreads;
+  // The lean kernels' warps keep together by scheduler (Launch::phase_barrier) where they judge a float form: the
+  // barrier pays for float pairs, whose judge is long, and costs integer pairs, whose judge is short.
   const bool barrier = phase_barrier_ == PhaseBarrier::on ||
                        (phase_barrier_ == PhaseBarrier::float_pairs && host.tables.judge != resident::Judge::integer);
   launch.phase_barrier = lean && barrier ? 1 : 0;
-  // Words per warp in the kernel chosen: shared_words, until a narrow-over-codes kernel is (below).
-  uint32_t warp_words = resident_shared_words(host.tables, WarpLayout::case_then_words);
   const auto shared_for = [&](unsigned t) { return size_t(t / 32) * warp_words * 4; };
-  // Where shared memory holds fewer than 32 of the pair's warps, the lean kernel of at most 768 threads and 80
-  // registers (64 make it spill): on the H100, m16n8k32 bf16 (28 warps fit) 6.37e7 -> 6.97e7 verified cases/s with
-  // 24 warps of 80 registers; fp8 k64 and s4 k128 (16 and 20 warps) alike within 2 %; forms that fit 32 warps lost
-  // 5-19 % with 24 (evidence/gpu-runs/2026-11-26-resident-speed/registers.log).
-  if (lean && shared_for(threads) > size_t(shared_optin_) && !wide_lean_always_) {
-    kernel = lean_768_kernel_;
-    threads = kLean768Threads;
-  }
-  // Integer pairs whose dense bytes go over their codes: their own kernels (resident_kernel.cuh says why), chosen by
-  // shared memory as the lean ones are. On the H100 m16n8k128 4-bit fits 20 warps so instead of 16.
-  if (lean && host.tables.dense_over_codes) {
-    kernel = threads == kLeanThreads ? lean_dense_kernel_ : lean_dense_768_kernel_;
-  }
-  // Narrow fp8 pairs: their own kernel (kResidentLeanFp8Kernel; resident_abi.h's judged_narrow_with says why), whose
-  // words go over their codes; other narrow pairs whose words do: theirs, with as many warps as fit (32 for m16n8k32).
-  if (lean && host.tables.narrow_fp8_blocks) {   // resident_pair_tables sets it only where this kernel fits
-    kernel = lean_fp8_kernel_;
-    // Its __launch_bounds__ (kResidentLeanFp8Threads) as the kernel reports it, so that an image built with other
-    // bounds (resident_benchmark --image-file) runs blocks of its own size.
-    threads = unsigned(device_.max_threads(kernel)) / kThreads * kThreads;
-    warp_words = resident_shared_words(host.tables, WarpLayout::fp8);
-  } else if (lean && host.tables.narrow_over_codes) {
-    // The f16 ones' words f32 words: on an H200 x1.07 (evidence/gpu-runs/2026-11-29b-f16words, call2.sh).
-    kernel = resident::f16_words_fit(host.tables) ? lean_narrow_f16_kernel_ : lean_narrow_kernel_;
-    threads = unsigned(device_.max_threads(kernel)) / kThreads * kThreads;   // as the fp8 kernel's, above
-    warp_words = resident_shared_words(host.tables, WarpLayout::narrow_over_codes);
-  }
-  // The m16n8k16 pairs the lean kernel would take: the same kernel with their case dimensions as constants, on an H200
-  // x1.05 for m16n8k16 f16->f32 (evidence/gpu-runs/2026-11-29-dims).
-  if (kernel == lean_kernel_ && gen::portable::same_dims(host.tables.cases, kResidentK16Dims)) kernel = lean_k16_kernel_;
-  // Of those, the f16 ones: their words f32 words, on an H200 x1.06 (evidence/gpu-runs/2026-11-29b-f16words, call2.sh).
-  if (kernel == lean_k16_kernel_ && resident::f16_words_fit(host.tables)) kernel = lean_k16_f16_kernel_;
   if (every_pair_kernel_) kernel = every_pair_kernel_;   // tests (send_every_pair_to)
   // The dynamic shared memory a block may have: the device's, less the kernel's static (the fp8 kernel's copies,
   // kFp8StaticSharedBytes).
@@ -432,6 +454,7 @@ ResidentPath::Launched ResidentPath::launch(const Form& form, int selector, cons
   const auto start = std::chrono::steady_clock::now();
   device_.launch(kernel, unsigned(blocks), threads, shared, parameters);
   Launched out;
+  out.kernel = every_pair_kernel_ ? "as the test sent it" : std::string(name(choice));
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   device_.copy_from(&out.counters, *counters, sizeof out.counters);
   out.deviations.resize(size_t(std::min<unsigned long long>(out.counters.recorded, launch.deviation_capacity)));
@@ -465,6 +488,7 @@ ResidentResult ResidentPath::check(const Form& form, int selector, const ModelPa
   out.deviating_indices = std::move(done.deviations);
   std::sort(out.deviating_indices.begin(), out.deviating_indices.end());
   out.seconds = done.seconds;
+  out.kernel = done.kernel;
   return out;
 }
 

@@ -59,8 +59,32 @@ struct ResidentCounts {
   uint64_t fault_changed = 0;   // with a test-only fault: cases whose D it changed
   uint64_t overflowed() const { return deviating - recorded; }
 };
+// The resident kernels (resident_source.h builds them from one body; docs/resident.md says why each exists), and the
+// one function that says which of them judges a pair. ResidentPath::launch runs what it says, and run.json names it
+// (results[].resident.kernel).
+enum class ResidentKernel {
+  general,          // the general model, numerics and register faults
+  lean,             // narrow-model and integer pairs, output faults: 1,024-thread blocks
+  lean_768,         // the same for pairs of which shared memory holds fewer than 32 warps: 768 threads, 80 registers
+  lean_dense,       // integer pairs whose dense bytes go over their codes (m16n8k128)
+  lean_dense_768,   // the same, where shared memory holds fewer than 32 of their warps
+  lean_fp8,         // narrow e4m3/e5m2 pairs with the sm_90 record's blocks
+  lean_narrow,      // the other pairs whose narrow words go over their codes (m16n8k32 bf16)
+  lean_narrow_f16,  // the same with f16 operands as f32 words (m16n8k32 f16)
+  lean_k16,         // the lean kernel with m16n8k16's case dimensions as constants
+  lean_k16_f16,     // the same with f16 operands as f32 words
+};
+std::string_view name(ResidentKernel kernel);   // "general", "lean", "lean-768", ...
+// Which kernel judges a pair with these tables: the general one for a float pair of the general model or with a
+// numerics or register fault, else the lean kernel of the pair's layout. `shared_optin_bytes`: the shared memory a
+// block may have on the device (a pair of which fewer than 32 warps fit runs a 768-thread kernel, unless
+// `wide_lean_always`).
+ResidentKernel resident_kernel_for(const resident::PairTables& tables, resident::Fault::Kind fault, size_t shared_optin_bytes,
+                                   bool wide_lean_always = false);
+
 struct ResidentResult {
   ResidentCounts counts;
+  std::string kernel;                        // the kernel that judged the cases (name(ResidentKernel))
   std::vector<uint64_t> deviating_indices;   // sorted; at most the capacity asked for
   double seconds = 0;                        // the launches alone
 };

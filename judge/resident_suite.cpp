@@ -37,6 +37,7 @@ LaunchTotals run_launches(ResidentPath& path, const Form& form, int selector, co
     totals.counts.recorded += r.counts.recorded;
     totals.counts.fault_changed += r.counts.fault_changed;
     totals.seconds += r.seconds;
+    totals.kernel = r.kernel;
     totals.deviating_indices.insert(totals.deviating_indices.end(), r.deviating_indices.begin(), r.deviating_indices.end());
     totals.next_index += count;
     // About half a second per launch: short enough to stop promptly, long enough to keep the GPU busy.
@@ -83,6 +84,7 @@ SuiteResult run_resident_random(SuiteContext& context, ResidentPath& path, const
   summary.recorded = gpu.counts.recorded;
   summary.seconds = gpu.seconds;
   summary.host_seconds = host_seconds;
+  summary.kernel = gpu.kernel;
   result.count_gpu_cases(summary, !form.is_integer());
   if (!gpu.deviating_indices.empty()) {
     // The host's verdict on each: a failure or deviation reproduces there; a case whose D there is the model's is

@@ -33,6 +33,7 @@ struct LaunchTotals {
   double seconds = 0;                        // kernel time
   uint64_t next_index = 0;                   // the first case not checked
   bool stopped = false;                      // plan.stop ended the launches
+  std::string kernel;                        // the kernel that judged them (harness/resident.h ResidentKernel)
 };
 // Launches of about half a second each, sized by the measured rate and, with a time limit, by what is left of it.
 LaunchTotals run_launches(ResidentPath& path, const Form& form, int selector, const ModelParameters* model,

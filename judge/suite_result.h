@@ -84,6 +84,7 @@ struct ResidentSummary {
   uint64_t replayed = 0;           // of which the host regenerated, ran and judged through the normal path
   double seconds = 0;              // kernel time
   double host_seconds = 0;         // the host sample's time
+  std::string kernel;              // which resident kernel judged the cases (harness/resident.h resident_kernel_for)
   uint64_t overflowed() const { return deviating - recorded; }
 };
 

@@ -240,7 +240,8 @@ std::vector<std::string> random_case_lines(const RunRecord& run) {
   const auto line = [&](const char* what, const Fewest& fewest) {
     const ResultRecord& r = *fewest.result;
     std::string text = std::string("fewest random cases of ") + what + ": " + std::to_string(r.cases) + " (" + r.id;
-    if (r.resident) text += "; " + std::to_string(r.resident->checked) + " on the GPU in " + significant(r.resident->seconds) + " s of kernel time";
+    if (r.resident) text += "; " + std::to_string(r.resident->checked) + " on the GPU in " + significant(r.resident->seconds) + " s of kernel time" +
+                            (r.resident->kernel.empty() ? "" : " (kernel " + r.resident->kernel + ")");
     if (r.planned) text += "; planned " + percent(r.planned->share) + " of the random-suite time, " + significant(r.planned->seconds) + " s";
     return text + ")";
   };

@@ -455,6 +455,7 @@ template <typename V> void fields(V& v, ResidentRecord& g) {
   v("replayed", g.replayed);
   v("seconds", g.seconds);
   v("host_seconds", g.host_seconds, Presence::unless_empty);
+  v("kernel", g.kernel, Presence::unless_empty);
   // Nothing lost: every case drawn was judged, every deviating case was recorded or counted as overflowed, and the
   // host replayed none that was not recorded.
   v.check([&] { return std::tuple{g.generated == g.checked, "checked", "a count equal to generated is expected"}; });
@@ -791,7 +792,7 @@ ResultRecord record_of(const SuiteResult& r) {
   }
   if (const auto& g = r.resident)
     out.resident = ResidentRecord{g->host_sample, g->first_index, g->generated, g->checked, g->deviating, g->recorded,
-                                  g->overflowed(), g->replayed, g->seconds, g->host_seconds};
+                                  g->overflowed(), g->replayed, g->seconds, g->host_seconds, g->kernel};
   if (r.intermittent_case) {
     const IntermittentReport& i = *r.intermittent_case;
     const size_t e = size_t(i.row * r.form->shape.n + i.col);

@@ -157,6 +157,7 @@ struct ResidentRecord {         // the GPU-resident path's share of a random sui
            replayed = 0;
   double seconds = 0;             // kernel time
   double host_seconds = 0;        // the host sample's time (absent in run.json before issue #28)
+  std::string kernel;             // the resident kernel that judged the cases ("lean-k16-f16", ...); empty in older runs
 };
 struct PlannedShare {           // a --budget run's plan for a random suite (run/budget_plan.h)
   double weight = 0;              // the form's declared weight

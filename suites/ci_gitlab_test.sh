@@ -154,4 +154,22 @@ status=$?
 kill $holder 2>/dev/null
 [ $status -eq 2 ] || fail "a night beside another holding the baseline exited $status: $(tail -5 "$work/busy.log")"
 says busy "another night holds the baseline"
+
+# A baseline folder that cannot be written: a clean night still passes against it, keeping it, and says so. Read-only
+# for root too: a read-only bind mount in a mount namespace of the test's own.
+if unshare --user --map-root-user --mount true 2> /dev/null; then
+  rm -rf "$work/repo/mmasp-baseline" && mkdir -p "$work/repo/mmasp-baseline" && cp "$stored" "$work/repo/mmasp-baseline/run.json"
+  kept=$(sha256sum < "$work/repo/mmasp-baseline/run.json")
+  (cd "$work/repo" && MMASP="$mmasp" MMASP_BACKEND=emulator MMASP_RUN_OPTIONS="$options" \
+     unshare --user --map-root-user --mount sh -c \
+     'mount --bind mmasp-baseline mmasp-baseline && mount -o remount,ro,bind mmasp-baseline && exec ci/nightly.sh') \
+    > "$work/read-only.log" 2>&1
+  status=$?
+  [ $status -eq 0 ] || fail "a clean night with a read-only baseline folder exited $status: $(tail -8 "$work/read-only.log")"
+  says read-only "cannot be written, so the old baseline stays"
+  [ "$(sha256sum < "$work/repo/mmasp-baseline/run.json")" = "$kept" ] || fail "the read-only baseline changed"
+  echo "read-only baseline folder: passed, baseline kept"
+else
+  echo "read-only baseline folder: not tried (no private mount namespace here)"
+fi
 echo PASS

@@ -19,6 +19,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <map>
 #include <set>
 #include <sstream>
 #include <string>
@@ -130,6 +131,56 @@ TEST(Resident, EveryPairsInstructionIsInTheSwitchOfEachKernelThatAcceptsIt) {
   // The point of it: the kernels of one shape search a few of the ids, not all 152.
   EXPECT_EQ(k16_admitted, 28) << "m16n8k16's pairs: f16 (f16 and f32 D) and bf16, 4 selectors, tf32 2, both metadata kinds";
   EXPECT_EQ(k16_f16_admitted, 16) << "m16n8k16 f16's pairs: f16 and f32 D, 4 selectors, both metadata kinds";
+}
+
+// Which kernel judges a pair is one function (resident_kernel_for), asked here for every sm_90 pair on an H100's shared
+// memory: each kernel takes the pairs it was built for and no other, a pair of the general model or with a numerics
+// or register fault goes to the general kernel, and every kernel has a name of its own (run.json writes it).
+TEST(Resident, OneFunctionSaysWhichKernelJudgesEachPair) {
+  constexpr size_t kH100SharedOptin = 227 * 1024;
+  std::map<ResidentKernel, int> taken;
+  for (const Form& form : instruction_space()) {
+    if (!has_resident_kernel(form)) continue;
+    const auto model = model_for(form);
+    const bool f16 = form.a == ElemType::f16, bf16 = form.a == ElemType::bf16;
+    const bool fp8 = form.a == ElemType::e4m3 || form.a == ElemType::e5m2;
+    for (int selector : form.selectors) {
+      SCOPED_TRACE(form.opcode + " sel=" + std::to_string(selector));
+      const resident::PairTables tables = resident_pair_tables(form, selector, model ? &*model : nullptr).tables;
+      const ResidentKernel kernel = resident_kernel_for(tables, resident::Fault::none, kH100SharedOptin);
+      ++taken[kernel];
+      EXPECT_NE(kernel, ResidentKernel::general) << "a verified sm_90 pair left to the general kernel";
+      EXPECT_EQ(kernel == ResidentKernel::lean_fp8, fp8);
+      if (form.shape.k == 32 && !form.is_integer()) {
+        EXPECT_EQ(kernel == ResidentKernel::lean_narrow_f16, f16);
+        EXPECT_EQ(kernel == ResidentKernel::lean_narrow, bf16);
+      }
+      if (form.shape.k == 16 && (f16 || bf16))
+        EXPECT_EQ(kernel, f16 ? ResidentKernel::lean_k16_f16 : ResidentKernel::lean_k16);
+      const bool dense = kernel == ResidentKernel::lean_dense || kernel == ResidentKernel::lean_dense_768;
+      EXPECT_EQ(dense, form.is_integer() && form.shape.k == 128);
+      if (kernel == ResidentKernel::lean_k16_f16 || kernel == ResidentKernel::lean_narrow_f16) EXPECT_TRUE(f16);
+      // Faults the lean kernels cannot apply go to the general kernel; output faults stay.
+      EXPECT_EQ(resident_kernel_for(tables, resident::Fault::numerics, kH100SharedOptin), ResidentKernel::general);
+      EXPECT_EQ(resident_kernel_for(tables, resident::Fault::registers, kH100SharedOptin), ResidentKernel::general);
+      EXPECT_EQ(resident_kernel_for(tables, resident::Fault::output, kH100SharedOptin), kernel);
+      // A device with little shared memory sends the pairs with a full block of their own to the 768-thread kernels.
+      const ResidentKernel small = resident_kernel_for(tables, resident::Fault::none, 16 * 1024);
+      if (kernel == ResidentKernel::lean || kernel == ResidentKernel::lean_k16 || kernel == ResidentKernel::lean_k16_f16)
+        EXPECT_EQ(small, ResidentKernel::lean_768);
+      if (dense) EXPECT_EQ(small, ResidentKernel::lean_dense_768);
+      EXPECT_EQ(resident_kernel_for(tables, resident::Fault::none, 16 * 1024, true) == ResidentKernel::lean_768, false);
+    }
+  }
+  // Every lean kernel but the 768-thread ones (which no sm_90 pair needs on an H100) takes some pair there.
+  for (ResidentKernel k : {ResidentKernel::lean_fp8, ResidentKernel::lean_narrow, ResidentKernel::lean_narrow_f16,
+                           ResidentKernel::lean_k16, ResidentKernel::lean_k16_f16})
+    EXPECT_GT(taken[k], 0) << name(k);
+  std::set<std::string_view> names;
+  for (ResidentKernel k : {ResidentKernel::general, ResidentKernel::lean, ResidentKernel::lean_768, ResidentKernel::lean_dense,
+                           ResidentKernel::lean_dense_768, ResidentKernel::lean_fp8, ResidentKernel::lean_narrow,
+                           ResidentKernel::lean_narrow_f16, ResidentKernel::lean_k16, ResidentKernel::lean_k16_f16})
+    EXPECT_TRUE(names.insert(name(k)).second) << name(k);
 }
 
 TEST(Resident, EverySm90PairHasAKernelAndTablesThatPackAndJudgeAsTheHostDoes) {

@@ -315,6 +315,25 @@ TEST_F(Untrusted, PrepareOnAFullDiskFails) {
   EXPECT_NE(run.output.find("FAILED (the store is incomplete)"), std::string::npos) << run.output;
 }
 
+// `compile --json` on a full disk: exit 2 naming the file, and no truncated compile.json left where the earlier one was.
+TEST_F(Untrusted, CompileJsonOnAFullDiskLeavesNoTruncatedFile) {
+  if (run_command({"unshare", "--user", "--map-root-user", "--mount", "true"}).exit_code != 0)
+    GTEST_SKIP() << "no full disk to try: this machine does not allow a private mount namespace (unshare --user --mount)";
+  const fs::path folder = dir_ / "full";
+  fs::create_directories(folder);
+  const char* binary = std::getenv("MMASP_BINARY") ? std::getenv("MMASP_BINARY") : MMASP_BINARY;
+  // An earlier, whole compile.json of a few bytes fits; the new one (tens of KB) does not.
+  const CommandResult run = run_command(
+      {"unshare", "--user", "--map-root-user", "--mount", "sh", "-c",
+       "mount -t tmpfs -o size=8k tmpfs \"$1\" && printf '{\"earlier\": true}\\n' > \"$1/compile.json\" && "
+       "\"$0\" compile --targets sm_90a,sm_80 --filter '*m16n8k16*' --json \"$1/compile.json\"; status=$?; "
+       "cat \"$1/compile.json\"; exit $status",
+       binary, folder.string()});
+  EXPECT_EQ(run.exit_code, 2) << run.output;
+  EXPECT_NE(run.output.find(folder.string() + "/compile.json"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("{\"earlier\": true}"), std::string::npos) << "the earlier compile.json was replaced: " << run.output;
+}
+
 TEST_F(Untrusted, ADamagedStoreEntryIsMadeAgainAndANonFileIsSaid) {
   const fs::path store = dir_ / "store";
   const std::vector<std::string> prepare = {"prepare", "--target", "sm_90a", "--filter", "*m16n8k16.row.col.f32.bf16*",
