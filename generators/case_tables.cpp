@@ -24,9 +24,8 @@ uint32_t width_of(const ElementSampler& sampler) {
 
 // The arena's blocks already appended, by content: samplers of one type hold the same class lists (all_codes is every
 // class's codes of the type, in class order), and often the same slot classes, so that each is put in the arena once.
-// A form's samplers of one type had a copy each: m16n8k32 f16->f16's 14 wide samplers made a 245 KB arena where one
-// copy of each list is 31 KB, and its draws read those lists at random (the code's load after the class record's was
-// the kernel's line with the most stall samples: evidence/gpu-runs/2026-11-27g-h100, call9.sh).
+// With a copy per sampler, a form's arena grows several times over (m16n8k32 f16->f16's 14 wide samplers), and its
+// draws read those lists at random: one copy of each list keeps them in cache.
 using Appended = std::map<std::vector<uint32_t>, uint32_t>;
 uint32_t append_once(std::vector<uint32_t>& arena, Appended& appended, const std::vector<uint32_t>& words) {
   if (auto it = appended.find(words); it != appended.end()) return it->second;

@@ -1,9 +1,7 @@
 // The GPU's SM clock while a run's pairs run, sampled through NVML. A GPU that slows itself (too hot, at its
 // power cap) runs every pair's resident kernel slower, so a --budget run gets fewer cases than the same GPU gives
-// cool: on a lent H100 that reached 85-90 C, mmasp run --budget 60 ran at a mean SM clock of 1,367 of its 1,980 MHz
-// and every pair's kernel rate was about 0.70 of the same kernels' on a cooler H100
-// (evidence/gpu-runs/2026-11-27h-h100, call7.sh, clocks7.csv). The run says so, so that a short count is read as the
-// GPU's and not the build's.
+// cool (a hot H100 was seen at about two thirds of its SM clock, every kernel slower in proportion). The run says so,
+// so that a short count is read as the GPU's and not the build's.
 #pragma once
 
 #include <condition_variable>

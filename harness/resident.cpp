@@ -133,10 +133,10 @@ ResidentPairTables resident_pair_tables(const Form& form, int selector, const Mo
       resident::dense_chunk_selectors(t.cases, nibble, out.layouts.data() + t.dense_selectors + 2 * nibble);
     point_at_host_copies(out);   // the layouts grew
   }
-  // The dense bytes over the codes, in the dense kernels, where that measured faster: on the H100, m16n8k128 4-bit
-  // (20 warps per multiprocessor instead of 16) x1.13-x1.20, while the m16n8k64 forms, which it takes from 24 warps
-  // of 80 registers to 32 of 64 (8-bit) or leaves at 32 (4-bit), ran x0.87-x0.97 (evidence/gpu-runs/2026-11-27d-spread,
-  // step 7). A choice of speed, not of correctness: any pair that fits is judged alike either way.
+  // The dense bytes over the codes, in the dense kernels, where that measured faster: m16n8k128 4-bit, whose case
+  // alone then sizes a warp's shared memory (more warps per multiprocessor); the m16n8k64 forms lost by it, since it
+  // also changes their kernel's registers. A choice of speed, not of correctness: any pair that fits is judged alike
+  // either way.
   // Their kernels' case dimensions are constants (kResidentDenseDims).
   t.dense_over_codes = t.integer_dense && resident::dense_over_codes_fits(t.cases) && t.cases.k >= 128 &&
                        t.dense_selectors != resident::kNoTable && gen::portable::same_dims(t.cases, kResidentDenseDims);
@@ -149,9 +149,8 @@ ResidentPairTables resident_pair_tables(const Form& form, int selector, const Mo
     t.narrow_one_block = stored;
   // Narrow words over the codes where the words after the case leave fewer than 32 warps on sm_90 (227 KB of shared
   // memory a block, cudaDevAttrMaxSharedMemoryPerBlockOptin on the H100 and H200): fp8 k64 (whose kernel also puts A's
-  // words over the nibbles, fp8_shared_words: 24 warps where 16 fit before; its draw's table lookups lose L1 to them,
-  // 6-10 % slower drawing at 24 warps than at 20, but judging gains more, evidence/gpu-runs/2026-11-28b-fp8/call6.sh) and the m16n8k32 f16 and bf16 forms
-  // (28 warps fit, 24 ran, with about 55 KB of L1 left; 28 with 23 KB drew 10-20 % slower, call4.log).
+  // words over the nibbles, fp8_shared_words: more warps fit; its draw's table lookups lose L1 to them, but judging
+  // gains more) and the m16n8k32 f16 and bf16 forms (whose draws need L1 left beside their warps' words).
   constexpr uint32_t kWordsFor32Warps = 227u * 1024u / 4u / 32u;
   t.narrow_over_codes = t.judge == resident::Judge::narrow_model && resident::narrow_over_codes_fits(t.cases) &&
                         resident::shared_words(t) > kWordsFor32Warps;

@@ -40,8 +40,7 @@ inline constexpr const char* kResidentLean768Kernel = "mmasp_resident_lean_768";
 // The lean kernel for fp8 pairs with the sm_90 record's blocks (PairTables::narrow_fp8_blocks) and nothing else: their
 // blocks walked by compile-time indices, in blocks of at most 768 threads, so up to 80 registers. B's words go over
 // their codes (PairTables::narrow_over_codes) and A's over the nibbles (fp8_shared_words), so that 24 warps fit in an
-// H100's shared memory. On an H200, 20 warps of 96 registers verified x1.10-x1.13 of 16 warps of 128, 20 of 80 the
-// same, 16 of 96 x0.99: the warps pay, not the registers (evidence/gpu-runs/2026-11-28b-fp8, call1.sh). It reads the
+// H100's shared memory: for this kernel the warps in flight pay, not the registers each warp may use. It reads the
 // pair's cells and f32 tables from its own copies in static shared memory (resident_abi.h's kFp8SharedCellWords).
 inline constexpr const char* kResidentLeanFp8Kernel = "mmasp_resident_lean_fp8";
 // The lean kernel for integer pairs whose dense bytes are written over their codes (PairTables::dense_over_codes) and

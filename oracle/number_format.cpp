@@ -20,8 +20,8 @@ using T = ElemType;
 
 // PTX ISA 5.2.3 and IEEE 754. tf32 is the top 19 bits of a 32-bit register: 1 sign, 8 exponent, 10 mantissa bits.
 // What mma does with the 13 bits below is not stated for mma (the ISA's wgmma text says they are ignored); the oracle
-// models them as ignored. The special case tf32-low-bits-set checks it on every run; on an H100 (driver 580.159.04)
-// it held for every tf32 form (evidence/gpu-runs/2026-11-22-h100-execution.md).
+// models them as ignored. The special case tf32-low-bits-set checks it on every run; it held for every tf32 form on an
+// H100 (driver 580.159.04; the committed baselines in evidence/baselines/).
 const FloatFormat kFloatFormats[] = {
     {T::f16, 5, 10, 15, true, Specials::ieee, true, 16, 0},
     {T::bf16, 8, 7, 127, true, Specials::ieee, true, 16, 0},

@@ -22,9 +22,8 @@ namespace mmasp::run {
 // The weight of a form's random suite in a --budget run. Float forms weigh 5 integer ones: float arithmetic is where a
 // driver, toolkit or hardware change moves D inside the spec bound, which only the bit-exact model sees, while an
 // integer result is exact and a few cases settle it. Forms whose operands are 8 bits or narrower (fp8, kind::f8f6f4,
-// the block-scale kinds) weigh 3 times a float form again: the resident kernel judges an m16n8k64 fp8 case in about 6
-// times the time of an m16n8k16 f16 one (2.1e7 against 1.26e8 verified cases/s on an H100,
-// evidence/gpu-runs/2026-11-26-resident-speed/table-final-after.txt), and their host sample is slower too.
+// the block-scale kinds) weigh 3 times a float form again: the resident kernel judges such a case several times slower
+// than an m16n8k16 f16 one (docs/performance.md), and their host sample is slower too.
 double random_suite_weight(const Form& form);
 // One line that says the weights, for run.json's notes and the reports.
 std::string random_suite_weights_note();

@@ -109,9 +109,8 @@ uint64_t PairRunner::random_cases() const { return o_.cases ? o_.cases : (setup_
 // --budget is the whole run's wall time. The random suite gets its planned share (run/budget_plan.h) of what is left
 // once the pairs after this one have done their own fixed work (special suites, UB, extras: estimated by the mean of
 // the pairs so far), have run past their own shares as the pairs so far did on average, and the reports are written.
-// Without that second estimate the overruns fell on the last pairs: on an H100, --budget 60 ran 4.5 s past the plan
-// over 152 pairs (about 45 ms per integer pair), and the last pair was left no time
-// (evidence/gpu-runs/2026-11-26-resident-speed/budget60-run.json.gz).
+// Without that second estimate every pair's small overrun (a host sample and a first launch a short share cannot hold)
+// fell on the last pairs, and the last pair was left no time.
 SuiteLimits PairRunner::random_limits(size_t index, Clock::time_point pair_start) {
   SuiteLimits limits;
   limits.special_generated = o_.special_generated;
