@@ -50,7 +50,7 @@ say() {
 refuse() { say "$*"; exit 2; }
 
 case "$first_night" in 0 | 1) ;; *) refuse "MMASP_FIRST_NIGHT is 0 or 1, not '$first_night'" ;; esac
-case "$time_limit" in '' | *[!0-9]*) refuse "MMASP_TIME_LIMIT is a whole number of seconds, not '$time_limit'" ;; esac
+case "$time_limit" in '' | *[!0-9]* | 0*) refuse "MMASP_TIME_LIMIT is a whole number of seconds from 1 (timeout reads 0 as no limit), not '$time_limit'" ;; esac
 [ -n "${MMASP_REBASELINE:-}" ] &&
   refuse "MMASP_REBASELINE is not read any more: a night never skips its comparison. To start again from no baseline, remove $baseline/run.json and declare MMASP_FIRST_NIGHT=1"
 # The CI file publishes MMASP_OUT from the checkout: a folder elsewhere would be run and never published.

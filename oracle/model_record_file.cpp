@@ -156,8 +156,14 @@ ModelRecordFile parse_model_record(const json& document, const std::string& sour
     if (r.find(out.form)) refuse(source, at + "/form", "the form is recorded twice");
     if (f.contains("selectors")) {
       if (!f["selectors"].is_array()) refuse(source, at + "/selectors", "an array is expected");
-      for (const auto& s : f["selectors"]) {
-        if (!s.is_number_integer()) refuse(source, at + "/selectors", "whole numbers are expected");
+      for (size_t k = 0; k < f["selectors"].size(); ++k) {
+        const json& s = f["selectors"][k];
+        const std::string where = at + "/selectors/" + std::to_string(k);
+        // A selector the form does not define, or one given twice, would claim a characterisation nothing made.
+        if (!s.is_number_integer() || std::find(form->selectors.begin(), form->selectors.end(), s.get<int64_t>()) == form->selectors.end())
+          refuse(source, where, "one of the form's selectors is expected");
+        if (std::find(out.selectors.begin(), out.selectors.end(), s.get<int>()) != out.selectors.end())
+          refuse(source, where, "the selector is given twice");
         out.selectors.push_back(s.get<int>());
       }
     }

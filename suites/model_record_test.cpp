@@ -140,6 +140,16 @@ TEST(ModelRecordFile, EveryParameterIsParsedIntoItsFieldWithinItsRange) {
           << c.field << "=" << c.value << ": " << error.what();
     }
   }
+  for (const json& selectors : {json::array({0, 9}), json::array({1, 1}), json::array({-1}), json::array({"0"})}) {
+    json document = good;
+    document["forms"][0]["selectors"] = selectors;
+    try {
+      parse_model_record(document, "rec.json");
+      ADD_FAILURE() << "selectors " << selectors.dump() << " accepted";
+    } catch (const ModelRecordError& error) {
+      EXPECT_NE(std::string(error.what()).find("rec.json: /forms/0/selectors/"), std::string::npos) << error.what();
+    }
+  }
   for (const char* architecture : {"sm_", "sm_x", "sm_9", "sm_090", "sm_90a", "sm_1000", "SM_90"}) {
     json document = good;
     document["architecture"] = architecture;
