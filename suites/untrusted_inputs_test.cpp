@@ -29,10 +29,24 @@ using nlohmann::json;
 const fs::path kSource = MMASP_SOURCE_DIR;
 const std::string kBaseline = (kSource / "evidence/baselines/h100-sm90-driver580.159.04-cases10000/run.json").string();
 
+std::string binary() { return std::getenv("MMASP_BINARY") ? std::getenv("MMASP_BINARY") : MMASP_BINARY; }
+
 CommandResult mmasp(std::vector<std::string> args) {
-  const char* binary = std::getenv("MMASP_BINARY") ? std::getenv("MMASP_BINARY") : MMASP_BINARY;
-  args.insert(args.begin(), binary);
+  args.insert(args.begin(), binary());
   return run_command(args);
+}
+
+// Whether this machine allows a mount namespace of the test's own (unshare --user --mount), for a full disk.
+bool private_mount_namespace() {
+  return run_command({"unshare", "--user", "--map-root-user", "--mount", "true"}).exit_code == 0;
+}
+
+// `script` run by sh with $0 the mmasp binary and $1 `folder`, a tmpfs of 8 KiB mounted there in that namespace: a
+// full disk for whatever mmasp writes into the folder.
+CommandResult on_a_full_disk(const fs::path& folder, const std::string& script) {
+  fs::create_directories(folder);
+  return run_command({"unshare", "--user", "--map-root-user", "--mount", "sh", "-c",
+                      "mount -t tmpfs -o size=8k tmpfs \"$1\" && " + script, binary(), folder.string()});
 }
 
 // A folder of its own per test, removed afterwards.
@@ -301,14 +315,10 @@ TEST_F(Untrusted, APlantedLinkInOutIsNeverFollowed) {
 // A full disk made `prepare` say "prepared 152 modules" and exit 0 over empty cubins. The store here is a tmpfs of 8 KiB
 // mounted in a mount namespace of the test's own (unshare); ptxas's own files stay in /tmp, as they did.
 TEST_F(Untrusted, PrepareOnAFullDiskFails) {
-  if (run_command({"unshare", "--user", "--map-root-user", "--mount", "true"}).exit_code != 0)
+  if (!private_mount_namespace())
     GTEST_SKIP() << "no full disk to try: this machine does not allow a private mount namespace (unshare --user --mount)";
   const fs::path store = dir_ / "store";
-  fs::create_directories(store);
-  const char* binary = std::getenv("MMASP_BINARY") ? std::getenv("MMASP_BINARY") : MMASP_BINARY;
-  const CommandResult run = run_command({"unshare", "--user", "--map-root-user", "--mount", "sh", "-c",
-                                         "mount -t tmpfs -o size=8k tmpfs \"$1\" && exec \"$0\" prepare --target sm_90a "
-                                         "--filter '*m16n8k16*' --out \"$1\"", binary, store.string()});
+  const CommandResult run = on_a_full_disk(store, "exec \"$0\" prepare --target sm_90a --filter '*m16n8k16*' --out \"$1\"");
   EXPECT_EQ(run.exit_code, 1) << run.output;
   EXPECT_NE(run.output.find("cannot write " + store.string()), std::string::npos) << run.output;
   EXPECT_NE(run.output.find("No space left on device"), std::string::npos) << run.output;
@@ -317,18 +327,13 @@ TEST_F(Untrusted, PrepareOnAFullDiskFails) {
 
 // `compile --json` on a full disk: exit 2 naming the file, and no truncated compile.json left where the earlier one was.
 TEST_F(Untrusted, CompileJsonOnAFullDiskLeavesNoTruncatedFile) {
-  if (run_command({"unshare", "--user", "--map-root-user", "--mount", "true"}).exit_code != 0)
+  if (!private_mount_namespace())
     GTEST_SKIP() << "no full disk to try: this machine does not allow a private mount namespace (unshare --user --mount)";
   const fs::path folder = dir_ / "full";
-  fs::create_directories(folder);
-  const char* binary = std::getenv("MMASP_BINARY") ? std::getenv("MMASP_BINARY") : MMASP_BINARY;
   // An earlier, whole compile.json of a few bytes fits; the new one (tens of KB) does not.
-  const CommandResult run = run_command(
-      {"unshare", "--user", "--map-root-user", "--mount", "sh", "-c",
-       "mount -t tmpfs -o size=8k tmpfs \"$1\" && printf '{\"earlier\": true}\\n' > \"$1/compile.json\" && "
-       "\"$0\" compile --targets sm_90a,sm_80 --filter '*m16n8k16*' --json \"$1/compile.json\"; status=$?; "
-       "cat \"$1/compile.json\"; exit $status",
-       binary, folder.string()});
+  const CommandResult run = on_a_full_disk(
+      folder, "printf '{\"earlier\": true}\\n' > \"$1/compile.json\" && \"$0\" compile --targets sm_90a,sm_80 "
+              "--filter '*m16n8k16*' --json \"$1/compile.json\"; status=$?; cat \"$1/compile.json\"; exit $status");
   EXPECT_EQ(run.exit_code, 2) << run.output;
   EXPECT_NE(run.output.find(folder.string() + "/compile.json"), std::string::npos) << run.output;
   EXPECT_NE(run.output.find("{\"earlier\": true}"), std::string::npos) << "the earlier compile.json was replaced: " << run.output;
@@ -490,10 +495,9 @@ TEST_F(Untrusted, GlobsAndReasonsAreChecked) {
 // --- Issue #72: no file, folder, script or toolchain opens the gate ---------------------------------------------------
 
 CommandResult mmasp_with(const std::vector<std::string>& environment, std::vector<std::string> args) {
-  const char* binary = std::getenv("MMASP_BINARY") ? std::getenv("MMASP_BINARY") : MMASP_BINARY;
   std::vector<std::string> command = {"env"};
   command.insert(command.end(), environment.begin(), environment.end());
-  command.push_back(binary);
+  command.push_back(binary());
   command.insert(command.end(), args.begin(), args.end());
   return run_command(command);
 }
@@ -528,12 +532,11 @@ TEST_F(Untrusted, APtxasThatHangsIsKilledAndItsCasesAreNotRun) {
   EXPECT_NE(timed.output.find("not run"), std::string::npos) << timed.output;
   EXPECT_EQ(run_command({"pgrep", "-f", "sleep 1000"}).exit_code, 1) << "a ptxas child outlived mmasp";
   // SIGTERM a second into a batch whose ptxas would take 1000 s each.
-  const std::string binary = std::getenv("MMASP_BINARY") ? std::getenv("MMASP_BINARY") : MMASP_BINARY;
   const auto term_start = std::chrono::steady_clock::now();
   const CommandResult stopped = run_command(
       {"sh", "-c", "\"$0\" compile --ptxas \"$1\" --no-cache --targets sm_90a --filter \"$2\" & pid=$!; sleep 1; "
                    "kill -TERM $pid; wait $pid; echo \"exit=$?\"",
-       binary, fake.string(), kOneForm});
+       binary(), fake.string(), kOneForm});
   const double term_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - term_start).count();
   EXPECT_LT(term_seconds, 15) << stopped.output;
   EXPECT_NE(stopped.output.find("exit=143"), std::string::npos) << stopped.output;
