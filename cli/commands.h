@@ -27,5 +27,6 @@ Subcommand add_merge_command(CLI::App& mmasp);
 Subcommand add_report_command(CLI::App& mmasp);
 Subcommand add_prepare_command(CLI::App& mmasp);
 Subcommand add_screen_command(CLI::App& mmasp);
+Subcommand add_coverage_command(CLI::App& mmasp);
 
 }  // namespace mmasp::cli

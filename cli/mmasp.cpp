@@ -17,7 +17,7 @@ int main(int argc, char** argv) {
       add_list_command(app),   add_emit_command(app),     add_compile_command(app),  add_run_command(app),
       add_characterize_command(app), add_selftest_command(app), add_eval_command(app), add_ub_probe_command(app),
       add_diff_command(app),   add_repro_command(app),    add_merge_command(app),    add_report_command(app),
-      add_prepare_command(app), add_screen_command(app)};
+      add_prepare_command(app), add_screen_command(app), add_coverage_command(app)};
   // An unknown command is named (CLI11 would only say that a subcommand is required).
   if (argc > 1 && argv[1][0] != '-') {
     std::string known;

@@ -116,7 +116,7 @@ SelftestBackend selftest_backend(const SelftestCommandOptions& o) {
 }
 
 std::string_view kind_name(FaultKind kind) {
-  static const char* kinds[] = {"registers", "selector", "output", "numerics"};
+  static const char* kinds[] = {"registers", "selector", "output", "numerics", "datapath"};
   return kinds[int(kind)];
 }
 

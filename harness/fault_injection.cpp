@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <map>
+#include <mutex>
 #include <sstream>
 #include <string>
 
@@ -10,8 +12,10 @@
 #include "harness/fragment_packing.h"
 #include "harness/parallel.h"
 #include "harness/ptx_emitter.h"
+#include "oracle/fault_model.h"
 #include "oracle/fragments.h"
 #include "oracle/number_format.h"
+#include "oracle/numeric_model_table.h"
 #include "oracle/sparse.h"
 
 namespace mmasp {
@@ -279,15 +283,72 @@ ModelParameters faulty_parameters(const Fault& fault, const Form& form, const Mo
   return with_changes(truth, change);
 }
 
+std::optional<ModelParameters> datapath_site_parameters(const Form& form) {
+  if (form.is_integer()) return std::nullopt;
+  if (auto p = verified_model(form, "sm_90")) return p;
+  return published_dense_hypothesis(form);
+}
+
+namespace {
+
+Fault datapath_fault(const std::string& fault_id) {
+  Fault f = fault("datapath:" + fault_id, "the datapath's fault " + fault_id + " (oracle/fault_model.h)",
+                  FaultKind::datapath, [fault_id](const Form& form, int) {
+                    if (!fault_model_applies(form)) return false;
+                    const auto p = datapath_site_parameters(form);
+                    const auto parsed = parse_datapath_fault(form, p ? &*p : nullptr, fault_id);
+                    return parsed && undetectable_reason(form, p ? &*p : nullptr, *parsed).empty();
+                  });
+  // A low bit of a float datapath can stay inside the spec bound: the model tier's job.
+  f.in_bound = true;
+  f.datapath_fault = fault_id;
+  return f;
+}
+
+// A sample of the fault model for `selftest --faults`: every stage, both polarities, the transient patterns; each
+// applies where the form has the site.
+std::vector<Fault> datapath_sample() {
+  std::vector<Fault> c;
+  for (const char* id : {"a[1].bit3.sa0", "b[2].bit5.sa1", "c.bit2.sa1", "index[3].bit0.sa1", "index[0].bit1.sa0",
+                         "product[0].bit0.sa1", "product[5].bit2.sa0", "alignment[2].bit1.sa1", "alignment[c].bit2.sa0",
+                         "sum.bit20.sa0", "sum.bit3.sa1", "normalise.bit0.sa1", "sticky.bit0.sa1", "increment.bit0.sa1",
+                         "accumulator.bit20.sa1", "d.bit1.sa1", "d.bit9.sa0", "saturation.bit0.sa1",
+                         "d.bits0-1.burst@3:e5", "d.bit0.lanes@5:r0", "d.bit0.every16@2:e3"})
+    c.push_back(datapath_fault(id));
+  return c;
+}
+
+}  // namespace
+
 const std::vector<Fault>& fault_catalog() {
-  static const std::vector<Fault> catalog = build_catalog();
+  static const std::vector<Fault> catalog = [] {
+    std::vector<Fault> c = build_catalog();
+    for (Fault& f : datapath_sample()) c.push_back(std::move(f));
+    return c;
+  }();
   return catalog;
 }
 
 const Fault* find_fault(const std::string& id) {
   for (const auto& fault : fault_catalog())
     if (fault.id == id) return &fault;
-  return nullptr;
+  if (!id.starts_with("datapath:")) return nullptr;
+  // Any fault of the model, made once and kept (the returned pointer stays valid).
+  static std::mutex mutex;
+  static std::map<std::string, Fault> made;
+  const std::string fault_id = id.substr(9);
+  bool exists = false;
+  for (const Form& form : instruction_space()) {
+    if (!fault_model_applies(form)) continue;
+    const auto p = datapath_site_parameters(form);
+    if (parse_datapath_fault(form, p ? &*p : nullptr, fault_id)) {
+      exists = true;
+      break;
+    }
+  }
+  if (!exists) return nullptr;
+  std::lock_guard lock(mutex);
+  return &made.try_emplace(id, datapath_fault(fault_id)).first->second;
 }
 
 FaultyBackend::FaultyBackend(Backend& inner, const Fault& fault, ModelLookup arithmetic)
@@ -321,6 +382,22 @@ std::vector<uint32_t> FaultyBackend::run(const Form& form, int selector, const s
         std::copy(records.begin(), records.end(), changed.begin() + long(c * words_in));
       });
       faulty = inner_.run(form, selector, changed, cases);
+      break;
+    }
+    case FaultKind::datapath: {
+      faulty = clean;
+      const std::optional<ModelParameters> truth =
+          form.is_integer() ? std::nullopt : arithmetic_ ? arithmetic_(form) : std::nullopt;
+      if (!form.is_integer() && !truth) return clean;
+      const ModelParameters* p = truth ? &*truth : nullptr;
+      const auto fault = parse_datapath_fault(form, p, fault_.datapath_fault);
+      if (!fault) return clean;
+      for (size_t c = 0; c < cases; ++c) {
+        const MmaCase test = from_registers(form, registers_from_records(form, selector, input.data() + c * words_in));
+        // The case's place in the whole stream, so that a periodic strike keeps its period across batches.
+        const auto d = faulty_result(test, p, *fault, cases_ - cases + c);
+        if (d) pack_d(form, *d, faulty.data() + c * words_out);
+      }
       break;
     }
     case FaultKind::output:

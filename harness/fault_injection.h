@@ -23,6 +23,7 @@ enum class FaultKind {
   selector,    // the instruction runs with selector 0 whatever the registers were packed for
   output,      // D is changed after the instruction ran (bit flips, special values, swapped D registers)
   numerics,    // D is what the model computes with one parameter changed (in-bound arithmetic changes)
+  datapath,    // D is what the datapath computes with one fault of its fault model active (oracle/fault_model.h)
 };
 
 struct Fault {
@@ -42,6 +43,9 @@ struct Fault {
   std::function<void(const Form&, std::vector<uint32_t>& d, uint64_t index, uint64_t salt)> on_output;
   // numerics: the parameter change ("name=value"); a function of the form where it depends on the shape.
   std::function<std::string(const Form&)> model_change;
+  // datapath: the fault's id in the form's fault model ("product[0].bit0.sa1"); the catalogue's ids are "datapath:"
+  // and this.
+  std::string datapath_fault;
 
   // The simple output and register changes also as data, from which on_output / on_registers are made, so that the
   // GPU-resident kernel applies the very same change (harness/resident.h).
@@ -61,6 +65,9 @@ struct Fault {
 };
 
 const std::vector<Fault>& fault_catalog();
+// The model parameters whose site table a datapath fault names its sites by: the form's sm_90 record, else the
+// published dense hypothesis (integer forms: none).
+std::optional<ModelParameters> datapath_site_parameters(const Form& form);
 // A numerics fault's parameters: `truth` with the fault's change applied.
 ModelParameters faulty_parameters(const Fault& fault, const Form& form, const ModelParameters& truth);
 
@@ -72,6 +79,8 @@ std::optional<ProcessFault> process_fault_named(std::string_view text);
 // A kernel with the harness's entry point and parameters (ptx_emitter.h) that spins forever on a volatile load of
 // its poisoned output (hang) or executes `trap` (trap), for `target`.
 std::string process_fault_kernel(ProcessFault fault, const Target& target);
+// A fault of the catalogue, or any fault of the datapath's fault model as "datapath:<id>" (`mmasp coverage` prints
+// the ids); nullptr when there is none.
 const Fault* find_fault(const std::string& id);
 
 // Runs cases on `inner` with `fault` applied. `arithmetic` gives the form's true model parameters (numerics faults

@@ -33,14 +33,14 @@ struct EventCounts {
   }
 };
 
-struct Evaluation {
-  bool defined = false;
-  bool differs = false;
-  int64_t distance = 0;   // differing elements (weighted), then how differently the two computed inside
-};
-
-Evaluation evaluate(const MmaCase& test, const ModelParameters& a, const ModelParameters& b) {
-  Evaluation out;
+Discrimination evaluate(const MmaCase& test, const ModelParameters& a, const ModelParameters& b, bool distance) {
+  Discrimination out;
+  if (!distance) {
+    const auto d_a = model_prediction(test, a), d_b = model_prediction(test, b);
+    out.defined = d_a && d_b;
+    out.differs = out.defined && *d_a != *d_b;
+    return out;
+  }
   EventCounts events_a, events_b;
   std::optional<std::vector<uint32_t>> d_a, d_b;
   {
@@ -70,6 +70,7 @@ struct Operand {
 };
 
 uint32_t code_width(ElemType type) {
+  if (!info(type).is_float) return uint32_t(info(type).bits);
   const FloatFormat& f = *float_format(type);
   return uint32_t(f.code_bits + f.low_pad_bits);
 }
@@ -81,6 +82,7 @@ uint32_t random_code(ElemType type, Stream& stream) {
 
 // A code of `type` whose exponent is near that of `like` (same sign rule: random), with a random significand.
 uint32_t near_exponent(ElemType type, uint32_t like, Stream& stream) {
+  if (!info(type).is_float) return random_code(type, stream);
   const FloatFormat& f = *float_format(type);
   const double value = decode_to_double(type, like);
   if (!std::isfinite(value) || value == 0) return random_code(type, stream);
@@ -107,16 +109,23 @@ void cancel_row(MmaCase& test, Stream& stream) {
   if (const auto code = encode(form.c, -sum)) test.c[size_t(i * n + j)] = *code;
 }
 
+// An integer type's extremes: its largest and (signed types) its smallest value.
+uint32_t integer_extreme(ElemType type, Stream& stream) {
+  const IntegerRange range = integer_range(type);
+  return encode_integer(type, stream.below(2) ? range.max : range.min);
+}
+
 void mutate_once(MmaCase& test, Stream& stream) {
   const Form& form = *test.form;
   Operand operands[] = {{&test.a_compressed, form.a}, {&test.b, form.b}, {&test.c, form.c}};
   const uint32_t kind = stream.below(10);
-  if (kind == 9) return cancel_row(test, stream);
+  if (kind == 9 && !form.is_integer()) return cancel_row(test, stream);
   Operand& operand = operands[stream.below(3)];
   if (operand.codes->empty()) return;
   uint32_t& code = (*operand.codes)[stream.below(uint32_t(operand.codes->size()))];
-  const FloatFormat& f = *float_format(operand.type);
-  const uint32_t sign_bit = uint32_t(f.code_bits - 1 + f.low_pad_bits);
+  const bool is_float = info(operand.type).is_float;
+  const uint32_t sign_bit = code_width(operand.type) - 1;
+  const uint32_t low_pad = is_float ? uint32_t(float_format(operand.type)->low_pad_bits) : 0;
   const uint32_t other = (*operand.codes)[stream.below(uint32_t(operand.codes->size()))];
   switch (kind) {
     case 0: code = random_code(operand.type, stream); break;
@@ -125,8 +134,11 @@ void mutate_once(MmaCase& test, Stream& stream) {
     case 3: code = 0; break;
     case 4: code = other ^ (stream.below(2) ? 1u << sign_bit : 0u); break;
     case 5: code = near_exponent(operand.type, other, stream); break;
-    case 6: code = max_finite_code(operand.type) | (stream.below(2) ? 1u << sign_bit : 0u); break;
-    case 7: code = (1u << f.low_pad_bits) | (stream.below(2) ? 1u << sign_bit : 0u); break;   // smallest subnormal
+    case 6:
+      code = is_float ? max_finite_code(operand.type) | (stream.below(2) ? 1u << sign_bit : 0u)
+                      : integer_extreme(operand.type, stream);
+      break;
+    case 7: code = (1u << low_pad) | (stream.below(2) ? 1u << sign_bit : 0u); break;   // smallest subnormal; 1 or -big
     default: code = near_exponent(operand.type, code, stream); break;
   }
 }
@@ -137,10 +149,14 @@ std::optional<MmaCase> find_discriminating_case(const Form& form, int selector, 
                                                 const ModelParameters& b, std::span<const MmaCase> starts,
                                                 const DiscriminatingSearch& search) {
   if (!model_applies(form)) return std::nullopt;
-  const auto differs = [&](const MmaCase& test) {
-    const auto d_a = model_prediction(test, a), d_b = model_prediction(test, b);
-    return d_a && d_b && *d_a != *d_b;
-  };
+  return find_discriminating_case(
+      form, selector, [&](const MmaCase& test, bool distance) { return evaluate(test, a, b, distance); }, starts, search);
+}
+
+std::optional<MmaCase> find_discriminating_case(const Form& form, int selector,
+                                                const std::function<Discrimination(const MmaCase&, bool distance)>& probe,
+                                                std::span<const MmaCase> starts, const DiscriminatingSearch& search) {
+  const auto differs = [&](const MmaCase& test) { return probe(test, false).differs; };
   for (const MmaCase& start : starts)
     if (differs(start)) return start;
   // Fresh random cases, every profile in turn.
@@ -159,13 +175,13 @@ std::optional<MmaCase> find_discriminating_case(const Form& form, int selector, 
   // The mutation search, restarted from another pool case when it stalls.
   Stream stream(search.seed ^ gen::salt::kDiscriminating ^ 0x6d757461);
   MmaCase current = pool[stream.below(uint32_t(pool.size()))];
-  Evaluation best = evaluate(current, a, b);
+  Discrimination best = probe(current, true);
   uint64_t stalled = 0;
   for (uint64_t step = 0; step < search.mutations; ++step) {
     MmaCase candidate = current;
     const uint32_t changes = 1 + stream.below(3);
     for (uint32_t c = 0; c < changes; ++c) mutate_once(candidate, stream);
-    const Evaluation e = evaluate(candidate, a, b);
+    const Discrimination e = probe(candidate, true);
     if (!e.defined) continue;
     if (e.differs) return candidate;
     if (e.distance >= best.distance) {
@@ -177,7 +193,7 @@ std::optional<MmaCase> find_discriminating_case(const Form& form, int selector, 
     }
     if (stalled > 400) {
       current = pool[stream.below(uint32_t(pool.size()))];
-      best = evaluate(current, a, b);
+      best = probe(current, true);
       stalled = 0;
     }
   }

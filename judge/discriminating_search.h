@@ -13,8 +13,10 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
+#include <vector>
 
 #include "oracle/mma_case.h"
 #include "oracle/numeric_model.h"
@@ -31,5 +33,18 @@ struct DiscriminatingSearch {
 std::optional<MmaCase> find_discriminating_case(const Form& form, int selector, const ModelParameters& a,
                                                 const ModelParameters& b, std::span<const MmaCase> starts,
                                                 const DiscriminatingSearch& search);
+
+// The same search between any two computations of D: `probe` says of an input whether both are defined on it,
+// whether they differ, and (when asked: it may cost more) how close it comes to telling them apart (larger is closer; a mutation is kept when it does
+// not lower it). A fault of the datapath (oracle/fault_model.h) against the fault-free datapath is such a pair, guided
+// by how often the fault changed a value inside. Integer forms too.
+struct Discrimination {
+  bool defined = false;
+  bool differs = false;
+  int64_t distance = 0;
+};
+std::optional<MmaCase> find_discriminating_case(const Form& form, int selector,
+                                                const std::function<Discrimination(const MmaCase&, bool distance)>& probe,
+                                                std::span<const MmaCase> starts, const DiscriminatingSearch& search);
 
 }  // namespace mmasp

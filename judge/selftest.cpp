@@ -86,7 +86,9 @@ SelftestReport run_fault_selftest(Backend& backend, const std::vector<std::pair<
     outcome.fault = fault;
     for (const auto& [form, selector] : pairs) {
       if (!fault->applies(*form, selector)) continue;
-      if (fault->kind == FaultKind::numerics && !(arithmetic && arithmetic(*form))) continue;
+      if ((fault->kind == FaultKind::numerics || (fault->kind == FaultKind::datapath && !form->is_integer())) &&
+          !(arithmetic && arithmetic(*form)))
+        continue;   // no arithmetic to change, or to simulate the datapath of
       FaultyBackend faulty(backend, *fault, arithmetic);
       FaultPairOutcome pair = run_pair(faulty, *form, selector, tier, options);
       pair.changed = faulty.changed_cases();

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "judge/case_judgement.h"
+#include "judge/fault_coverage.h"
 #include "oracle/classification.h"
 #include "oracle/mma_case.h"
 
@@ -128,6 +129,9 @@ struct SuiteResult {
   bool interrupted = false;        // context.stop ended the suite before its cases were done: an incomplete result
   // The GPU-resident path (harness/resident.h), when it judged this random suite beside the host path.
   std::optional<ResidentSummary> resident;
+  // The fault coverage of the pair's stream (judge/fault_coverage.h), on its random suite's result, where the run
+  // computed it.
+  std::optional<CoverageSummary> coverage;
 
   // --- The counts change only here. ---
   // One judged case: its status, its error statistics and, where the model tier judged it, the model tier's counts.

@@ -241,6 +241,25 @@ std::string probe_out_of_range_selector(Backend& backend, const Form& form, int 
 
 uint64_t random_stream_seed(uint64_t seed, int selector) { return suite_seed(seed, gen::salt::kRandomSuite, selector); }
 
+void special_suite_cases(const Form& form, int selector, uint64_t seed, uint32_t generated, std::vector<MmaCase>& cases,
+                         std::vector<std::string>& names) {
+  for (auto& named : gen::special_value_cases(form, selector)) {
+    cases.push_back(std::move(named.test));
+    names.push_back(named.name);
+  }
+  // Plus generated cases of the special-value profile, seeded like the random suite.
+  gen::Options options;
+  options.profile = gen::Profile::special_values;
+  options.selector = selector;
+  for (uint64_t i = 0; i < generated; ++i) {
+    gen::BulkGenerator generator(gen::case_seed(suite_seed(seed, gen::salt::kSpecialSuite, selector), form, i));
+    MmaCase test;
+    generator.next(form, test, options);
+    cases.push_back(std::move(test));
+    names.push_back("special-profile #" + std::to_string(i));
+  }
+}
+
 void judge_random_indices(SuiteContext& context, SuiteResult& result, const Form& form, int selector,
                           const std::vector<uint64_t>& indices, const SuiteLimits& limits) {
   if (indices.empty()) return;
@@ -279,21 +298,9 @@ SuiteResult run_suite(SuiteContext& context, const Form& form, int selector, Sui
     if (suite == Suite::special) {
       std::vector<MmaCase> cases;
       std::vector<std::string> names;
-      for (auto& named : gen::special_value_cases(form, selector)) {
-        cases.push_back(std::move(named.test));
-        names.push_back(named.name);
-      }
-      // Plus generated cases of the special-value profile, seeded like the random suite.
-      gen::Options options;
-      options.profile = gen::Profile::special_values;
-      options.selector = selector;
-      for (uint64_t i = 0; i < limits.special_generated; ++i) {
-        gen::BulkGenerator generator(gen::case_seed(suite_seed(context.seed, gen::salt::kSpecialSuite, selector), form, i));
-        MmaCase test;
-        generator.next(form, test, options);
-        cases.push_back(std::move(test));
-        names.push_back("special-profile #" + std::to_string(i));
-      }
+      if (context.first_cases) cases = context.first_cases(form, selector);
+      for (size_t i = 0; i < cases.size(); ++i) names.push_back("compact #" + std::to_string(i));
+      special_suite_cases(form, selector, context.seed, limits.special_generated, cases, names);
       judge_batch(context, result, form, selector, cases, names, limits);
     } else if (suite == Suite::random) {
       gen::Options options;

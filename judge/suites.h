@@ -36,12 +36,18 @@ struct SuiteContext {
   // Asked before each batch of the random suite; true ends the suite early with `interrupted` set (a signal: the
   // batch in flight finishes, no new one starts). May be empty.
   std::function<bool()> stop = {};
+  // Cases the special suite runs first (a compact set, judge/compact_set.h), named "compact #i". May be empty.
+  std::function<std::vector<MmaCase>(const Form&, int selector)> first_cases = {};
 };
 
 SuiteResult run_suite(SuiteContext& context, const Form& form, int selector, Suite suite, const SuiteLimits& limits);
 
 // The seed of the random suite's stream for one selector: case i of the pair is gen::CaseSeeds(this, form).of(i).
 uint64_t random_stream_seed(uint64_t seed, int selector);
+// The special suite's cases, in the order it runs them: the named special-value set, then `generated` cases of the
+// special-value profile.
+void special_suite_cases(const Form& form, int selector, uint64_t seed, uint32_t generated, std::vector<MmaCase>& cases,
+                         std::vector<std::string>& names);
 // Cases of the random suite at these indices, regenerated, run and judged like any batch (saved, shrunk, counted in
 // `result`, named "random #<index>"); the digest is left alone. How the resident path's deviating cases come back
 // to the host (harness/resident.h).

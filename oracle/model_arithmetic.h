@@ -65,14 +65,6 @@ inline constexpr int kModelStages = 3;
 
 namespace model {
 
-// Where the events go: nowhere (the device, and the host when no sink is installed), or to the host's sink
-// (numeric_model.cpp). `on()` guards the work of computing an event's value.
-struct NoEvents {
-  MMASP_PORTABLE static constexpr bool on() { return false; }
-  MMASP_PORTABLE void report(ModelEvent, int) const {}
-  MMASP_PORTABLE void stage(ModelStage) const {}
-};
-
 MMASP_PORTABLE int bit_length(uint64_t x) {
 #if defined(__CUDA_ARCH__)
   return 64 - __clzll((long long)x);
@@ -98,6 +90,39 @@ struct Value {
   uint64_t significand = 0;
   int exponent = 0;
   int field = 0;
+};
+
+// Where a fault of the datapath enters the arithmetic (oracle/fault_model.h, issue #71): nowhere, unless the events
+// policy is the fault model's. Every call of a hook sits under `if constexpr (Events::faulty())`, so the fault-free
+// arithmetic, on the host and in the resident kernels, compiles to exactly the code it had without them.
+//  - lane(s): stored product s's operands come next (sum_block says so before each product);
+//  - product(significand): the product significand of the current lane;
+//  - alignment_change(product, distance): how many places further right the faulty alignment shifts a term whose
+//    alignment exponent is `distance` below the block's largest (a product of the current lane, or the accumulator's
+//    or C's term);
+//  - block_sum(sum): the block's aligned two's-complement sum, before normalisation;
+//  - normalise(significand, exponent): the block's sum as the normaliser hands it to the rounding;
+//  - sticky(bit), round_up(decision): the rounding's sticky bit and its increment;
+//  - accumulator(value): the rounded partial sum carried into the next block.
+struct NoFaults {
+  MMASP_PORTABLE static constexpr bool faulty() { return false; }
+  MMASP_PORTABLE void lane(int) const {}
+  MMASP_PORTABLE uint64_t product(uint64_t significand) const { return significand; }
+  MMASP_PORTABLE int alignment_change(bool, int) const { return 0; }
+  template <class Sum>
+  MMASP_PORTABLE Sum block_sum(Sum sum) const { return sum; }
+  MMASP_PORTABLE void normalise(uint64_t&, int&) const {}
+  MMASP_PORTABLE bool sticky(bool bit) const { return bit; }
+  MMASP_PORTABLE bool round_up(bool decision) const { return decision; }
+  MMASP_PORTABLE Value accumulator(const Value& value) const { return value; }
+};
+
+// Where the events go: nowhere (the device, and the host when no sink is installed), or to the host's sink
+// (numeric_model.cpp). `on()` guards the work of computing an event's value.
+struct NoEvents : NoFaults {
+  MMASP_PORTABLE static constexpr bool on() { return false; }
+  MMASP_PORTABLE void report(ModelEvent, int) const {}
+  MMASP_PORTABLE void stage(ModelStage) const {}
 };
 
 // An operand's float encoding, from number_format's FloatFormat (the host fills it: operand_format()).
@@ -275,7 +300,11 @@ MMASP_PORTABLE Value round_to(const ResultFormat& format, bool negative, uint64_
   } else {
     significand = magnitude >> shift;
     const uint64_t rest = magnitude & ((uint64_t(1) << shift) - 1), half = uint64_t(1) << (shift - 1);
-    const bool up = rounding == Rounding::nearest_even && (rest > half || (rest == half && (significand & 1)));
+    bool up = rounding == Rounding::nearest_even && (rest > half || (rest == half && (significand & 1)));
+    if constexpr (Events::faulty()) {
+      const bool guard = (rest >> (shift - 1)) & 1, sticky = events.sticky((rest & (half - 1)) != 0);
+      up = events.round_up(rounding == Rounding::nearest_even && guard && (sticky || (significand & 1)));
+    }
     if (events.on()) {
       const int guard = int((magnitude >> (shift - 1)) & 1), round = shift >= 2 ? int((magnitude >> (shift - 2)) & 1) : 0;
       const int sticky = shift >= 3 && (magnitude & ((uint64_t(1) << (shift - 2)) - 1)) != 0;
@@ -398,6 +427,7 @@ class Block {
 
  public:
   MMASP_PORTABLE Block(const P& p, const Events& events) : p_(p), events_(events) {}
+  MMASP_PORTABLE const Events& events() const { return events_; }
 
   // --- Pass 1. ---
   MMASP_PORTABLE void scan(const Value& v) {
@@ -477,15 +507,17 @@ class Block {
       events_.report(ModelEvent::alignment_from_c, have_non_product_ && non_product_top_ == top);
       if (count_ > 1) events_.report(ModelEvent::second_term_gap, top - second_);
     }
-    if (sum_ == 0) {
+    Signed sum = sum_;
+    if constexpr (Events::faulty()) sum = events_.block_sum(sum);
+    if (sum == 0) {
       events_.report(ModelEvent::cancellation, 64);
       events_.report(ModelEvent::result, 0);
       v.negative = false;
       return v;
     }
     const int lsb = lsb_();
-    const bool negative = sum_ < 0;
-    const Unsigned magnitude = negative ? Unsigned(0) - Unsigned(sum_) : Unsigned(sum_);
+    const bool negative = sum < 0;
+    const Unsigned magnitude = negative ? Unsigned(0) - Unsigned(sum) : Unsigned(sum);
     const uint64_t high = wide ? uint64_t(magnitude >> (wide ? 64 : 0)) : 0;
     if (events_.on()) {
       // Where the sum's leading bit is against the alignment exponent (top, at lsb + fraction_bits): above is a carry,
@@ -502,6 +534,7 @@ class Block {
       narrow = uint64_t(magnitude >> extra) | uint64_t((magnitude & ((Unsigned(1) << extra) - 1)) != 0);
       exponent += extra;
     }
+    if constexpr (Events::faulty()) events_.normalise(narrow, exponent);
     v.cls = Value::finite;
     v.negative = negative;
     v.significand = narrow;
@@ -516,7 +549,8 @@ class Block {
     return {v.negative, v.significand, v.exponent, p_.alignment == AlignmentExponent::leading_bit ? leading : v.field, false};
   }
   MMASP_PORTABLE Term product_of(const Value& a, const Value& b) const {
-    const uint64_t significand = a.significand * b.significand;
+    uint64_t significand = a.significand * b.significand;
+    if constexpr (Events::faulty()) significand = events_.product(significand);
     const int exponent = a.exponent + b.exponent;
     return {a.negative != b.negative, significand, exponent,
             p_.alignment == AlignmentExponent::leading_bit ? bit_length(significand) - 1 + exponent : a.field + b.field, true};
@@ -539,7 +573,9 @@ class Block {
     if (p_.shifted_out == ShiftedOut::floor_in_largest_sign) {
       const int length = bit_length(term.significand);
       const int leading = length - 1 + term.exponent;
-      const uint64_t normalised = term.significand << (64 - length);
+      uint64_t normalised;
+      if constexpr (Events::faulty()) normalised = length ? term.significand << (64 - length) : 0;   // a product a stuck bit cleared
+      else normalised = term.significand << (64 - length);
       if (count_ == 0 || leading > largest_leading_ || (leading == largest_leading_ && normalised > largest_normalised_)) {
         largest_leading_ = leading;
         largest_normalised_ = normalised;
@@ -554,7 +590,8 @@ class Block {
     return lsb;
   }
   MMASP_PORTABLE void add_aligned(const Term& term) {
-    const int shift = term.exponent - lsb_();
+    int shift = term.exponent - lsb_();
+    if constexpr (Events::faulty()) shift -= events_.alignment_change(term.product, top_ - term.reference);
     const bool largest_negative = largest_negative_;
     Unsigned aligned;
     if (shift >= 0) {
@@ -628,6 +665,7 @@ MMASP_PORTABLE void sum_block(Block<Events, wide, P>& sum, const P& p, int block
   for (int s = 0; s < stored; ++s) {
     if (block_of(p, s, blocks) != block) continue;
     operands(s, a, b);
+    if constexpr (Events::faulty()) sum.events().lane(s);
     sum.scan_product(a, b);
   }
   if (!sum.needs_sum()) return;
@@ -635,6 +673,7 @@ MMASP_PORTABLE void sum_block(Block<Events, wide, P>& sum, const P& p, int block
   for (int s = 0; s < stored; ++s) {
     if (block_of(p, s, blocks) != block) continue;
     operands(s, a, b);
+    if constexpr (Events::faulty()) sum.events().lane(s);
     sum.sum_product(a, b);
   }
 }
@@ -677,6 +716,8 @@ MMASP_PORTABLE uint32_t element_filled(const P& p, int blocks, const Fill& fill,
       result = sum.finish(f16_format(), p.output_rounding);
     } else {
       accumulator = sum.finish(f32_format(), p.block_rounding);
+      if constexpr (Events::faulty())
+        if (block + 1 < blocks) accumulator = events.accumulator(accumulator);
       have_accumulator = true;
       result = accumulator;
     }

@@ -24,7 +24,7 @@ thread_local void* t_sink_context = nullptr;
 thread_local ModelStage t_stage = ModelStage::first_block;
 
 // The arithmetic's events, to the sink installed on this thread (if any).
-struct ThreadEvents {
+struct ThreadEvents : model::NoFaults {
   static bool on() { return t_sink != nullptr; }
   void report(ModelEvent event, int value) const {
     if (t_sink) [[unlikely]]

@@ -241,6 +241,24 @@ void compare_results(const RunRecord& baseline, const RunRecord& run, bool diffe
       add({Change::numeric_drift, id, significant(old_bound) + " of the bound", significant(new_bound) + " of the bound",
            joined("max error relative to the spec bound grew", sampling ? why_sampling : ""), !sampling});
   }
+  // Fault coverage: the pair's stream detects fewer faults than the baseline's did, or was not measured this time.
+  for (const auto& [id, then] : before) {
+    const auto it = after.find(id);
+    if (it == after.end() || !then->coverage) continue;
+    const ResultRecord* now = it->second;
+    const auto text = [](const PairCoverageRecord& c) {
+      return std::to_string(c.detected) + " of " + std::to_string(c.detectable) + " faults";
+    };
+    if (!now->coverage)
+      add({Change::missing_check, id + " coverage", text(*then->coverage), "not computed",
+           "the baseline measured this pair's fault coverage (mmasp run --coverage)", true, false});
+    else if (now->coverage->detected * std::max<uint64_t>(then->coverage->detectable, 1) <
+             then->coverage->detected * std::max<uint64_t>(now->coverage->detectable, 1))
+      add({Change::coverage_drop, id, text(*then->coverage), text(*now->coverage),
+           "the stream detects a smaller share of the datapath's faults" +
+               (now->coverage->not_detected.empty() ? std::string() : "; not detected: " + now->coverage->not_detected.front()),
+           true});
+  }
   // A result the run does not have was not checked: a regression (a gate must not pass on what it never ran), unless
   // the run is one shard of a split and the result belongs to another shard, or the baseline's result judged nothing
   // either (NotSupported, UB-not-judged: a run without --ub has no UB suite).
@@ -279,6 +297,7 @@ std::string_view name(Change change) {
     case Change::fixed: return "fixed";
     case Change::status_change: return "status change";
     case Change::numeric_drift: return "numeric drift";
+    case Change::coverage_drop: return "coverage drop";
     case Change::bits_changed: return "bits changed";
     case Change::compile_change: return "compile change";
     case Change::sass_change: return "sass change";

@@ -33,6 +33,7 @@ std::vector<Waiver> parse_waivers(const std::string& text, const std::string& so
 // What one entry of a diff says changed.
 enum class Change {
   new_failure, fixed, status_change, numeric_drift, bits_changed, compile_change, sass_change,
+  coverage_drop,  // the pair's stream detects fewer of its datapath's faults than the baseline's did (docs/coverage.md)
   missing,      // a result of the baseline that the run does not have
   missing_check,  // compile conformance, a target, a compile row or a layout probe of the baseline the run lacks
   added,        // a result the baseline does not have

@@ -5,6 +5,7 @@
 // nothing fetched. The filter can be set from the address (report.html#filter=bf16&status=failing), which is also
 // how the browser test drives it.
 #include <algorithm>
+#include <cstdio>
 #include <map>
 #include <set>
 #include <sstream>
@@ -104,7 +105,9 @@ struct FormRow {
   double max_vs_bound = 0;
   Status worst = Status::pass;
   std::set<Status> statuses;
-  bool resident = false, planned = false;
+  bool resident = false, planned = false, coverage = false;
+  double coverage_percent = 100;    // the lowest over the form's selectors
+  std::vector<std::string> not_detected;   // "sel N: fault (stage)"
   uint64_t resident_cases = 0;      // over the form's selectors
   double resident_seconds = 0, planned_share = 0, planned_seconds = 0;
 };
@@ -247,6 +250,12 @@ std::map<std::string, std::vector<FormRow>> form_rows(const RunRecord& run) {
       row.resident_cases += r.resident->checked;
       row.resident_seconds += r.resident->seconds;
     }
+    if (r.coverage) {
+      row.coverage = true;
+      row.coverage_percent = std::min(row.coverage_percent, r.coverage->percent);
+      for (const std::string& fault : r.coverage->not_detected)
+        row.not_detected.push_back("sel " + std::to_string(r.selector) + ": " + fault);
+    }
     if (r.planned) {
       row.planned = true;
       row.planned_share += r.planned->share;
@@ -307,6 +316,23 @@ void matrix_row(std::ostream& out, const FormRow& row) {
         << " s)</td>";
   else
     out << "<td data-key=\"0\">—</td>";
+  // The fault coverage of the form's streams (docs/coverage.md); the faults not detected one click away.
+  if (row.coverage) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.2f %%", row.not_detected.empty() ? row.coverage_percent
+                                                                         : std::min(row.coverage_percent, 99.99));
+    out << "<td data-key=\"" << row.coverage_percent << "\">";
+    if (row.not_detected.empty()) {
+      out << text;
+    } else {
+      out << "<details><summary>" << text << "</summary>";
+      for (const std::string& fault : row.not_detected) out << "<div><code>" << xml_escape(fault) << "</code></div>";
+      out << "</details>";
+    }
+    out << "</td>";
+  } else {
+    out << "<td data-key=\"-1\">—</td>";
+  }
   out << "</tr>\n";
 }
 
@@ -332,7 +358,7 @@ void matrix_section(std::ostream& out, const RunRecord& run) {
     out << "</summary>\n<table class=\"matrix\"><thead><tr><th data-sort=\"text\">form</th><th data-sort=\"num\">compile</th>"
            "<th data-sort=\"num\">selector: suites</th><th data-sort=\"num\">cases</th><th data-sort=\"num\">max error / "
            "bound</th><th data-sort=\"num\">resident cases</th><th data-sort=\"num\">resident s</th><th data-sort=\"num\">"
-           "planned share</th></tr></thead><tbody>\n";
+           "planned share</th><th data-sort=\"num\">fault coverage</th></tr></thead><tbody>\n";
     for (const auto& row : rows) matrix_row(out, row);
     out << "</tbody></table></details>\n";
   }

@@ -5,6 +5,7 @@
 #include <set>
 #include <sstream>
 
+#include "judge/fault_coverage.h"
 #include "oracle/text.h"
 #include "reports/run_report.h"
 
@@ -62,12 +63,41 @@ std::string head_section(const RunRecord& run, const Style& st) {
   return out.str();
 }
 
+// "100.00 %", or "99.95 % (2 not detected)": never rounded up to 100 while a fault is left.
+std::string coverage_cell(const PairCoverageRecord& c) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2f %%", c.not_detected.empty() ? c.percent : std::min(c.percent, 99.99));
+  return c.not_detected.empty() ? text : std::string(text) + " (" + std::to_string(c.not_detected.size()) + " not detected)";
+}
+
+// The fault coverage of the streams that ran (docs/coverage.md), and each fault they did not detect.
+std::string coverage_section(const RunRecord& run, const Style& st) {
+  uint64_t detectable = 0, detected = 0, pairs = 0, undetectable = 0;
+  std::vector<std::string> missed;
+  for (const auto& r : run.results) {
+    if (!r.coverage) continue;
+    ++pairs;
+    detectable += r.coverage->detectable;
+    detected += r.coverage->detected;
+    undetectable += r.coverage->faults - r.coverage->detectable;
+    for (const std::string& fault : r.coverage->not_detected) missed.push_back(r.form + " sel=" + std::to_string(r.selector) + ": " + fault);
+  }
+  if (!pairs) return "";
+  std::ostringstream out;
+  out << "\n## Fault coverage\n\n" << coverage_summary_text(detected, detectable) << " over " << pairs
+      << " pairs, of the streams that ran (" << undetectable << " undetectable, each with its reason in run.json; "
+      << "docs/coverage.md).\n";
+  for (size_t i = 0; i < missed.size() && i < 20; ++i) out << "- not detected: " << st.code(missed[i]) << "\n";
+  if (missed.size() > 20) out << "- ... and " << missed.size() - 20 << " more in run.json\n";
+  return out.str();
+}
+
 std::string forms_section(const RunRecord& run, const Style& st) {
   std::map<std::string, std::map<Suite, const ResultRecord*>> table;   // "form sel=n" -> suite -> result
   for (const auto& r : run.results) table[r.form + " sel=" + std::to_string(r.selector)][r.suite] = &r;
   std::ostringstream out;
-  out << "\n| form | selector | random | special | ub | cases | max error (ulp) | resident cases | resident s | planned share |"
-         "\n|---|---|---|---|---|---|---|---|---|---|\n";
+  out << "\n| form | selector | random | special | ub | cases | max error (ulp) | resident cases | resident s | planned share | "
+         "fault coverage |\n|---|---|---|---|---|---|---|---|---|---|---|\n";
   for (const auto& entry : table) {
     const auto& suites = entry.second;
     const ResultRecord& any = *suites.begin()->second;
@@ -92,7 +122,8 @@ std::string forms_section(const RunRecord& run, const Style& st) {
         r && r->planned ? percent(r->planned->share) + " (" + significant(r->planned->seconds) + " s)" : std::string("—");
     out << "| " << st.code(any.form) << " | " << any.selector << " | " << cell(Suite::random) << " | " << cell(Suite::special) << " | "
         << cell(Suite::undefined) << " | " << cases << " | " << significant(max_ulps) << " | " << resident(false) << " | "
-        << resident(true) << " | " << planned << " |\n";
+        << resident(true) << " | " << planned << " | " << (r && r->coverage ? coverage_cell(*r->coverage) : std::string("—"))
+        << " |\n";
   }
   return out.str();
 }
@@ -296,7 +327,8 @@ std::vector<std::string> model_tier_lines(const RunRecord& run) {
 std::string markdown_summary(const RunRecord& run) {
   const Style& st = kMarkdown;
   return head_section(run, st) + forms_section(run, st) + compile_section(run, st) + failures_section(run, st) + model_section(run, st) +
-         random_cases_section(run, st) + layouts_section(run, st) + compile_paths_section(run, st) + sass_section(run, st);
+         coverage_section(run, st) + random_cases_section(run, st) + layouts_section(run, st) + compile_paths_section(run, st) +
+         sass_section(run, st);
 }
 
 std::string console_summary(const RunRecord& run) {

@@ -82,6 +82,7 @@ template <typename V> void fields(V& v, IntermittentRecord& i);
 template <typename V> void fields(V& v, DigestRecord& d);
 template <typename V> void fields(V& v, ResidentRecord& g);
 template <typename V> void fields(V& v, PlannedShare& p);
+template <typename V> void fields(V& v, PairCoverageRecord& c);
 template <typename V> void fields(V& v, UbObservation& u);
 template <typename V> void fields(V& v, ResultRecord& r);
 template <typename V> void fields(V& v, LayoutOperandRecord& o);
@@ -472,6 +473,23 @@ template <typename V> void fields(V& v, PlannedShare& p) {
   v.check([&] { return std::tuple{p.seconds >= 0, "seconds", "seconds of at least 0 are expected"}; });
 }
 
+template <typename V> void fields(V& v, PairCoverageRecord& c) {
+  v("faults", c.faults);
+  v("detectable", c.detectable);
+  v("detected", c.detected);
+  v("percent", c.percent);
+  v("cases", c.cases);
+  v("stream", c.stream);
+  v("summary", c.summary);
+  v("not_detected", c.not_detected);
+  v("undetectable", c.undetectable);
+  v("transients", c.transients);
+  v("transients_changed", c.transients_changed);
+  v.check([&] { return std::tuple{c.detected <= c.detectable && c.detectable <= c.faults, "detected",
+                                  "detected <= detectable <= faults is expected"}; });
+  v.check([&] { return std::tuple{c.percent >= 0 && c.percent <= 100, "percent", "a percentage is expected"}; });
+}
+
 template <typename V> void fields(V& v, UbObservation& u) {
   v("cases", u.cases);
   v("like_sp", u.like_sp);
@@ -508,6 +526,7 @@ template <typename V> void fields(V& v, ResultRecord& r) {
   v("digest", r.digest);
   v("resident", r.resident);
   v("planned", r.planned);
+  v("coverage", r.coverage);
 }
 
 template <typename V> void fields(V& v, LayoutOperandRecord& o) {
@@ -790,6 +809,10 @@ ResultRecord record_of(const SuiteResult& r) {
     for (uint64_t chunk : r.digest.chunks()) digest.chunks.push_back(hex16(chunk));
     out.digest = digest;
   }
+  if (const auto& c = r.coverage)
+    out.coverage = PairCoverageRecord{c->faults, c->detectable, c->detected, c->percent(), c->cases, c->stream,
+                                      c->summary(), c->not_detected, c->undetectable, c->transients,
+                                      c->transients_changed};
   if (const auto& g = r.resident)
     out.resident = ResidentRecord{g->host_sample, g->first_index, g->generated, g->checked, g->deviating, g->recorded,
                                   g->overflowed(), g->replayed, g->seconds, g->host_seconds, g->kernel};

@@ -159,6 +159,16 @@ struct ResidentRecord {         // the GPU-resident path's share of a random sui
   double host_seconds = 0;        // the host sample's time (absent in run.json before issue #28)
   std::string kernel;             // the resident kernel that judged the cases ("lean-k16-f16", ...); empty in older runs
 };
+struct PairCoverageRecord {     // the fault coverage of the pair's stream (judge/fault_coverage.h, docs/coverage.md)
+  uint64_t faults = 0, detectable = 0, detected = 0;
+  double percent = 0;
+  uint64_t cases = 0;             // the stream's cases simulated
+  std::string stream;             // what they were
+  std::string summary;            // "stuck-at coverage 100.00 % of 2201 detectable faults; 0 undetected"
+  std::vector<std::string> not_detected;   // fault ids with their stages
+  std::vector<std::string> undetectable;   // fault ids with their reasons
+  uint64_t transients = 0, transients_changed = 0;
+};
 struct PlannedShare {           // a --budget run's plan for a random suite (run/budget_plan.h)
   double weight = 0;              // the form's declared weight
   double share = 0;               // weight / the sum of the run's weights
@@ -193,6 +203,7 @@ struct ResultRecord {
   std::optional<DigestRecord> digest;
   std::optional<ResidentRecord> resident;
   std::optional<PlannedShare> planned;
+  std::optional<PairCoverageRecord> coverage;
 };
 
 struct LayoutOperandRecord {

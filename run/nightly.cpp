@@ -5,11 +5,14 @@
 
 #include <chrono>
 #include <cmath>
+#include <map>
+#include <memory>
 #include <ctime>
 #include <optional>
 
 #include "generators/bulk.h"
 #include "harness/clock_watch.h"
+#include "judge/compact_set.h"
 #include "judge/suites.h"
 #include "mmasp_commit.h"
 #include "oracle/text.h"
@@ -136,6 +139,25 @@ void Nightly::begin(const std::string& command_line) {
   context_->model = setup_->model_tier();
   context_->log = hooks_.log;
   context_->stop = [this] { return stop_signal() != 0; };
+  if (!o_.compact_sets.empty()) {
+    auto sets = std::make_shared<std::map<const Form*, CompactSet>>();
+    std::error_code error;
+    if (!fs::is_directory(o_.compact_sets, error)) throw UsageError("--compact-sets: " + o_.compact_sets + " is not a directory");
+    for (const auto& entry : fs::directory_iterator(o_.compact_sets)) {
+      if (entry.path().extension() != ".json") continue;
+      try {
+        CompactSet set = load_compact_set(entry.path());
+        const Form* form = set.form;
+        (*sets)[form] = std::move(set);
+      } catch (const std::runtime_error& e) {
+        throw UsageError(std::string("--compact-sets: ") + e.what());
+      }
+    }
+    context_->first_cases = [sets](const Form& form, int selector) {
+      const auto it = sets->find(&form);
+      return it == sets->end() ? std::vector<MmaCase>{} : compact_cases(it->second, selector);
+    };
+  }
 }
 
 void Nightly::compile_conformance() {

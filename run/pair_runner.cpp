@@ -7,6 +7,7 @@
 #include "harness/layout_discovery.h"
 #include "harness/parallel.h"
 #include "harness/sass.h"
+#include "run/pair_coverage.h"
 #include "harness/resident_source.h"
 #include "judge/resident_suite.h"
 #include "run/nightly.h"
@@ -70,9 +71,13 @@ PairWork PairRunner::run(size_t index, const Form& form, int selector) {
   if (o_.ub) undefined(form, selector, limits, work);
   if (setup_.extras() || setup_.layouts()) extras(form, selector, work);
   if (stop_()) return PairWork{.interrupted = true};
+  // Before the random suite: its time is part of the pair's fixed work the --budget plan measures.
+  std::optional<CoverageSummary> coverage;
+  if (coverage_on()) coverage = clock_("fault coverage", [&] { return fault_coverage_of(form, selector, limits); });
   const SuiteLimits random = random_limits(index, pair_start);
-  const SuiteResult result = random_suite(form, selector, random);
+  SuiteResult result = random_suite(form, selector, random);
   if (result.interrupted) return PairWork{.interrupted = true};
+  result.coverage = std::move(coverage);
   ResultRecord record = record_of(result);
   if (o_.budget > 0) {
     record.planned = PlannedShare{plan_.weight(index), plan_.share(index), random.seconds};
@@ -102,6 +107,30 @@ uint32_t PairRunner::special_generated_for(size_t index) {
   ++special_cut_pairs_;
   fewest_special_generated_ = std::min(fewest_special_generated_, cut);
   return cut;
+}
+
+bool PairRunner::coverage_on() const {
+  return o_.coverage == AutoOnOff::on || (o_.coverage == AutoOnOff::automatic && setup_.hardware());
+}
+
+// The pair's stream as the run draws it: the compact set, the special suite, and the random suite's first cases — as
+// many as the host path judges here (on the resident path, the host sample; the GPU draws the same stream further),
+// at most kCoverageRandomCases.
+std::optional<CoverageSummary> PairRunner::fault_coverage_of(const Form& form, int selector, const SuiteLimits& special) {
+  if (!fault_model_applies(form)) return std::nullopt;
+  std::optional<ModelParameters> p;
+  if (!form.is_integer()) {
+    const ModelLookup arithmetic = setup_.arithmetic();
+    if (arithmetic) p = arithmetic(form);
+    if (!p) return std::nullopt;   // no model of the device's arithmetic to simulate faults of
+  }
+  CoverageStream stream;
+  stream.seed = o_.seed;
+  stream.special_generated = special.special_generated;
+  stream.random_cases = std::min<uint64_t>(resident_judges(form) || o_.budget > 0 ? host_sample(form) : random_cases(),
+                                           kCoverageRandomCases);
+  if (context_.first_cases) stream.files = context_.first_cases(form, selector);
+  return pair_coverage(form, selector, p ? &*p : nullptr, stream, o_.threads, default_coverage_cache_dir());
 }
 
 uint64_t PairRunner::random_cases() const { return o_.cases ? o_.cases : (setup_.hardware() ? 10000 : 64); }

@@ -71,7 +71,9 @@ class PairRunner {
   static void add(PairWork& work, ResultRecord result);
 
  private:
-  uint64_t random_cases() const;   // without --budget: --cases, else 10,000 on a GPU and 64 on the emulator
+  uint64_t random_cases() const;
+  bool coverage_on() const;
+  std::optional<CoverageSummary> fault_coverage_of(const Form& form, int selector, const SuiteLimits& special);   // without --budget: --cases, else 10,000 on a GPU and 64 on the emulator
   SuiteLimits random_limits(size_t index, std::chrono::steady_clock::time_point pair_start);
   bool resident_judges(const Form& form) const;
   uint64_t host_sample(const Form& form) const;

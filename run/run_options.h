@@ -67,6 +67,11 @@ struct NightlyOptions {
   std::string modules;
   unsigned threads = std::max(1u, std::thread::hardware_concurrency());
   uint32_t special_generated = 512;
+  // A directory of compact sets (judge/compact_set.h): each form's set runs first in its special suite.
+  std::string compact_sets;
+  // The fault coverage of each pair's stream in the reports (run/pair_coverage.h): auto = on a GPU (the emulator's
+  // short test runs leave it out: its simulation costs more than their cases).
+  AutoOnOff coverage = AutoOnOff::automatic;
   ModelChoice model = ModelChoice::automatic;
   bool model_candidates = false;   // also judge by unverified table records (to verify them on hardware)
   // A model record (oracle/model_record_file.h, made by `mmasp characterize --save`) for the model tier; empty: the
@@ -141,6 +146,12 @@ void visit_run_options(NightlyOptions& o, Visitor& v) {
     o.modules);
   v(OptionSpec{"--threads", "host threads for generation and judging", false, 1, 4096}, o.threads);
   v(OptionSpec{"--special-generated", "generated special-value cases per pair", true, 0, UINT32_MAX}, o.special_generated);
+  v(OptionSpec{"--compact-sets", "a directory of compact sets (mmasp coverage --make-compact-set): each form's runs first, "
+               "in its special suite",
+               true},
+    o.compact_sets);
+  v(OptionSpec{"--coverage", "each pair's fault coverage in the reports (docs/coverage.md): auto (on a GPU), on, off", true},
+    o.coverage);
   v(OptionSpec{"--model", "bit-exact model tier: strict (a deviation fails the run), warn (reported like a QualityWarning), "
                "off; auto = strict on a GPU with verified models",
                true, 0, 0, false, true},

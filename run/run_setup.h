@@ -35,6 +35,9 @@ class RunSetup {
   Backend& primary() const;
   Heartbeat& heartbeat() { return heartbeat_; }
   const ModelTier& model_tier() const { return model_tier_; }
+  // What the device computes with, as far as the run knows: the emulator's --emulate arithmetic, else the model
+  // tier's (empty where neither is known).
+  ModelLookup arithmetic() const { return emulated_ ? emulated_ : model_tier_.parameters; }
   const ModelSource& model_source() const { return model_source_; }
   ResidentPath* resident() const { return resident_.get(); }
   // Why the resident path does not judge this form's random cases (empty: it does): no resident path, the image does

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include "generators/bulk.h"
 #include "generators/reproduction.h"
@@ -20,6 +21,7 @@
 #include "oracle/text.h"
 #include "reports/run_record.h"
 #include "run/devices.h"
+#include "run/pair_coverage.h"
 #include "oracle/input_file.h"
 #include "oracle/output_file.h"
 #include "run/folder_lock.h"
@@ -130,6 +132,13 @@ ScreenOutcome screen_device(const ScreenOptions& o, const std::function<void(con
     }
     uint64_t cases = 0, deviating = 0;
     json pair_list = json::array(), deviations = json::array();
+    struct Screened {
+      const Form* form;
+      int selector;
+      std::optional<ModelParameters> model;
+      uint64_t cases;
+    };
+    std::vector<Screened> screened;
     // The GPU's clock while it is screened (harness/clock_watch.h): a GPU that slows itself for heat or power screens
     // fewer cases in the same budget, and the verdict says so.
     ClockWatch clock_watch(fingerprint.uuid);
@@ -149,6 +158,7 @@ ScreenOutcome screen_device(const ScreenOptions& o, const std::function<void(con
       cases += pair_cases;
       deviating += pair_deviating;
       pair_list.push_back({{"form", form.opcode}, {"selector", selector}, {"cases", pair_cases}, {"deviating", pair_deviating}});
+      screened.push_back({&form, selector, model, pair_cases});
       if (pair_deviating) {
         // The first deviating case as the GPU drew and computed it: a case file to send to a hardware team.
         json entry = {{"form", form.opcode}, {"selector", selector}, {"stream_seed", stream}, {"deviating", pair_deviating},
@@ -174,6 +184,28 @@ ScreenOutcome screen_device(const ScreenOptions& o, const std::function<void(con
       verdict["clocks"] = clock_json(c);
       verdict["clocks"].update({{"slowed", c.slowed()}, {"summary", describe_clocks(c)}});
     }
+    // The fault coverage of what each pair's stream ran (run/pair_coverage.h: simulated on the host from the first
+    // cases of the stream the GPU drew, kept in the coverage cache), after the budget the GPU had.
+    const auto coverage_start = Clock::now();
+    uint64_t detectable = 0, detected = 0;
+    for (size_t p = 0; p < screened.size(); ++p) {
+      const Screened& pair = screened[p];
+      if (!fault_model_applies(*pair.form) || (!pair.form->is_integer() && !pair.model)) continue;
+      CoverageStream stream;
+      stream.seed = o.seed;
+      stream.special = false;
+      stream.random_cases = std::min<uint64_t>(pair.cases, kCoverageRandomCases);
+      const CoverageSummary c = pair_coverage(*pair.form, pair.selector, pair.model ? &*pair.model : nullptr, stream,
+                                              std::max(1u, std::thread::hardware_concurrency()),
+                                              default_coverage_cache_dir());
+      detectable += c.detectable;
+      detected += c.detected;
+      pair_list[p]["coverage"] = {{"summary", c.summary()}, {"percent", c.percent()}, {"stream", c.stream},
+                                  {"not_detected", c.not_detected}};
+    }
+    verdict["coverage"] = {{"summary", coverage_summary_text(detected, detectable)},
+                           {"detectable", detectable}, {"detected", detected},
+                           {"seconds", seconds_since(coverage_start)}, {"model", "docs/coverage.md"}};
     verdict["pairs_screened"] = pairs.size();
     verdict["cases"] = cases;
     verdict["deviating_cases"] = deviating;

@@ -438,3 +438,41 @@ TEST(Diff, ABitChangeInOneCaseIsFoundThroughTheDigestsAndLocated) {
 
 }  // namespace
 }  // namespace mmasp
+
+namespace mmasp {
+namespace {
+
+// Issue #71: a pair whose stream detects fewer of its datapath's faults than the baseline's did is a regression, and
+// a pair whose coverage the run did not measure is a missing check; the same coverage, or more, is no change.
+TEST(Diff, ACoverageDropIsARegression) {
+  RunRecord before = baseline(), after = baseline();
+  PairCoverageRecord full;
+  full.faults = 2202;
+  full.detectable = full.detected = 2201;
+  full.percent = 100;
+  result_with(before, kInt8).coverage = full;
+  result_with(after, kInt8).coverage = full;
+  EXPECT_TRUE(diff_runs(before, after, {}).entries.empty());
+
+  PairCoverageRecord lower = full;
+  lower.detected = 2199;
+  lower.percent = 100.0 * 2199 / 2201;
+  lower.not_detected = {"sum.bit31.sa0 (block sum)", "normalise.bit4.sa0 (rounding)"};
+  result_with(after, kInt8).coverage = lower;
+  DiffReport report = diff_runs(before, after, {});
+  ASSERT_EQ(report.entries.size(), 1u);
+  EXPECT_EQ(report.entries[0].kind, Change::coverage_drop);
+  EXPECT_NE(report.entries[0].detail.find("sum.bit31.sa0"), std::string::npos);
+  EXPECT_EQ(report.regressions, 1);
+  // The other way round it is no regression.
+  EXPECT_EQ(diff_runs(after, before, {}).regressions, 0);
+
+  result_with(after, kInt8).coverage.reset();
+  report = diff_runs(before, after, {});
+  ASSERT_EQ(report.entries.size(), 1u);
+  EXPECT_EQ(report.entries[0].kind, Change::missing_check);
+  EXPECT_FALSE(report.entries[0].waivable);
+}
+
+}  // namespace
+}  // namespace mmasp

@@ -1,0 +1,101 @@
+#include "run/pair_coverage.h"
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "generators/bulk.h"
+#include "harness/ptxas.h"
+#include "harness/sha256.h"
+#include "mmasp_commit.h"
+#include "oracle/output_file.h"
+
+namespace mmasp::run {
+namespace {
+
+using nlohmann::json;
+
+// Everything the coverage depends on, as text: the build (its commit: the fault model's code), the pair, the stream,
+// the generators and the arithmetic.
+constexpr const char* kFaultModelVersion = "fault-model/1";
+
+std::string cache_key(const Form& form, int selector, const ModelParameters* p, const CoverageStream& stream) {
+  std::ostringstream key;
+  key << kFaultModelVersion << "|" << MMASP_GIT_COMMIT << "|" << form.opcode << "|" << selector << "|" << stream.seed
+      << "|" << stream.special << "|" << stream.special_generated << "|" << stream.random_cases << "|"
+      << gen::case_streams_identity() << "|" << (p ? p->str() : "integer");
+  for (const MmaCase& test : stream.files) {
+    for (const auto* codes : {&test.a_compressed, &test.nibbles, &test.b, &test.c})
+      for (uint32_t code : *codes) key << "," << code;
+    key << ";";
+  }
+  return sha256_hex(key.str());
+}
+
+json to_json(const CoverageSummary& c) {
+  return {{"faults", c.faults},
+          {"detectable", c.detectable},
+          {"detected", c.detected},
+          {"cases", c.cases},
+          {"stream", c.stream},
+          {"not_detected", c.not_detected},
+          {"undetectable", c.undetectable},
+          {"transients", c.transients},
+          {"transients_changed", c.transients_changed}};
+}
+
+std::optional<CoverageSummary> from_json(const json& j) {
+  try {
+    CoverageSummary c;
+    c.faults = j.at("faults").get<uint64_t>();
+    c.detectable = j.at("detectable").get<uint64_t>();
+    c.detected = j.at("detected").get<uint64_t>();
+    c.cases = j.at("cases").get<uint64_t>();
+    c.stream = j.at("stream").get<std::string>();
+    c.not_detected = j.at("not_detected").get<std::vector<std::string>>();
+    c.undetectable = j.at("undetectable").get<std::vector<std::string>>();
+    c.transients = j.at("transients").get<uint64_t>();
+    c.transients_changed = j.at("transients_changed").get<uint64_t>();
+    if (c.detected > c.detectable || c.detectable > c.faults) return std::nullopt;
+    return c;
+  } catch (const json::exception&) {
+    return std::nullopt;  // a damaged entry is computed again
+  }
+}
+
+}  // namespace
+
+std::filesystem::path default_coverage_cache_dir() {
+  return default_ptxas_cache_dir().parent_path() / "coverage";
+}
+
+CoverageSummary pair_coverage(const Form& form, int selector, const ModelParameters* p, const CoverageStream& stream,
+                              unsigned threads, const std::filesystem::path& cache_dir) {
+  std::string text =
+      (stream.files.empty() ? "" : "the compact set (" + std::to_string(stream.files.size()) + "), ") +
+      std::string("the special suite (") + std::to_string(stream.special_generated) + " generated)" +
+      (stream.random_cases ? ", the first " + std::to_string(stream.random_cases) + " random cases" : "");
+  std::filesystem::path entry;
+  if (!cache_dir.empty()) {
+    entry = cache_dir / (cache_key(form, selector, p, stream) + ".json");
+    std::ifstream in(entry);
+    if (in) {
+      const json j = json::parse(in, nullptr, false);
+      if (!j.is_discarded())
+        if (auto cached = from_json(j)) return *cached;
+    }
+  }
+  CoverageSummary summary = summarize(fault_coverage(form, selector, p, stream, threads), text);
+  if (!entry.empty()) {
+    std::error_code error;
+    std::filesystem::create_directories(cache_dir, error);
+    try {
+      write_file_atomically(entry, to_json(summary).dump() + "\n");
+    } catch (const std::exception&) {
+      // A cache that cannot be written costs the next run the simulation, nothing else.
+    }
+  }
+  return summary;
+}
+
+}  // namespace mmasp::run
