@@ -22,7 +22,8 @@
 # Environment (all optional; relative paths are taken from the repository's root, wherever the job starts):
 #   MMASP               the mmasp binary; default: ./bootstrap.sh build, then build/mmasp
 #   MMASP_BACKEND       gpu (default), emulator or auto
-#   MMASP_RUN_OPTIONS   options of `mmasp run` (default: --cases 10000 --ub --seed 1; a fixed seed makes nights
+#   MMASP_RUN_OPTIONS   options of `mmasp run` (default: --cases 10000 --ub --seed 1 --compact-sets
+#                       evidence/compact-sets/sm_90: the compact sets run first; a fixed seed makes nights
 #                       comparable case for case and bit for bit)
 #   MMASP_OUT           the run's folder, inside the repository, published by the CI file (default: mmasp-out)
 #   MMASP_BASELINE_DIR  where the baseline lives between nights, kept by the CI file (default: mmasp-baseline)
@@ -35,7 +36,7 @@ set -u
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
 inside_repo() { case "$1" in /*) printf '%s' "$1" ;; *) printf '%s/%s' "$repo" "$1" ;; esac; }
 backend=${MMASP_BACKEND:-gpu}
-run_options=${MMASP_RUN_OPTIONS:---cases 10000 --ub --seed 1}
+run_options=${MMASP_RUN_OPTIONS:---cases 10000 --ub --seed 1 --compact-sets $repo/evidence/compact-sets/sm_90}
 out=$(inside_repo "${MMASP_OUT:-mmasp-out}")
 baseline=$(inside_repo "${MMASP_BASELINE_DIR:-mmasp-baseline}")
 waivers=$(inside_repo "${MMASP_WAIVERS:-ci/waivers.json}")
