@@ -38,7 +38,7 @@ void CoverageCases::get(uint64_t index, MmaCase& test, std::string& name) const 
     name = names_[size_t(index)];
     return;
   }
-  const uint64_t random = index - cases_.size();
+  const uint64_t random = stream_.random_first + index - cases_.size();
   gen::BulkGenerator(random_seeds_.of(random)).next(form_, test, options_);
   name = "random #" + std::to_string(random);
 }

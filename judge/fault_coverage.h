@@ -24,6 +24,8 @@ struct CoverageStream {
   bool special = true;  // false: without the special suite
   uint32_t special_generated = 512;
   uint64_t random_cases = 0;
+  uint64_t random_first = 0;        // the random stream's first index (the resident kernel's share starts after the
+                                    // host sample)
   std::vector<MmaCase> files;
   std::vector<std::string> file_names;
 };

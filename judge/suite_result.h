@@ -130,8 +130,8 @@ struct SuiteResult {
   // The GPU-resident path (harness/resident.h), when it judged this random suite beside the host path.
   std::optional<ResidentSummary> resident;
   // The fault coverage of the pair's stream (judge/fault_coverage.h), on its random suite's result, where the run
-  // computed it.
-  std::optional<CoverageSummary> coverage;
+  // computed it: through the emitted module, and of the resident kernel's share.
+  std::optional<CoverageSummary> coverage, resident_coverage;
 
   // --- The counts change only here. ---
   // One judged case: its status, its error statistics and, where the model tier judged it, the model tier's counts.

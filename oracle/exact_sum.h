@@ -1,7 +1,7 @@
 // An exact accumulator for sums of products of mma.sp operands, and correct rounding of the exact sum.
 //
 // Why not double: bf16 and tf32 products span 2^-266 .. 2^256 and block-scaled fp8/fp4 products 2^-272 .. 2^287,
-// so a sum of such terms needs far more than 53 bits to be exact (issue #3; shared/research/numerics.md). The
+// so a sum of such terms needs far more than 53 bits to be exact (issue #3). The
 // accumulator is a two's-complement fixed-point number whose lowest bit is 2^kLowestExponent; every finite term of
 // every catalog form lies on that grid and far below its top, so adding is exact and order-independent.
 #pragma once

@@ -12,7 +12,7 @@ namespace {
 
 
 
-// Elements per .b32 register ("PE" in shared/research/spec-supplement.md).
+// Elements per .b32 register.
 int per_register(const Form& form, Operand operand) { return 32 / container_bits(form, operand); }
 
 }  // namespace
@@ -76,10 +76,10 @@ std::vector<MetadataCell> metadata_cells(const Form& form, int selector) {
   // The selector operand is an immediate 0..3 (9.7.14.6.1); a value beyond it (a hand-written undefined-behaviour case)
   // names no lane.
   if (selector < 0 || selector >= kSelectorOperandValues) return {};
-  // 9.7.14.6.2 metadata figures (119/122/125/127: 16- and 32-bit types; 129/136-137/139/146-147: 8- and 4-bit types)
-  // as restated in shared/research/spec-supplement.md 2.2: for 16/32-bit A each lane's register holds two rows (bits
-  // 15..0 row g, 31..16 row g+8) and the lanes of a pair split K; for 8/4-bit A each lane's whole register is one row,
-  // the odd lane of a pair holding row g+8, and lanes 2-3 of a group of four the upper half of K.
+  // 9.7.14.6.2 metadata figures (119/122/125/127: 16- and 32-bit types; 129/136-137/139/146-147: 8- and 4-bit types):
+  // for 16/32-bit A each lane's register holds two rows (bits 15..0 row g, 31..16 row g+8) and the lanes of a pair
+  // split K; for 8/4-bit A each lane's whole register is one row, the odd lane of a pair holding row g+8, and lanes 2-3
+  // of a group of four the upper half of K.
   const bool wide_elements = form.a_container_bits >= 16;
   std::vector<MetadataCell> cells;
   for (int lane = 0; lane < kWarpLanes; ++lane) {
@@ -139,7 +139,7 @@ LayoutEvidence layout_evidence(const Form& form) {
     if (opcode == form.opcode)
       return {true, "PTX ISA 9.7.14.6.2 formulas, confirmed by layout discovery on " + record.device + " (" +
                         record.evidence + ")"};
-  return {false, "PTX ISA 9.7.14.6.2 formulas; figure content from shared/research/spec-supplement.md (not confirmed "
+  return {false, "PTX ISA 9.7.14.6.2 formulas and figures (not confirmed "
                  "on hardware: no device that runs this form has been probed)"};
 }
 

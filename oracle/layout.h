@@ -49,7 +49,7 @@ struct MetadataCell {
 // ignores (9.7.14.6.1: "one or more threads store the metadata for the whole group").
 std::vector<MetadataCell> metadata_cells(const Form& form, int selector);
 
-// Block scale (9.7.14.3, restated in shared/research/spec-supplement.md 3.3): lane `lane`'s byte `byte` of
+// Block scale (PTX ISA 9.7.14.3, the scale-a-data and scale-b-data figures): lane `lane`'s byte `byte` of
 // scale-a-data holds the scale of row `index` of A for K-block `block` (or, for B, of column `index`).
 struct ScaleCell {
   int lane = 0;

@@ -3,7 +3,7 @@
 //
 // Sources: PTX ISA 5.2.3 (alternate floating-point formats e4m3/e5m2/e3m2/e2m3/e2m1, ue8m0/ue4m3), 5.2.5.1 (packed
 // f16x2), 9.7.14.6.3 (8-bit containers for kind::f8f6f4 / kind::mxf8f6f4, tight e2m1 for mxf4/mxf4nvf4), IEEE 754
-// binary16/binary32, and shared/research/encodings.md.
+// binary16/binary32, and the OCP 8-bit floating point (OFP8) and Microscaling (MX) v1.0 specifications.
 #pragma once
 
 #include <cstdint>

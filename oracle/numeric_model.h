@@ -8,9 +8,10 @@
 // (f16) is rounded per output_rounding. Special values follow IEEE 754 with a canonical NaN.
 //
 // This is the model of Fasi, Higham, Mikaitis and Pranesh (PeerJ CS 2021) and of the published dense-instruction
-// models (shared/research/numerics.md), generalised: every choice they make is a parameter here, so that probes can
-// tell each value apart on the hardware (mmasp characterize) and injected faults can change one at a time. Which
-// values an architecture uses is data, with its evidence: numeric_model_table.cpp. Pure C++, no CUDA.
+// models (Khattak and Mikaitis, arXiv 2512.07004; MMA-Sim, arXiv 2511.10909), generalised: every choice they make is a
+// parameter here, so that probes can tell each value apart on the hardware (mmasp characterize) and injected faults
+// can change one at a time. Which values an architecture uses is data, with its evidence: numeric_model_table.cpp.
+// Host C++; its arithmetic (model_arithmetic.h) is also compiled by nvcc into the GPU-resident kernels.
 #pragma once
 
 #include <cstdint>

@@ -241,23 +241,30 @@ void compare_results(const RunRecord& baseline, const RunRecord& run, bool diffe
       add({Change::numeric_drift, id, significant(old_bound) + " of the bound", significant(new_bound) + " of the bound",
            joined("max error relative to the spec bound grew", sampling ? why_sampling : ""), !sampling});
   }
-  // Fault coverage: the pair's stream detects fewer faults than the baseline's did, or was not measured this time.
+  // Fault coverage, of each path: the pair's stream detects fewer faults than the baseline's did, or was not measured
+  // this time.
+  const auto text = [](const PairCoverageRecord& c) {
+    return std::to_string(c.detected) + " of " + std::to_string(c.detectable) + " faults";
+  };
   for (const auto& [id, then] : before) {
     const auto it = after.find(id);
-    if (it == after.end() || !then->coverage) continue;
+    if (it == after.end()) continue;
     const ResultRecord* now = it->second;
-    const auto text = [](const PairCoverageRecord& c) {
-      return std::to_string(c.detected) + " of " + std::to_string(c.detectable) + " faults";
-    };
-    if (!now->coverage)
-      add({Change::missing_check, id + " coverage", text(*then->coverage), "not computed",
-           "the baseline measured this pair's fault coverage (mmasp run --coverage)", true, false});
-    else if (now->coverage->detected * std::max<uint64_t>(then->coverage->detectable, 1) <
-             then->coverage->detected * std::max<uint64_t>(now->coverage->detectable, 1))
-      add({Change::coverage_drop, id, text(*then->coverage), text(*now->coverage),
-           "the stream detects a smaller share of the datapath's faults" +
-               (now->coverage->not_detected.empty() ? std::string() : "; not detected: " + now->coverage->not_detected.front()),
-           true});
+    for (const auto& [path, member] : {std::pair{"", &ResultRecord::coverage},
+                                       std::pair{" (resident kernel)", &ResultRecord::resident_coverage}}) {
+      const auto& old_coverage = then->*member;
+      const auto& new_coverage = now->*member;
+      if (!old_coverage) continue;
+      if (!new_coverage)
+        add({Change::missing_check, id + " coverage" + path, text(*old_coverage), "not computed",
+             "the baseline measured this pair's fault coverage (mmasp run --coverage)", true, false});
+      else if (new_coverage->detected * std::max<uint64_t>(old_coverage->detectable, 1) <
+               old_coverage->detected * std::max<uint64_t>(new_coverage->detectable, 1))
+        add({Change::coverage_drop, id + path, text(*old_coverage), text(*new_coverage),
+             "the stream detects a smaller share of the datapath's faults" +
+                 (new_coverage->not_detected.empty() ? std::string() : "; not detected: " + new_coverage->not_detected.front()),
+             true});
+    }
   }
   // A result the run does not have was not checked: a regression (a gate must not pass on what it never ran), unless
   // the run is one shard of a split and the result belongs to another shard, or the baseline's result judged nothing

@@ -73,8 +73,16 @@ std::string coverage_cell(const PairCoverageRecord& c) {
 // The fault coverage of the streams that ran (docs/coverage.md), and each fault they did not detect.
 std::string coverage_section(const RunRecord& run, const Style& st) {
   uint64_t detectable = 0, detected = 0, pairs = 0, undetectable = 0;
+  uint64_t resident_detectable = 0, resident_detected = 0, resident_pairs = 0;
   std::vector<std::string> missed;
   for (const auto& r : run.results) {
+    if (r.resident_coverage) {
+      ++resident_pairs;
+      resident_detectable += r.resident_coverage->detectable;
+      resident_detected += r.resident_coverage->detected;
+      for (const std::string& fault : r.resident_coverage->not_detected)
+        missed.push_back(r.form + " sel=" + std::to_string(r.selector) + " (resident kernel): " + fault);
+    }
     if (!r.coverage) continue;
     ++pairs;
     detectable += r.coverage->detectable;
@@ -87,6 +95,9 @@ std::string coverage_section(const RunRecord& run, const Style& st) {
   out << "\n## Fault coverage\n\n" << coverage_summary_text(detected, detectable) << " over " << pairs
       << " pairs, of the streams that ran (" << undetectable << " undetectable, each with its reason in run.json; "
       << "docs/coverage.md).\n";
+  if (resident_pairs)
+    out << "\nThe resident kernel's own share of the random stream (after the host sample): "
+        << coverage_summary_text(resident_detected, resident_detectable) << " over " << resident_pairs << " pairs.\n";
   for (size_t i = 0; i < missed.size() && i < 20; ++i) out << "- not detected: " << st.code(missed[i]) << "\n";
   if (missed.size() > 20) out << "- ... and " << missed.size() - 20 << " more in run.json\n";
   return out.str();
@@ -333,7 +344,7 @@ std::string markdown_summary(const RunRecord& run) {
 
 std::string console_summary(const RunRecord& run) {
   const Style& st = kTerminal;
-  return head_section(run, st) + model_section(run, st) + random_cases_section(run, st) +
+  return head_section(run, st) + model_section(run, st) + coverage_section(run, st) + random_cases_section(run, st) +
          (exit_code_for(run) != 0 ? compile_section(run, st) + failures_section(run, st) : "");
 }
 

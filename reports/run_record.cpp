@@ -527,6 +527,7 @@ template <typename V> void fields(V& v, ResultRecord& r) {
   v("resident", r.resident);
   v("planned", r.planned);
   v("coverage", r.coverage);
+  v("resident_coverage", r.resident_coverage);
 }
 
 template <typename V> void fields(V& v, LayoutOperandRecord& o) {
@@ -809,10 +810,13 @@ ResultRecord record_of(const SuiteResult& r) {
     for (uint64_t chunk : r.digest.chunks()) digest.chunks.push_back(hex16(chunk));
     out.digest = digest;
   }
-  if (const auto& c = r.coverage)
-    out.coverage = PairCoverageRecord{c->faults, c->detectable, c->detected, c->percent(), c->cases, c->stream,
-                                      c->summary(), c->not_detected, c->undetectable, c->transients,
-                                      c->transients_changed};
+  const auto coverage_record = [](const CoverageSummary& c) {
+    return PairCoverageRecord{c.faults,  c.detectable,   c.detected,     c.percent(),  c.cases,
+                              c.stream,  c.summary(),    c.not_detected, c.undetectable, c.transients,
+                              c.transients_changed};
+  };
+  if (r.coverage) out.coverage = coverage_record(*r.coverage);
+  if (r.resident_coverage) out.resident_coverage = coverage_record(*r.resident_coverage);
   if (const auto& g = r.resident)
     out.resident = ResidentRecord{g->host_sample, g->first_index, g->generated, g->checked, g->deviating, g->recorded,
                                   g->overflowed(), g->replayed, g->seconds, g->host_seconds, g->kernel};

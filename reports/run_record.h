@@ -203,7 +203,9 @@ struct ResultRecord {
   std::optional<DigestRecord> digest;
   std::optional<ResidentRecord> resident;
   std::optional<PlannedShare> planned;
-  std::optional<PairCoverageRecord> coverage;
+  // The fault coverage of the pair's stream through the emitted module (compact set, special suite, host sample), and
+  // of the resident kernel's own share of the random stream (the cases after the host sample).
+  std::optional<PairCoverageRecord> coverage, resident_coverage;
 };
 
 struct LayoutOperandRecord {

@@ -22,8 +22,8 @@ constexpr const char* kFaultModelVersion = "fault-model/1";
 std::string cache_key(const Form& form, int selector, const ModelParameters* p, const CoverageStream& stream) {
   std::ostringstream key;
   key << kFaultModelVersion << "|" << MMASP_GIT_COMMIT << "|" << form.opcode << "|" << selector << "|" << stream.seed
-      << "|" << stream.special << "|" << stream.special_generated << "|" << stream.random_cases << "|"
-      << gen::case_streams_identity() << "|" << (p ? p->str() : "integer");
+      << "|" << stream.special << "|" << stream.special_generated << "|" << stream.random_first << "|"
+      << stream.random_cases << "|" << gen::case_streams_identity() << "|" << (p ? p->str() : "integer");
   for (const MmaCase& test : stream.files) {
     for (const auto* codes : {&test.a_compressed, &test.nibbles, &test.b, &test.c})
       for (uint32_t code : *codes) key << "," << code;
@@ -71,10 +71,12 @@ std::filesystem::path default_coverage_cache_dir() {
 
 CoverageSummary pair_coverage(const Form& form, int selector, const ModelParameters* p, const CoverageStream& stream,
                               unsigned threads, const std::filesystem::path& cache_dir) {
-  std::string text =
-      (stream.files.empty() ? "" : "the compact set (" + std::to_string(stream.files.size()) + "), ") +
-      std::string("the special suite (") + std::to_string(stream.special_generated) + " generated)" +
-      (stream.random_cases ? ", the first " + std::to_string(stream.random_cases) + " random cases" : "");
+  std::string text = stream.files.empty() ? "" : "the compact set (" + std::to_string(stream.files.size()) + ")";
+  const auto then = [&](const std::string& part) { text += (text.empty() ? "" : ", ") + part; };
+  if (stream.special) then("the special suite (" + std::to_string(stream.special_generated) + " generated)");
+  if (stream.random_cases)
+    then("random cases #" + std::to_string(stream.random_first) + " to #" +
+         std::to_string(stream.random_first + stream.random_cases - 1));
   std::filesystem::path entry;
   if (!cache_dir.empty()) {
     entry = cache_dir / (cache_key(form, selector, p, stream) + ".json");

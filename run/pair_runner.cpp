@@ -78,6 +78,8 @@ PairWork PairRunner::run(size_t index, const Form& form, int selector) {
   SuiteResult result = random_suite(form, selector, random);
   if (result.interrupted) return PairWork{.interrupted = true};
   result.coverage = std::move(coverage);
+  if (coverage_on() && result.resident)
+    result.resident_coverage = clock_("fault coverage", [&] { return resident_coverage_of(form, selector, *result.resident); });
   ResultRecord record = record_of(result);
   if (o_.budget > 0) {
     record.planned = PlannedShare{plan_.weight(index), plan_.share(index), random.seconds};
@@ -130,6 +132,25 @@ std::optional<CoverageSummary> PairRunner::fault_coverage_of(const Form& form, i
   stream.random_cases = std::min<uint64_t>(resident_judges(form) || o_.budget > 0 ? host_sample(form) : random_cases(),
                                            kCoverageRandomCases);
   if (context_.first_cases) stream.files = context_.first_cases(form, selector);
+  return pair_coverage(form, selector, p ? &*p : nullptr, stream, o_.threads, default_coverage_cache_dir());
+}
+
+// The resident kernel's share of the random stream: the cases after the host sample, the first
+// kCoverageRandomCases of them (coverage only grows with more cases of the same stream).
+std::optional<CoverageSummary> PairRunner::resident_coverage_of(const Form& form, int selector,
+                                                                const ResidentSummary& resident) {
+  if (!fault_model_applies(form) || resident.checked == 0) return std::nullopt;
+  std::optional<ModelParameters> p;
+  if (!form.is_integer()) {
+    const ModelLookup arithmetic = setup_.arithmetic();
+    if (arithmetic) p = arithmetic(form);
+    if (!p) return std::nullopt;
+  }
+  CoverageStream stream;
+  stream.seed = o_.seed;
+  stream.special = false;
+  stream.random_first = resident.first_index;
+  stream.random_cases = std::min<uint64_t>(resident.checked, kCoverageRandomCases);
   return pair_coverage(form, selector, p ? &*p : nullptr, stream, o_.threads, default_coverage_cache_dir());
 }
 

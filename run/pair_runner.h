@@ -71,9 +71,12 @@ class PairRunner {
   static void add(PairWork& work, ResultRecord result);
 
  private:
-  uint64_t random_cases() const;
+  uint64_t random_cases() const;   // without --budget: --cases, else 10,000 on a GPU and 64 on the emulator
+  // The fault coverage of the pair's stream (run/pair_coverage.h): through the emitted module, and of the resident
+  // kernel's share.
   bool coverage_on() const;
-  std::optional<CoverageSummary> fault_coverage_of(const Form& form, int selector, const SuiteLimits& special);   // without --budget: --cases, else 10,000 on a GPU and 64 on the emulator
+  std::optional<CoverageSummary> fault_coverage_of(const Form& form, int selector, const SuiteLimits& special);
+  std::optional<CoverageSummary> resident_coverage_of(const Form& form, int selector, const ResidentSummary& resident);
   SuiteLimits random_limits(size_t index, std::chrono::steady_clock::time_point pair_start);
   bool resident_judges(const Form& form) const;
   uint64_t host_sample(const Form& form) const;

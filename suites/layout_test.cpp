@@ -113,8 +113,8 @@ TEST(Metadata, EachSelectorCoversEveryRowChunkOnceFromItsOwnLanes) {
     }
 }
 
-// Worked examples of shared/research/spec-supplement.md 2.2 (measured there on an H200; mmasp's own hardware check
-// comes with issue #5).
+// Worked examples read off the PTX ISA 9.7.14.6.2 metadata figures (layout discovery checks them on hardware,
+// oracle/verified_layouts.cpp).
 TEST(Metadata, WorkedExamples) {
   auto cell_of = [](const Form& form, int selector, int lane, int nibble) {
     for (const auto& cell : metadata_cells(form, selector))
