@@ -98,6 +98,39 @@ std::vector<std::pair<const Form*, int>> screened_pairs(const ResidentPath& path
   return pairs;
 }
 
+// A pair as the GPU screened it: its model (float forms) and how many cases of its stream the GPU judged.
+struct ScreenedPair {
+  const Form* form;
+  int selector;
+  std::optional<ModelParameters> model;
+  uint64_t cases;
+};
+
+// The fault coverage of what each pair's stream ran (run/pair_coverage.h: simulated on the host from the first cases of
+// the stream the GPU drew, kept in the coverage cache), after the budget the GPU had; each pair's goes into its entry
+// of `pair_list`, the GPU's over all pairs is returned.
+json screen_coverage(const std::vector<ScreenedPair>& screened, uint64_t seed, json& pair_list) {
+  const auto start = Clock::now();
+  uint64_t detectable = 0, detected = 0;
+  for (size_t p = 0; p < screened.size(); ++p) {
+    const ScreenedPair& pair = screened[p];
+    if (!fault_model_applies(*pair.form) || (!pair.form->is_integer() && !pair.model)) continue;
+    CoverageStream stream;
+    stream.seed = seed;
+    stream.special = false;
+    stream.random_cases = std::min<uint64_t>(pair.cases, kCoverageRandomCases);
+    const CoverageSummary c = pair_coverage(*pair.form, pair.selector, pair.model ? &*pair.model : nullptr, stream,
+                                            std::max(1u, std::thread::hardware_concurrency()),
+                                            default_coverage_cache_dir());
+    detectable += c.detectable;
+    detected += c.detected;
+    pair_list[p]["coverage"] = {{"summary", c.summary()}, {"percent", c.percent()}, {"stream", c.stream},
+                                {"not_detected", c.not_detected}};
+  }
+  return {{"summary", coverage_summary_text(detected, detectable)}, {"detectable", detectable}, {"detected", detected},
+          {"seconds", seconds_since(start)}, {"model", "docs/coverage.md"}};
+}
+
 }  // namespace
 
 ScreenOutcome screen_device(const ScreenOptions& o, const std::function<void(const std::string&)>& say) {
@@ -132,13 +165,7 @@ ScreenOutcome screen_device(const ScreenOptions& o, const std::function<void(con
     }
     uint64_t cases = 0, deviating = 0;
     json pair_list = json::array(), deviations = json::array();
-    struct Screened {
-      const Form* form;
-      int selector;
-      std::optional<ModelParameters> model;
-      uint64_t cases;
-    };
-    std::vector<Screened> screened;
+    std::vector<ScreenedPair> screened;
     // The GPU's clock while it is screened (harness/clock_watch.h): a GPU that slows itself for heat or power screens
     // fewer cases in the same budget, and the verdict says so.
     ClockWatch clock_watch(fingerprint.uuid);
@@ -184,28 +211,7 @@ ScreenOutcome screen_device(const ScreenOptions& o, const std::function<void(con
       verdict["clocks"] = clock_json(c);
       verdict["clocks"].update({{"slowed", c.slowed()}, {"summary", describe_clocks(c)}});
     }
-    // The fault coverage of what each pair's stream ran (run/pair_coverage.h: simulated on the host from the first
-    // cases of the stream the GPU drew, kept in the coverage cache), after the budget the GPU had.
-    const auto coverage_start = Clock::now();
-    uint64_t detectable = 0, detected = 0;
-    for (size_t p = 0; p < screened.size(); ++p) {
-      const Screened& pair = screened[p];
-      if (!fault_model_applies(*pair.form) || (!pair.form->is_integer() && !pair.model)) continue;
-      CoverageStream stream;
-      stream.seed = o.seed;
-      stream.special = false;
-      stream.random_cases = std::min<uint64_t>(pair.cases, kCoverageRandomCases);
-      const CoverageSummary c = pair_coverage(*pair.form, pair.selector, pair.model ? &*pair.model : nullptr, stream,
-                                              std::max(1u, std::thread::hardware_concurrency()),
-                                              default_coverage_cache_dir());
-      detectable += c.detectable;
-      detected += c.detected;
-      pair_list[p]["coverage"] = {{"summary", c.summary()}, {"percent", c.percent()}, {"stream", c.stream},
-                                  {"not_detected", c.not_detected}};
-    }
-    verdict["coverage"] = {{"summary", coverage_summary_text(detected, detectable)},
-                           {"detectable", detectable}, {"detected", detected},
-                           {"seconds", seconds_since(coverage_start)}, {"model", "docs/coverage.md"}};
+    verdict["coverage"] = screen_coverage(screened, o.seed, pair_list);
     verdict["pairs_screened"] = pairs.size();
     verdict["cases"] = cases;
     verdict["deviating_cases"] = deviating;
