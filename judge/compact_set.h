@@ -6,8 +6,8 @@
 //
 // A set is saved per form (schema mmasp-compact-set/1): a stream case by where the run's streams draw it (regenerated
 // from seed and index, valid while the generators draw the same cases: the file keeps their identity), a searched
-// case by its codes. `mmasp coverage --compact-set` writes and reads them; `mmasp run --compact-sets` runs them
-// before the special set.
+// case by its codes. `mmasp coverage --make-compact-set` writes them and `--compact-sets` reads them; `mmasp run
+// --compact-sets` runs them at the head of the special suite.
 #pragma once
 
 #include <cstdint>
