@@ -111,8 +111,11 @@ uint32_t PairRunner::special_generated_for(size_t index) {
   return cut;
 }
 
+// auto: on a GPU, without --budget. A run's first simulation of a build costs seconds per pair (later runs read the
+// cache), which a --budget run would take from its random cases.
 bool PairRunner::coverage_on() const {
-  return o_.coverage == AutoOnOff::on || (o_.coverage == AutoOnOff::automatic && setup_.hardware());
+  return o_.coverage == AutoOnOff::on ||
+         (o_.coverage == AutoOnOff::automatic && setup_.hardware() && o_.budget <= 0);
 }
 
 // The pair's stream as the run draws it: the compact set, the special suite, and the random suite's first cases — as

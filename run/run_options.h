@@ -69,8 +69,9 @@ struct NightlyOptions {
   uint32_t special_generated = 512;
   // A directory of compact sets (judge/compact_set.h): each form's set runs first in its special suite.
   std::string compact_sets;
-  // The fault coverage of each pair's stream in the reports (run/pair_coverage.h): auto = on a GPU (the emulator's
-  // short test runs leave it out: its simulation costs more than their cases).
+  // The fault coverage of each pair's stream in the reports (run/pair_coverage.h): auto = on a GPU without --budget
+  // (the emulator's short test runs leave it out: its simulation costs more than their cases; a --budget run would
+  // pay a new build's first simulation out of its random cases).
   AutoOnOff coverage = AutoOnOff::automatic;
   ModelChoice model = ModelChoice::automatic;
   bool model_candidates = false;   // also judge by unverified table records (to verify them on hardware)
@@ -150,7 +151,9 @@ void visit_run_options(NightlyOptions& o, Visitor& v) {
                "in its special suite",
                true},
     o.compact_sets);
-  v(OptionSpec{"--coverage", "each pair's fault coverage in the reports (docs/coverage.md): auto (on a GPU), on, off", true},
+  v(OptionSpec{"--coverage", "each pair's fault coverage in the reports (docs/coverage.md): auto (on a GPU without --budget), "
+               "on, off",
+               true},
     o.coverage);
   v(OptionSpec{"--model", "bit-exact model tier: strict (a deviation fails the run), warn (reported like a QualityWarning), "
                "off; auto = strict on a GPU with verified models",
