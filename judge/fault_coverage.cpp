@@ -78,12 +78,15 @@ uint64_t PairCoverage::transients_changed() const {
   for (const SimulatedFault& o : transients) n += o.state == FaultState::detected;
   return n;
 }
-std::string coverage_summary_text(uint64_t detected, uint64_t detectable) {
+std::string coverage_percent_text(uint64_t detected, uint64_t detectable) {
   const double percent = detectable ? 100.0 * double(detected) / double(detectable) : 100.0;
-  char percent_text[32];
-  // Never rounded up to 100 while a fault is left.
-  std::snprintf(percent_text, sizeof percent_text, "%.2f", detected < detectable ? std::min(percent, 99.99) : percent);
-  return "stuck-at coverage " + std::string(percent_text) + " % of " + std::to_string(detectable) +
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2f %%", detected < detectable ? std::min(percent, 99.99) : percent);
+  return text;
+}
+
+std::string coverage_summary_text(uint64_t detected, uint64_t detectable) {
+  return "stuck-at coverage " + coverage_percent_text(detected, detectable) + " of " + std::to_string(detectable) +
          " detectable faults; " + std::to_string(detectable - detected) + " undetected";
 }
 

@@ -92,6 +92,8 @@ struct CoverageSummary {
 CoverageSummary summarize(const PairCoverage& coverage, const std::string& stream);
 // "stuck-at coverage 99.95 % of 3,412 detectable faults; 2 undetected"
 std::string coverage_summary_text(uint64_t detected, uint64_t detectable);
+// "99.95 %": never rounded up to 100 while a fault is left.
+std::string coverage_percent_text(uint64_t detected, uint64_t detectable);
 
 // `p`: the form's model parameters (float forms). `stop` (may be empty) ends the simulation early; what was simulated
 // so far is returned and the remaining faults count as not detected.

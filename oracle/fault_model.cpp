@@ -103,18 +103,29 @@ int selection_width(const Form& form) {
   return positions > 1 ? bit_length(uint64_t(positions - 1)) : 0;
 }
 
-// The fault's bits changed in `value`'s low `width` bits (above site.low_bit).
-uint64_t apply_bits(uint64_t value, const DatapathFault& fault) {
-  const uint64_t mask = ((uint64_t(1) << fault.bits) - 1) << (fault.bit + fault.site.low_bit);
-  switch (fault.effect) {
+// `bits` with the bits of `change` held at 0, at 1, or flipped.
+template <class Unsigned>
+Unsigned with_effect(Unsigned bits, Unsigned change, FaultEffect effect) {
+  switch (effect) {
     case FaultEffect::stuck_at_0:
-      return value & ~mask;
+      return bits & ~change;
     case FaultEffect::stuck_at_1:
-      return value | mask;
+      return bits | change;
     case FaultEffect::flip:
-      return value ^ mask;
+      return bits ^ change;
   }
-  return value;
+  return bits;
+}
+
+// The bits the fault touches, in a register of type Unsigned (above site.low_bit).
+template <class Unsigned>
+Unsigned change_mask(const DatapathFault& fault) {
+  return Unsigned((uint64_t(1) << fault.bits) - 1) << (fault.bit + fault.site.low_bit);
+}
+
+// The fault applied to `value`.
+uint64_t apply_bits(uint64_t value, const DatapathFault& fault) {
+  return with_effect(value, change_mask<uint64_t>(fault), fault.effect);
 }
 
 // The unsigned type of a sum (std::make_unsigned knows no __int128 outside GNU modes).
@@ -138,21 +149,7 @@ template <class Signed>
 Signed apply_signed(Signed value, int width, const DatapathFault& fault) {
   using Unsigned = typename UnsignedOf<Signed>::type;
   const Unsigned mask = width >= int(sizeof(Signed) * 8) ? ~Unsigned(0) : (Unsigned(1) << width) - 1;
-  const Unsigned bits = Unsigned(value) & mask;
-  const uint64_t low_mask = ((uint64_t(1) << fault.bits) - 1);
-  const Unsigned change = Unsigned(low_mask) << (fault.bit + fault.site.low_bit);
-  Unsigned out = bits;
-  switch (fault.effect) {
-    case FaultEffect::stuck_at_0:
-      out = bits & ~change;
-      break;
-    case FaultEffect::stuck_at_1:
-      out = bits | change;
-      break;
-    case FaultEffect::flip:
-      out = bits ^ change;
-      break;
-  }
+  Unsigned out = with_effect(Unsigned(Unsigned(value) & mask), change_mask<Unsigned>(fault), fault.effect);
   out &= mask;
   if (width < int(sizeof(Signed) * 8) && ((out >> (width - 1)) & 1)) out |= ~mask;  // sign extension
   return Signed(out);
@@ -561,17 +558,25 @@ std::vector<FaultSite> fault_sites(const Form& form, const ModelParameters* p) {
   return sites;
 }
 
+namespace {
+
+// Both stuck-at faults of every bit of a site, in order.
+void add_stuck_at_faults(const FaultSite& site, std::vector<DatapathFault>& faults) {
+  for (int bit = 0; bit < site.width; ++bit)
+    for (FaultEffect effect : {FaultEffect::stuck_at_0, FaultEffect::stuck_at_1}) {
+      DatapathFault fault;
+      fault.site = site;
+      fault.bit = bit;
+      fault.effect = effect;
+      faults.push_back(fault);
+    }
+}
+
+}  // namespace
+
 std::vector<DatapathFault> stuck_at_faults(const Form& form, const ModelParameters* p) {
   std::vector<DatapathFault> faults;
-  for (const FaultSite& site : fault_sites(form, p))
-    for (int bit = 0; bit < site.width; ++bit)
-      for (FaultEffect effect : {FaultEffect::stuck_at_0, FaultEffect::stuck_at_1}) {
-        DatapathFault fault;
-        fault.site = site;
-        fault.bit = bit;
-        fault.effect = effect;
-        faults.push_back(fault);
-      }
+  for (const FaultSite& site : fault_sites(form, p)) add_stuck_at_faults(site, faults);
   return faults;
 }
 
@@ -624,14 +629,10 @@ std::optional<DatapathFault> parse_datapath_fault(const Form& form, const ModelP
   for (const FaultSite& site : fault_sites(form, p)) {
     const std::string prefix = site.name() + ".";
     if (!id.starts_with(prefix)) continue;
-    for (int bit = 0; bit < site.width; ++bit)
-      for (FaultEffect effect : {FaultEffect::stuck_at_0, FaultEffect::stuck_at_1}) {
-        DatapathFault fault;
-        fault.site = site;
-        fault.bit = bit;
-        fault.effect = effect;
-        if (fault.id() == id) return fault;
-      }
+    std::vector<DatapathFault> faults;
+    add_stuck_at_faults(site, faults);
+    for (const DatapathFault& fault : faults)
+      if (fault.id() == id) return fault;
   }
   for (const DatapathFault& fault : transient_faults(form, p))
     if (fault.id() == id) return fault;

@@ -8,9 +8,9 @@
 namespace mmasp {
 namespace {
 
-std::string percent_text(double percent) {
+std::string two_decimals(double value) {
   char text[32];
-  std::snprintf(text, sizeof text, "%.2f", percent);
+  std::snprintf(text, sizeof text, "%.2f", value);
   return text;
 }
 
@@ -108,7 +108,7 @@ std::string coverage_table(const CoverageRecord& record, size_t listed) {
     for (const SimulatedFault& o : pair.transients)
       spec += o.state == FaultState::detected && o.tier == DetectionTier::spec;
     out << "; transients: " << pair.transients_changed() << " of " << pair.transients.size() << " changed a result, "
-        << spec << " of them outside the spec bound; " << percent_text(pair.seconds) << " s)\n";
+        << spec << " of them outside the spec bound; " << two_decimals(pair.seconds) << " s)\n";
     size_t shown = 0;
     for (const SimulatedFault& o : pair.stuck) {
       if (o.state != FaultState::not_detected) continue;

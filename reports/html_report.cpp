@@ -10,6 +10,7 @@
 #include <set>
 #include <sstream>
 
+#include "judge/fault_coverage.h"
 #include "oracle/text.h"
 #include "reports/run_report.h"
 
@@ -106,7 +107,7 @@ struct FormRow {
   Status worst = Status::pass;
   std::set<Status> statuses;
   bool resident = false, planned = false, coverage = false;
-  double coverage_percent = 100;    // the lowest over the form's selectors
+  const PairCoverageRecord* lowest_coverage = nullptr;   // the form's selector of the lowest coverage
   std::vector<std::string> not_detected;   // "sel N: fault (stage)"
   uint64_t resident_cases = 0;      // over the form's selectors
   double resident_seconds = 0, planned_share = 0, planned_seconds = 0;
@@ -252,7 +253,7 @@ std::map<std::string, std::vector<FormRow>> form_rows(const RunRecord& run) {
     }
     if (r.coverage) {
       row.coverage = true;
-      row.coverage_percent = std::min(row.coverage_percent, r.coverage->percent);
+      if (!row.lowest_coverage || r.coverage->percent < row.lowest_coverage->percent) row.lowest_coverage = &*r.coverage;
       for (const std::string& fault : r.coverage->not_detected)
         row.not_detected.push_back("sel " + std::to_string(r.selector) + ": " + fault);
     }
@@ -318,10 +319,9 @@ void matrix_row(std::ostream& out, const FormRow& row) {
     out << "<td data-key=\"0\">—</td>";
   // The fault coverage of the form's streams (docs/coverage.md); the faults not detected one click away.
   if (row.coverage) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.2f %%", row.not_detected.empty() ? row.coverage_percent
-                                                                         : std::min(row.coverage_percent, 99.99));
-    out << "<td data-key=\"" << row.coverage_percent << "\">";
+    const PairCoverageRecord& lowest = *row.lowest_coverage;
+    const std::string text = coverage_percent_text(lowest.detected, lowest.detectable);
+    out << "<td data-key=\"" << lowest.percent << "\">";
     if (row.not_detected.empty()) {
       out << text;
     } else {

@@ -63,11 +63,10 @@ std::string head_section(const RunRecord& run, const Style& st) {
   return out.str();
 }
 
-// "100.00 %", or "99.95 % (2 not detected)": never rounded up to 100 while a fault is left.
+// "100.00 %", or "99.95 % (2 not detected)".
 std::string coverage_cell(const PairCoverageRecord& c) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.2f %%", c.not_detected.empty() ? c.percent : std::min(c.percent, 99.99));
-  return c.not_detected.empty() ? text : std::string(text) + " (" + std::to_string(c.not_detected.size()) + " not detected)";
+  const std::string text = coverage_percent_text(c.detected, c.detectable);
+  return c.not_detected.empty() ? text : text + " (" + std::to_string(c.not_detected.size()) + " not detected)";
 }
 
 // The fault coverage of the streams that ran (docs/coverage.md), and each fault they did not detect.

@@ -10,6 +10,12 @@
 #include "mmasp_commit.h"
 #include "oracle/output_file.h"
 
+namespace mmasp {
+// The cache entry's JSON (found by argument-dependent lookup, so in CoverageSummary's namespace).
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(CoverageSummary, faults, detectable, detected, cases, stream, not_detected,
+                                   undetectable, transients, transients_changed)
+}  // namespace mmasp
+
 namespace mmasp::run {
 namespace {
 
@@ -32,34 +38,14 @@ std::string cache_key(const Form& form, int selector, const ModelParameters* p, 
   return sha256_hex(key.str());
 }
 
-json to_json(const CoverageSummary& c) {
-  return {{"faults", c.faults},
-          {"detectable", c.detectable},
-          {"detected", c.detected},
-          {"cases", c.cases},
-          {"stream", c.stream},
-          {"not_detected", c.not_detected},
-          {"undetectable", c.undetectable},
-          {"transients", c.transients},
-          {"transients_changed", c.transients_changed}};
-}
-
-std::optional<CoverageSummary> from_json(const json& j) {
+// A cached entry, checked as it is read: a damaged one is computed again.
+std::optional<CoverageSummary> cached_summary(const json& j) {
   try {
-    CoverageSummary c;
-    c.faults = j.at("faults").get<uint64_t>();
-    c.detectable = j.at("detectable").get<uint64_t>();
-    c.detected = j.at("detected").get<uint64_t>();
-    c.cases = j.at("cases").get<uint64_t>();
-    c.stream = j.at("stream").get<std::string>();
-    c.not_detected = j.at("not_detected").get<std::vector<std::string>>();
-    c.undetectable = j.at("undetectable").get<std::vector<std::string>>();
-    c.transients = j.at("transients").get<uint64_t>();
-    c.transients_changed = j.at("transients_changed").get<uint64_t>();
+    const CoverageSummary c = j.get<CoverageSummary>();
     if (c.detected > c.detectable || c.detectable > c.faults) return std::nullopt;
     return c;
   } catch (const json::exception&) {
-    return std::nullopt;  // a damaged entry is computed again
+    return std::nullopt;
   }
 }
 
@@ -84,7 +70,7 @@ CoverageSummary pair_coverage(const Form& form, int selector, const ModelParamet
     if (in) {
       const json j = json::parse(in, nullptr, false);
       if (!j.is_discarded())
-        if (auto cached = from_json(j)) return *cached;
+        if (auto cached = cached_summary(j)) return *cached;
     }
   }
   CoverageSummary summary = summarize(fault_coverage(form, selector, p, stream, threads), text);
@@ -92,7 +78,7 @@ CoverageSummary pair_coverage(const Form& form, int selector, const ModelParamet
     std::error_code error;
     std::filesystem::create_directories(cache_dir, error);
     try {
-      write_file_atomically(entry, to_json(summary).dump() + "\n");
+      write_file_atomically(entry, json(summary).dump() + "\n");
     } catch (const std::exception&) {
       // A cache that cannot be written costs the next run the simulation, nothing else.
     }

@@ -118,17 +118,21 @@ bool PairRunner::coverage_on() const {
          (o_.coverage == AutoOnOff::automatic && setup_.hardware() && o_.budget <= 0);
 }
 
+// Whether the fault model can simulate the form's datapath here: integer forms always, float forms where the run
+// knows the device's arithmetic (`p`).
+bool PairRunner::datapath_of(const Form& form, std::optional<ModelParameters>& p) const {
+  if (!fault_model_applies(form)) return false;
+  if (form.is_integer()) return true;
+  if (const ModelLookup arithmetic = setup_.arithmetic()) p = arithmetic(form);
+  return p.has_value();
+}
+
 // The pair's stream as the run draws it: the compact set, the special suite, and the random suite's first cases — as
 // many as the host path judges here (on the resident path, the host sample; the GPU draws the same stream further),
 // at most kCoverageRandomCases.
 std::optional<CoverageSummary> PairRunner::fault_coverage_of(const Form& form, int selector, const SuiteLimits& special) {
-  if (!fault_model_applies(form)) return std::nullopt;
   std::optional<ModelParameters> p;
-  if (!form.is_integer()) {
-    const ModelLookup arithmetic = setup_.arithmetic();
-    if (arithmetic) p = arithmetic(form);
-    if (!p) return std::nullopt;   // no model of the device's arithmetic to simulate faults of
-  }
+  if (!datapath_of(form, p)) return std::nullopt;
   CoverageStream stream;
   stream.seed = o_.seed;
   stream.special_generated = special.special_generated;
@@ -142,13 +146,8 @@ std::optional<CoverageSummary> PairRunner::fault_coverage_of(const Form& form, i
 // kCoverageRandomCases of them (coverage only grows with more cases of the same stream).
 std::optional<CoverageSummary> PairRunner::resident_coverage_of(const Form& form, int selector,
                                                                 const ResidentSummary& resident) {
-  if (!fault_model_applies(form) || resident.checked == 0) return std::nullopt;
   std::optional<ModelParameters> p;
-  if (!form.is_integer()) {
-    const ModelLookup arithmetic = setup_.arithmetic();
-    if (arithmetic) p = arithmetic(form);
-    if (!p) return std::nullopt;
-  }
+  if (resident.checked == 0 || !datapath_of(form, p)) return std::nullopt;
   CoverageStream stream;
   stream.seed = o_.seed;
   stream.special = false;

@@ -75,6 +75,7 @@ class PairRunner {
   // The fault coverage of the pair's stream (run/pair_coverage.h): through the emitted module, and of the resident
   // kernel's share.
   bool coverage_on() const;
+  bool datapath_of(const Form& form, std::optional<ModelParameters>& p) const;
   std::optional<CoverageSummary> fault_coverage_of(const Form& form, int selector, const SuiteLimits& special);
   std::optional<CoverageSummary> resident_coverage_of(const Form& form, int selector, const ResidentSummary& resident);
   SuiteLimits random_limits(size_t index, std::chrono::steady_clock::time_point pair_start);
