@@ -8,23 +8,29 @@
 
 #include "generators/bulk.h"
 #include "generators/reproduction.h"
-#include "judge/suites.h"
 #include "harness/backend.h"
 #include "harness/clock_watch.h"
+#include "harness/fault_injection.h"
 #include "harness/gpu_probe.h"
+#include "harness/parallel.h"
 #include "harness/resident.h"
+#include "harness/resident_source.h"
+#include "judge/case_judgement.h"
+#include "judge/compact_set.h"
 #include "judge/model_source.h"
 #include "judge/resident_suite.h"
-#include "harness/resident_source.h"
+#include "judge/suites.h"
 #include "mmasp_commit.h"
-#include "oracle/numeric_model_table.h"
-#include "oracle/text.h"
-#include "reports/run_record.h"
-#include "run/devices.h"
-#include "run/pair_coverage.h"
 #include "oracle/input_file.h"
+#include "oracle/numeric_model_table.h"
 #include "oracle/output_file.h"
+#include "oracle/text.h"
+#include "reports/findings.h"
+#include "reports/run_record.h"
+#include "run/backends.h"
+#include "run/devices.h"
 #include "run/folder_lock.h"
+#include "run/pair_coverage.h"
 #include "run/usage_error.h"
 
 namespace mmasp::run {
@@ -103,32 +109,187 @@ struct ScreenedPair {
   const Form* form;
   int selector;
   std::optional<ModelParameters> model;
-  uint64_t cases;
+  uint64_t cases;                // resident cases judged
+  std::vector<MmaCase> compact;  // its compact set's cases, when there is one
 };
 
-// The fault coverage of what each pair's stream ran (run/pair_coverage.h: simulated on the host from the first cases of
-// the stream the GPU drew, kept in the coverage cache), after the budget the GPU had; each pair's goes into its entry
-// of `pair_list`, the GPU's over all pairs is returned.
+std::string device_label(const ScreenOptions& o) { return o.emulator ? "emulator" : "GPU " + std::to_string(o.device); }
+
+// Where a deviating case's file goes: beside the verdict.
+fs::path cases_directory(const ScreenOptions& o) {
+  return fs::path(o.verdict.empty() ? o.out : fs::path(o.verdict).parent_path().string()) /
+         (o.emulator ? std::string("cases-emulator") : "cases-gpu" + std::to_string(o.device));
+}
+
+// The fault coverage of what each pair ran (run/pair_coverage.h: simulated on the host, kept in the coverage cache):
+// its compact set, then the first cases (at most 10,000) of the resident stream the GPU drew. Each pair's goes into its
+// entry of `pair_list`; the GPU's over all pairs, and the compact sets' own, are returned.
 json screen_coverage(const std::vector<ScreenedPair>& screened, uint64_t seed, json& pair_list) {
   const auto start = Clock::now();
-  uint64_t detectable = 0, detected = 0;
+  const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+  uint64_t detectable = 0, detected = 0, compact_detected = 0;
+  bool any_compact = false;
   for (size_t p = 0; p < screened.size(); ++p) {
     const ScreenedPair& pair = screened[p];
     if (!fault_model_applies(*pair.form) || (!pair.form->is_integer() && !pair.model)) continue;
+    const ModelParameters* model = pair.model ? &*pair.model : nullptr;
     CoverageStream stream;
     stream.seed = seed;
     stream.special = false;
+    stream.files = pair.compact;
     stream.random_cases = std::min<uint64_t>(pair.cases, kCoverageRandomCases);
-    const CoverageSummary c = pair_coverage(*pair.form, pair.selector, pair.model ? &*pair.model : nullptr, stream,
-                                            std::max(1u, std::thread::hardware_concurrency()),
-                                            default_coverage_cache_dir());
+    const CoverageSummary c = pair_coverage(*pair.form, pair.selector, model, stream, threads, default_coverage_cache_dir());
     detectable += c.detectable;
     detected += c.detected;
     pair_list[p]["coverage"] = {{"summary", c.summary()}, {"percent", c.percent()}, {"stream", c.stream},
                                 {"not_detected", c.not_detected}};
+    if (!pair.compact.empty()) {
+      any_compact = true;
+      stream.random_cases = 0;
+      const CoverageSummary alone = pair_coverage(*pair.form, pair.selector, model, stream, threads, default_coverage_cache_dir());
+      compact_detected += alone.detected;
+      pair_list[p]["coverage"]["compact_set"] = alone.summary();
+    }
   }
-  return {{"summary", coverage_summary_text(detected, detectable)}, {"detectable", detectable}, {"detected", detected},
-          {"seconds", seconds_since(start)}, {"model", "docs/coverage.md"}};
+  json coverage = {{"summary", coverage_summary_text(detected, detectable)}, {"detectable", detectable},
+                   {"detected", detected}, {"seconds", seconds_since(start)}, {"model", "docs/coverage.md"}};
+  if (any_compact) coverage["compact_sets"] = coverage_summary_text(compact_detected, detectable);
+  return coverage;
+}
+
+// The compact-set step: each screened pair's set (judge/compact_set.h) through `backend`, every case judged bit for
+// bit as `mmasp run` judges it. On the toolkit path the modules are compiled first, on every host thread, and that
+// time is given apart: a screen of a warm module store runs the sets in well under a second.
+struct CompactStep {
+  const fs::path directory;
+  Backend& backend;
+  GpuBackend* gpu;                // null on the emulator
+  const ModuleStore* store;       // the toolkit path's (null: the driver's JIT, or the emulator)
+  std::string origin;             // where a failing case's file says it came from
+  fs::path cases_dir;
+  std::string architecture;
+
+  json run(std::vector<ScreenedPair>& pairs, json& pair_list, json& deviations, uint64_t& failing) {
+    const auto start = Clock::now();
+    std::map<const Form*, std::optional<CompactSet>> sets;
+    for (ScreenedPair& pair : pairs) {
+      auto [it, fresh] = sets.try_emplace(pair.form);
+      if (fresh) it->second = find_compact_set(directory, *pair.form);
+      if (it->second) pair.compact = compact_cases(*it->second, pair.selector);
+    }
+    double compile_seconds = 0;
+    if (gpu && store) {
+      const auto compile_start = Clock::now();
+      std::vector<std::string> errors(pairs.size());
+      parallel_for(pairs.size(), std::max(1u, std::thread::hardware_concurrency()), [&](size_t p) {
+        if (pairs[p].compact.empty()) return;
+        std::string why;
+        if (!store->cubin(gpu->ptx(*pairs[p].form, pairs[p].selector), gpu->target().name, &why)) errors[p] = why;
+      }, 1);
+      for (const std::string& error : errors)
+        if (!error.empty()) throw std::runtime_error("compact sets: " + error);
+      compile_seconds = seconds_since(compile_start);
+    }
+    const auto run_start = Clock::now();
+    uint64_t cases = 0, with_set = 0;
+    failing = 0;
+    for (size_t p = 0; p < pairs.size(); ++p) {
+      const ScreenedPair& pair = pairs[p];
+      if (pair.compact.empty()) continue;
+      ++with_set;
+      const auto d = execute(backend, *pair.form, pair.selector, pair.compact);
+      uint64_t pair_failing = 0;
+      for (size_t c = 0; c < pair.compact.size(); ++c) {
+        const CaseJudgement j = judge_case(pair.compact[c], d[c], pair.model ? &*pair.model : nullptr, ModelMode::strict, false);
+        if (!is_failure(j.verdict.status)) continue;
+        if (!pair_failing++) deviations.push_back(failing_case(pair, c, d[c], j));
+      }
+      cases += pair.compact.size();
+      failing += pair_failing;
+      pair_list[p].update({{"compact_cases", pair.compact.size()}, {"compact_failing", pair_failing}});
+    }
+    return {{"directory", directory.string()},
+            {"path", gpu ? std::string(name(gpu->path())) : "emulator"},
+            {"pairs", with_set},
+            {"pairs_without_set", pairs.size() - with_set},
+            {"cases", cases},
+            {"failing", failing},
+            {"compile_seconds", compile_seconds},
+            {"seconds", seconds_since(run_start)},
+            {"total_seconds", seconds_since(start)}};
+  }
+
+ private:
+  json failing_case(const ScreenedPair& pair, size_t c, const std::vector<uint32_t>& d, const CaseJudgement& j) const {
+    json entry = {{"form", pair.form->opcode}, {"selector", pair.selector}, {"step", "compact set"},
+                  {"status", std::string(name(j.verdict.status))}, {"case", c}};
+    try {
+      entry["repro"] = gen::save_failure(pair.compact[c], std::span<const uint32_t>(d), origin + ", compact set case " +
+                                         std::to_string(c), {}, cases_dir, architecture);
+    } catch (const std::exception& error) {
+      entry["repro_error"] = error.what();
+    }
+    return entry;
+  }
+};
+
+// The screened pairs on the emulator: every form of the architecture with a judge (integer, or a model).
+std::vector<std::pair<const Form*, int>> emulated_pairs(const ModelSource& source, const Target& target) {
+  std::vector<std::pair<const Form*, int>> pairs;
+  for (const Form& form : instruction_space())
+    if (form.legal_on(target, form.version_for(target)) && (form.is_integer() || source.lookup(form)))
+      for (int selector : form.selectors) pairs.push_back({&form, selector});
+  return pairs;
+}
+
+// The resident step: each pair's fair share of what is left of the budget, every case drawn, run and judged on the GPU.
+void screen_resident(ResidentPath& path, const ScreenOptions& o, const DeviceFingerprint& fingerprint,
+                     std::vector<ScreenedPair>& screened, json& pair_list, json& deviations, uint64_t& cases,
+                     uint64_t& deviating, Clock::time_point start, const std::function<void(const std::string&)>& say) {
+  resident::Fault fault;
+  if (o.inject_fault_rate) {
+    fault.kind = resident::Fault::output;
+    fault.element = 63;
+    fault.xor_mask = 1;
+    fault.one_in = o.inject_fault_rate;
+    fault.salt = 0x5eed;
+  }
+  for (size_t p = 0; p < screened.size(); ++p) {
+    ScreenedPair& pair = screened[p];
+    const Form& form = *pair.form;
+    const ModelParameters* model = pair.model ? &*pair.model : nullptr;
+    const uint64_t stream = random_stream_seed(o.seed, pair.selector);
+    // The pair's fair share of what is left; at least one launch (judge/resident_suite.h).
+    LaunchPlan plan;
+    plan.seconds = std::max(0.0, (o.budget - seconds_since(start)) / double(screened.size() - p));
+    plan.kept = kIndicesKept;
+    plan.fault = o.inject_fault_rate ? &fault : nullptr;
+    const LaunchTotals launched = run_launches(path, form, pair.selector, model, stream, plan);
+    pair.cases = launched.counts.checked;
+    cases += pair.cases;
+    deviating += launched.counts.deviating;
+    pair_list[p].update({{"cases", pair.cases}, {"deviating", launched.counts.deviating}});
+    if (launched.counts.deviating) {
+      // The first deviating case as the GPU drew and computed it: a case file to send to a hardware team.
+      const std::vector<uint64_t>& indices = launched.deviating_indices;
+      json entry = {{"form", form.opcode}, {"selector", pair.selector}, {"step", "resident"}, {"stream_seed", stream},
+                    {"deviating", launched.counts.deviating}, {"indices", indices}};
+      try {
+        const auto dumped = path.dump(form, pair.selector, model, stream, indices.front(), 1);
+        const std::string origin = "mmasp screen on GPU " + std::to_string(o.device) + " " + fingerprint.name + " " +
+                                   fingerprint.uuid + ", seed " + std::to_string(o.seed) + ", random #" +
+                                   std::to_string(indices.front()) + " (replayed: the D it gives now)";
+        entry["repro"] = gen::save_failure(dumped.front().test, std::span<const uint32_t>(dumped.front().d), origin, {},
+                                           cases_directory(o), "sm_" + std::to_string(fingerprint.sm));
+      } catch (const std::exception& error) {
+        entry["repro_error"] = error.what();
+      }
+      deviations.push_back(entry);
+    }
+    if (say && (p + 1) % 16 == 0)
+      say(device_label(o) + ": " + std::to_string(p + 1) + " of " + std::to_string(screened.size()) + " pairs, " +
+          std::to_string(cases) + " cases, " + std::to_string(deviating) + " deviating");
+  }
 }
 
 }  // namespace
@@ -137,7 +298,7 @@ ScreenOutcome screen_device(const ScreenOptions& o, const std::function<void(con
   const auto start = Clock::now();
   json verdict = {{"schema", "mmasp-screen/1"},
                   {"mmasp", {{"commit", MMASP_GIT_COMMIT}, {"case_streams", gen::case_streams_identity()}}},
-                  {"path", "gpu-resident"}, {"seed", o.seed}, {"budget_seconds", o.budget}};
+                  {"path", o.emulator ? "emulator" : "gpu-resident"}, {"seed", o.seed}, {"budget_seconds", o.budget}};
   const auto finish = [&](ScreenVerdict outcome) {
     verdict["verdict"] = name(outcome);
     verdict["seconds"] = seconds_since(start);
@@ -145,71 +306,85 @@ ScreenOutcome screen_device(const ScreenOptions& o, const std::function<void(con
     return ScreenOutcome{outcome, verdict};
   };
   try {
-    CudaDevice device(o.device);
-    const DeviceFingerprint fingerprint = device.fingerprint();
-    verdict["device"] = device_json(o.device, fingerprint);
-    ResidentPath path(device, o.image);
+    BackendRequest request;
+    request.choice = o.emulator ? BackendChoice::emulator : BackendChoice::gpu;
+    request.gpu_required_by = "mmasp screen";
+    request.device = std::max(0, o.device);
+    request.jobs = request.threads = std::max(1u, std::thread::hardware_concurrency());
+    DeviceFingerprint fingerprint;
+    fingerprint.sm = 90;   // the emulator computes sm_90's arithmetic
+    std::optional<Backends> backends;
+    if (!o.emulator) {
+      backends.emplace(make_backends(request));
+      fingerprint = backends->device->fingerprint();
+      verdict["device"] = device_json(o.device, fingerprint);
+    } else {
+      verdict["emulated"] = "the CPU emulator computing with the model: says nothing about any GPU";
+    }
     const std::string architecture = "sm_" + std::to_string(fingerprint.sm);
     const ModelSource source = screen_model_source(o, fingerprint);
-    verdict.update({{"image", name(path.image())}, {"warnings", source.warnings},
-                    {"model_source", source.description.empty() ? "none: integer forms only" : source.description}});
-    const std::vector<std::pair<const Form*, int>> pairs = screened_pairs(path, source, fingerprint.sm, verdict);
-    resident::Fault fault;
-    if (o.inject_fault_rate) {
-      fault.kind = resident::Fault::output;
-      fault.element = 63;
-      fault.xor_mask = 1;
-      fault.one_in = o.inject_fault_rate;
-      fault.salt = 0x5eed;
-      verdict["injected_fault"] = "test-only: D[7][7] bit 0 flipped in 1 of " + std::to_string(o.inject_fault_rate) + " cases";
+    if (o.emulator) {
+      request.emulator_arithmetic = source.lookup;
+      request.emulator_arithmetic_name = source.description;
+      backends.emplace(make_backends(request));
     }
-    uint64_t cases = 0, deviating = 0;
+    std::optional<ResidentPath> path;
+    if (!o.emulator) path.emplace(*backends->device, o.image);
+    verdict.update({{"warnings", source.warnings},
+                    {"model_source", source.description.empty() ? "none: integer forms only" : source.description}});
+    if (path) verdict["image"] = name(path->image());
+    std::vector<std::pair<const Form*, int>> pairs =
+        path ? screened_pairs(*path, source, fingerprint.sm, verdict) : emulated_pairs(source, *target_for_sm(90));
+    std::erase_if(pairs, [&](const auto& pair) { return !glob_match(o.filter, pair.first->opcode); });
+    if (pairs.empty()) throw UsageError("no form to screen matches --filter " + o.filter);
+
+    uint64_t cases = 0, deviating = 0, compact_failing = 0;
     json pair_list = json::array(), deviations = json::array();
     std::vector<ScreenedPair> screened;
-    // The GPU's clock while it is screened (harness/clock_watch.h): a GPU that slows itself for heat or power screens
-    // fewer cases in the same budget, and the verdict says so.
-    ClockWatch clock_watch(fingerprint.uuid);
-    for (size_t p = 0; p < pairs.size(); ++p) {
-      const Form& form = *pairs[p].first;
-      const int selector = pairs[p].second;
-      const auto model = form.is_integer() ? std::nullopt : source.lookup(form);
-      const uint64_t stream = random_stream_seed(o.seed, selector);
-      // The pair's fair share of what is left; at least one launch (judge/resident_suite.h).
-      LaunchPlan plan;
-      plan.seconds = std::max(0.0, (o.budget - seconds_since(start)) / double(pairs.size() - p));
-      plan.kept = kIndicesKept;
-      plan.fault = o.inject_fault_rate ? &fault : nullptr;
-      const LaunchTotals launched = run_launches(path, form, selector, model ? &*model : nullptr, stream, plan);
-      const uint64_t pair_cases = launched.counts.checked, pair_deviating = launched.counts.deviating;
-      const std::vector<uint64_t>& indices = launched.deviating_indices;
-      cases += pair_cases;
-      deviating += pair_deviating;
-      pair_list.push_back({{"form", form.opcode}, {"selector", selector}, {"cases", pair_cases}, {"deviating", pair_deviating}});
-      screened.push_back({&form, selector, model, pair_cases});
-      if (pair_deviating) {
-        // The first deviating case as the GPU drew and computed it: a case file to send to a hardware team.
-        json entry = {{"form", form.opcode}, {"selector", selector}, {"stream_seed", stream}, {"deviating", pair_deviating},
-                      {"indices", indices}};
-        try {
-          const auto dumped = path.dump(form, selector, model ? &*model : nullptr, stream, indices.front(), 1);
-          const std::string origin = "mmasp screen on GPU " + std::to_string(o.device) + " " + fingerprint.name + " " +
-                                     fingerprint.uuid + ", seed " + std::to_string(o.seed) + ", random #" +
-                                     std::to_string(indices.front()) + " (replayed: the D it gives now)";
-          entry["repro"] = gen::save_failure(dumped.front().test, std::span<const uint32_t>(dumped.front().d), origin, {},
-                                             fs::path(o.verdict.empty() ? o.out : fs::path(o.verdict).parent_path().string()) /
-                                                 ("cases-gpu" + std::to_string(o.device)), architecture);
-        } catch (const std::exception& error) {
-          entry["repro_error"] = error.what();
-        }
-        deviations.push_back(entry);
-      }
-      if (say && (p + 1) % 16 == 0)
-        say("GPU " + std::to_string(o.device) + ": " + std::to_string(p + 1) + " of " + std::to_string(pairs.size()) +
-            " pairs, " + std::to_string(cases) + " cases, " + std::to_string(deviating) + " deviating");
+    for (const auto& [form, selector] : pairs) {
+      screened.push_back({form, selector, form->is_integer() ? std::nullopt : source.lookup(*form), 0, {}});
+      pair_list.push_back({{"form", form->opcode}, {"selector", selector}});
     }
-    if (const ClockReport c = clock_watch.stop(); c.samples) {
-      verdict["clocks"] = clock_json(c);
-      verdict["clocks"].update({{"slowed", c.slowed()}, {"summary", describe_clocks(c)}});
+    if (!o.compact_sets.empty()) {
+      std::error_code error;
+      if (!fs::is_directory(o.compact_sets, error)) throw UsageError("--compact-sets: " + o.compact_sets + " is not a directory");
+      Backend* backend = &backends->primary();
+      GpuBackend* gpu = nullptr;
+      if (!o.emulator) {
+        // The toolkit's module where this machine has one (kept in the module store), else the driver's JIT.
+        gpu = backends->gpu[backends->ptxas_info ? 0 : 1];
+        backend = gpu;
+      }
+      std::unique_ptr<FaultyBackend> faulty;
+      if (!o.inject_fault.empty()) {
+        const Fault* fault = find_fault(o.inject_fault);
+        if (!fault) throw UsageError("--inject-fault: no fault '" + o.inject_fault + "' in the catalogue");
+        faulty = std::make_unique<FaultyBackend>(*backend, *fault, source.lookup);
+        backend = faulty.get();
+        verdict["injected_fault"] = "test-only: " + fault->id + " in every batch of the compact sets";
+      }
+      CompactStep step{o.compact_sets, *backend, gpu, gpu && gpu->path() == CompilePath::toolkit ? backends->store.get() : nullptr,
+                       "mmasp screen on " + (o.emulator ? std::string("the emulator") : device_label(o) + " " + fingerprint.name +
+                                                                                             " " + fingerprint.uuid) +
+                           ", seed " + std::to_string(o.seed),
+                       cases_directory(o), architecture};
+      verdict["compact_sets"] = step.run(screened, pair_list, deviations, compact_failing);
+      if (say)
+        say(device_label(o) + ": compact sets: " + std::to_string(verdict["compact_sets"]["cases"].get<uint64_t>()) +
+            " cases of " + std::to_string(verdict["compact_sets"]["pairs"].get<uint64_t>()) + " pairs, " +
+            std::to_string(compact_failing) + " failing");
+    }
+    if (path) {
+      if (o.inject_fault_rate)
+        verdict["injected_fault"] = "test-only: D[7][7] bit 0 flipped in 1 of " + std::to_string(o.inject_fault_rate) + " cases";
+      // The GPU's clock while it is screened (harness/clock_watch.h): a GPU that slows itself for heat or power
+      // screens fewer cases in the same budget, and the verdict says so.
+      ClockWatch clock_watch(fingerprint.uuid);
+      screen_resident(*path, o, fingerprint, screened, pair_list, deviations, cases, deviating, start, say);
+      if (const ClockReport c = clock_watch.stop(); c.samples) {
+        verdict["clocks"] = clock_json(c);
+        verdict["clocks"].update({{"slowed", c.slowed()}, {"summary", describe_clocks(c)}});
+      }
     }
     verdict["coverage"] = screen_coverage(screened, o.seed, pair_list);
     verdict["pairs_screened"] = pairs.size();
@@ -217,11 +392,30 @@ ScreenOutcome screen_device(const ScreenOptions& o, const std::function<void(con
     verdict["deviating_cases"] = deviating;
     verdict["deviations"] = deviations;
     verdict["pairs"] = pair_list;
-    return finish(deviating ? ScreenVerdict::fail : ScreenVerdict::pass);
+    return finish(deviating || compact_failing ? ScreenVerdict::fail : ScreenVerdict::pass);
   } catch (const std::exception& error) {
     verdict["error"] = error.what();
     return finish(ScreenVerdict::error);
   }
+}
+
+int screen_emulated(const ScreenOptions& o, const std::function<void(const std::string&)>& say) {
+  if (o.compact_sets.empty()) throw UsageError("mmasp screen --emulator runs the compact sets alone: --compact-sets is needed");
+  const FolderLock lock(o.out, "--out");
+  ScreenOptions one = o;
+  one.verdict = (fs::path(o.out) / "emulator.json").string();
+  const ScreenOutcome outcome = screen_device(one, say);
+  if (say) {
+    std::string line = "mmasp screen: emulator: " + std::string(name(outcome.verdict));
+    if (outcome.document.contains("compact_sets"))
+      line += ", " + std::to_string(outcome.document["compact_sets"]["cases"].get<uint64_t>()) + " compact-set cases, " +
+              std::to_string(outcome.document["compact_sets"]["failing"].get<uint64_t>()) + " failing";
+    if (outcome.document.contains("coverage")) line += "; " + outcome.document["coverage"]["summary"].get<std::string>();
+    if (outcome.document.contains("error")) line += " (" + outcome.document["error"].get<std::string>() + ")";
+    say(line);
+    say("verdict: " + one.verdict);
+  }
+  return exit_code_for(outcome.verdict);
 }
 
 int screen_devices(const ScreenOptions& o, const std::vector<std::string>& self_argv,

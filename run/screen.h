@@ -24,6 +24,15 @@ struct ScreenOptions {
   std::string out = "mmasp-screen";
   std::string model_record;      // judge float forms by this record (judge/model_source.h); empty: search path, table
   ResidentImageChoice image = ResidentImageChoice::automatic;
+  std::string filter = "*";      // only forms whose opcode matches this glob
+  // A directory of compact sets (judge/compact_set.h, e.g. evidence/compact-sets/sm_90): each screened pair's set runs
+  // first, through the module the toolkit (else the driver's JIT) compiled, judged bit for bit. Empty: none.
+  std::string compact_sets;
+  // Test-only: the compact-set step alone on the CPU emulator computing with the model (no GPU, no resident step); the
+  // verdict says it is emulated.
+  bool emulator = false;
+  // Test-only: a catalogue fault (mmasp selftest --faults, or datapath:<id>) in every batch of the compact-set step.
+  std::string inject_fault;
   // One GPU (the per-device process): its ordinal, and where its verdict goes.
   int device = -1;
   std::string verdict;
@@ -47,6 +56,9 @@ struct ScreenOutcome {
 // One GPU: screens it and returns its verdict (also written to options.verdict when set). Never throws for a device
 // that cannot be screened: the verdict is error, and the document says why.
 ScreenOutcome screen_device(const ScreenOptions& options, const std::function<void(const std::string&)>& say);
+
+// Test-only (--emulator): the compact-set step on the CPU emulator, its verdict in <out>/emulator.json; exit as above.
+int screen_emulated(const ScreenOptions& options, const std::function<void(const std::string&)>& say);
 
 // Every listed GPU at once, one `mmasp screen --device N` process each; writes <out>/gpuN.json, <out>/gpuN.log and
 // <out>/screen.json. Returns 0 when every GPU passed, 1 when one deviated, 2 when one could not be screened.

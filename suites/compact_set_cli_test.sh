@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Issue #71 on the CPU: a compact set made by `mmasp coverage --make-compact-set` detects, alone, every detectable
 # stuck-at fault of its form; a fault it claims to detect and the named special set misses, injected into the
-# emulator, fails a run with the set (`run --compact-sets`) at one of the set's cases.
+# emulator, fails a run with the set (`run --compact-sets`) at one of the set's cases, and `screen` with the set; so do
+# faults spread over the set's whole detection list.
 # Usage: compact_set_cli_test.sh MMASP OUT_DIR
 set -u
 mmasp=$1
@@ -46,4 +47,28 @@ failing = [c for r in run["results"] if r["suite"] == "special" for c in r.get("
 print("failing special cases:", failing[:6])
 sys.exit(0 if any(c.startswith("compact #") for c in failing) else 1)
 ' || fail "no special result failed at a compact case"
+# screen runs the set first: clean, it passes; with a fault the set detects, it fails at a compact-set case. The
+# faults: the one above, and the first, middle and last of the set's detections (every stage, either tier).
+"$mmasp" screen --emulator --filter "$form" --compact-sets sets --out screen-clean > screen-clean.log 2>&1 ||
+  { cat screen-clean.log; fail "screen of the clean emulator did not pass"; }
+faults="$fault $(python3 -c '
+import json
+d = json.load(open("compact.json"))["pairs"][0]["detections"]
+print(" ".join(d[i][0] for i in (0, len(d) // 2, len(d) - 1)))
+')"
+n=0
+for f in $faults; do
+  n=$((n + 1))
+  "$mmasp" screen --emulator --filter "$form" --compact-sets sets --inject-fault "datapath:$f" --out "screen-$n" \
+    > "screen-$n.log" 2>&1
+  status=$?
+  [ "$status" -eq 1 ] || { cat "screen-$n.log"; fail "screen with datapath:$f exited $status, not 1"; }
+  python3 -c '
+import json, sys
+v = json.load(open(sys.argv[1]))
+failing = [d for d in v["deviations"] if d["step"] == "compact set"]
+print(sys.argv[2], "->", v["verdict"], v["compact_sets"]["failing"], "failing compact-set cases")
+sys.exit(0 if v["verdict"] == "fail" and failing and failing[0]["repro"].startswith("repro: mmasp eval") else 1)
+' "screen-$n/emulator.json" "datapath:$f" || fail "screen with datapath:$f: no failing compact-set case with a case file"
+done
 echo "PASS"
