@@ -665,7 +665,7 @@ TEST_F(Untrusted, TheModuleStoreKnowsEachEntryByItsDigest) {
 // What a record or a run says is shown without its control characters: no terminal escape reaches the console, and
 // junit.xml holds only characters XML allows.
 TEST_F(Untrusted, RecordAndRunTextIsShownSafely) {
-  json record = json::parse(text_of(kSource / "evidence/characterize/emulator-block-scale/nvf4-scale-bits-7.json"));
+  json record = json::parse(text_of(kSource / "suites/fixtures/block-scale-record-nvf4-scale-bits-7.json"));
   record["emulated"] = false;
   record["device"] = {{"name", "GPU\u001b[2J\u001b[31mred"}, {"uuid", "GPU-\u001b]0;x\u0007"}, {"driver_version", "1"},
                       {"driver_api_version", 13000}};
