@@ -105,15 +105,13 @@ MMASP_PORTABLE uint64_t draw_in_run_of_width(uint64_t seed, const Cursor& at, co
 // One ElementSampler (distributions_impl.h), flattened. Offsets are into the tables' word arena.
 struct Sampler {
   uint32_t width = 0;          // bits per draw: a narrow slot field (8 or 12), a 32-bit field, or 64 (a whole output)
-  // narrow: 2^width slots, each its code as a byte, four to an arena word (slot_codes). A 12-bit sampler's table in
-  // 32-bit words was 16 KB, and a GPU whose shared memory leaves its L1 cache about 23 KB (fp8 k64) missed it there
-  // (ncu, evidence/gpu-runs/2026-11-26c-resident-speed/profile2).
+  // narrow: 2^width slots, each its code as a byte, four to an arena word (slot_codes): a 12-bit sampler's table in
+  // 32-bit words would crowd out of L1 what is left beside the fp8 kernel's shared memory.
   uint32_t slots = 0;
   uint32_t mantissa_bits = 0;  // 32-bit fields: the type's mantissa and pad bits (code_of_field)
   uint32_t pad_bits = 0;
   // wide: 256 class numbers, a byte each, four to an arena word (slot_classes): 256 bytes a table where 32-bit numbers
-  // took 1 KB. The m16n8k32 forms' draws lose speed to every table byte that crowds their L1 (a 4 KB table a sampler
-  // cost them 2-5 %, evidence/gpu-runs/2026-11-27h-h100, call2.sh).
+  // took 1 KB, because the m16n8k32 forms' draws slow down with every table byte that crowds their L1.
   uint32_t slot_class = 0;
   uint32_t codes = 0;          // wide: every class's list, one after the other
   // Per value class: its list's offset in `codes` and size, and its mask and forced bits. One 16-byte record per
@@ -217,8 +215,7 @@ MMASP_PORTABLE constexpr bool same_dims(const CaseDims& x, const CaseDims& y) {
 }
 // CaseDims as compile-time constants, for a kernel that runs one shape only (harness/resident_source.h): the same
 // bytes as CaseDims, so that the host's tables are this type's in the kernel's parameter space, but every read of a
-// dimension a constant, so that the loops and the index arithmetic over it fold (on an H200 such a kernel verified
-// m16n8k16 f16->f32 and m16n8k64 e4m3 x1.05-x1.06, evidence/gpu-runs/2026-11-29-dims, call1.sh). `held` is what the
+// dimension a constant, so that the loops and the index arithmetic over it fold. `held` is what the
 // host wrote; the kernel checks it against kDims (holds_its_dims) before it trusts the constants.
 template <CaseDims kDims>
 struct FixedCaseDims {
@@ -328,26 +325,23 @@ MMASP_PORTABLE uint64_t rotate_right_64(uint64_t x, uint32_t n) { return n == 0 
 
 // draw_run for a width known at compile time (8, 12 or 32 bits): the fields of an output cut by constant shifts in an
 // unrolled loop, a lane's slots found without the generic loop's bookkeeping. The same draws as draw_run, each put
-// once (PortableCase tests compare them element by element); the kernel's drawing runs these. Two outputs per round,
-// so that their SplitMix chains overlap, made m16n8k16 f16->f16 and bf16 7-14 % slower on the H100 while drawing alone
-// was no faster (evidence/gpu-runs/2026-11-26b-resident-speed/step5.log): one per round.
+// once (PortableCase tests compare them element by element); the kernel's drawing runs these. One output per round:
+// two, so that their SplitMix chains overlap, cost registers the judge needs and drew no faster.
 // Slot 0, the rest of the current word, takes the same unrolled loop as every output, so that the warp runs no
-// branch of its own for it (lane 0's, where the generic loop puts it): on an H200 every form verified ×1.003–×1.141
-// more with that but the m16n8k128 4-bit ones, ×0.971–×0.985 (evidence/gpu-runs/2026-11-28c-draw, call5.sh), so
-// Dealing::slot_zero_apart keeps lane 0's branch for their kernel (resident_kernel.cuh, kDenseOverCodes).
+// branch of its own for it (lane 0's, where the generic loop puts it); the m16n8k128 4-bit forms draw so little per
+// case that the longer loop costs them more than the branch, so Dealing::slot_zero_apart keeps lane 0's branch for their
+// kernel (resident_kernel.cuh, kDenseOverCodes).
 // Dealing::consecutive_draws: lane l takes a run's draws (count / lanes) l onward, where that is four draws a lane of
 // 32-bit fields or two of 8 bits; any other run is dealt by outputs. Only for kernels of one shape, where the count is
-// known at compile time (the kernels that take every shape, holding both ways, lost 8-16 % on the 8-bit integer forms:
-// evidence/gpu-runs/2026-11-29c-c-draw, call1.sh, vB).
+// known at compile time (a kernel that takes every shape would hold both ways, and the 8-bit integer forms pay for it).
 // - Four 32-bit draws a lane (C of every m16n8 form with a 32-bit accumulator: 128 draws): draws 4l .. 4l+3, two or
 //   three outputs, in place of dealing 65 outputs (a third round to lane 0 alone, and six sampler lookups a lane where
-//   four do). On an H200 the m16n8k16 float forms verified ×1.06-×1.11 more with it (vB). Its stores put four lanes
-//   in one bank; turning each lane's order by lane / 8, so that none did, cost them 3 % (vC), so they stay in order.
+//   four do). Its stores put four lanes in one bank; turning each lane's order by lane / 8, so that none did, cost
+//   more instructions than the conflicts, so they stay in order.
 // - Two 8-bit draws a lane (the 64 metadata nibbles of every m16n8k16 form): each lane computes one slot's output
 //   (there are at most 9) and takes its draws 2l, 2l + 1 from the lanes that computed their slots, by shuffles on a GPU
 //   (the host computes the slot again), in place of 9 lanes each looking up and storing 8 nibbles while the others
-//   wait. On an H200 the m16n8k16 f16 and bf16 forms verified ×1.03 more with it (evidence/gpu-runs/2026-11-29d-lines,
-//   call2.sh, I against G).
+//   wait.
 enum class Dealing { outputs, slot_zero_apart, consecutive_draws };
 
 template <uint32_t kWidth, Dealing kDealing = Dealing::outputs, class Put>
@@ -358,14 +352,12 @@ MMASP_PORTABLE void draw_run_of_width(uint64_t seed, const Cursor& at, const Run
   constexpr uint64_t mask = (uint64_t(1) << kWidth) - 1;
   const uint32_t from_word = shape.from_word, slots = shape.slots;
   // Consecutive lanes take consecutive outputs, so at each step of the field loop their draws lie per_output words
-  // apart; where that is a power of two (8-bit fields: 8, 32-bit: 2), per_output lanes met in one shared-memory bank
-  // at every step (ncu counted about 5 bank conflicts per store request while s4 k128 drew, evidence/gpu-runs/
-  // 2026-11-26c-resident-speed/profile2/details6.txt). Where the fields fill the output (kWidth divides 64), an output's walk
+  // apart; where that is a power of two (8-bit fields: 8, 32-bit: 2), per_output lanes would meet in one shared-memory
+  // bank at every step. Where the fields fill the output (kWidth divides 64), an output's walk
   // therefore starts at field rotation = ((slot - 1) / (32 / per_output)) % per_output: the word rotated right by that
   // many fields, field f of the loop is draw first + (f + rotation) % per_output, and the lanes that share a bank
   // write different words at each step. Every draw is still put once, with the same bits. Not for 32-bit fields:
-  // their 2-way conflicts cost less than the rotation (with it the f16, bf16 and tf32 forms drew 1-5 % slower and
-  // verified 1-3 % fewer cases, final-a.log and final-b.log).
+  // their 2-way conflicts cost less than the rotation.
   constexpr bool kRotated = per_output >= 4 && per_output * kWidth == 64 && per_output <= 32;
   if constexpr (kDealing == Dealing::slot_zero_apart) {
     // Slot q >= 1: output at.next + q - 1, holding draws from_word + (q - 1) * per_output on.
@@ -628,9 +620,9 @@ MMASP_PORTABLE uint32_t cancelled_c_of_values(const CaseTablesOf<D>& t, uint32_t
 // cancelled_c_of_values for kN adjacent elements of one row, C[i][j0 .. j0 + kN - 1] in c[0 .. kN - 1] (their drawn
 // codes in, their cancelled codes out): each element's sum is the same doubles added in the same order, so its code is
 // the same; only each stored element's logical column and A value are found once for the kN elements instead of once
-// for each. For the GPU-resident kernels, where per element they made a cancelled fp8 case about 40 % longer than
-// another (estimated from ncu's per-line counts), and the warps that keep together (Launch::phase_barrier) waited
-// for it (evidence/gpu-runs/2026-11-28g-stalls). PortableCase.RowCancellationIsEachElements compares the two. `b_values(row,
+// for each. For the GPU-resident kernels, where per element they made a cancelled fp8 case much longer than another,
+// and the warps that keep together (Launch::phase_barrier) waited for it. PortableCase.RowCancellationIsEachElements
+// compares the two. `b_values(row,
 // j0, out)` gives operand_value() of B[row][j0 .. j0 + kN - 1] in out[0 .. kN - 1].
 template <int kN, class A, class B, class Nibble, class D>
 MMASP_PORTABLE void cancelled_c_row_of_values(const CaseTablesOf<D>& t, uint32_t i, uint32_t j0, uint32_t* c,
@@ -658,10 +650,9 @@ MMASP_PORTABLE bool integer_cancellation(const CaseTablesOf<D>& t) {
 
 // cancelled_c_of_values for integer_cancellation(t), in 32-bit integers instead of doubles. The double sum is exact
 // (integer products below 2^16 and partial sums far below 2^53), so minus it, as 32 bits, is minus the exact sum
-// modulo 2^32: what the wrapping 32-bit sum here gives. (On a GPU each double product cost two conversions from the
-// value table's floats: 20 % of an s4 k128 case's instructions went to this profile's C, ncu,
-// evidence/gpu-runs/2026-11-27b-lines/lines4.txt. The resident kernel's lean integer pairs now find the same C from
-// the dense judge's bytes, harness/resident_kernel.cuh.) `a(i, s)`, `b(row, j)` read the case's A and B codes.
+// modulo 2^32: what the wrapping 32-bit sum here gives, without the two conversions from the value table's floats a
+// double product costs on a GPU. (The resident kernel's lean integer pairs find the same C from the dense judge's
+// bytes, harness/resident_kernel.cuh.) `a(i, s)`, `b(row, j)` read the case's A and B codes.
 template <class A, class B, class Nibble, class D>
 MMASP_PORTABLE uint32_t cancelled_integer_c(const CaseTablesOf<D>& t, uint32_t i, uint32_t j, const A& a, const B& b,
                                             const Nibble& nibble) {

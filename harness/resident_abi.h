@@ -129,8 +129,8 @@ inline constexpr uint32_t kNoNibble = 0xFFFFFFFFu, kNoTable = 0xFFFFFFFFu;
 
 // Where a lane's element `element` lies in a per-lane table (an operand's layout, the metadata's nibble positions):
 // element-major, so that a warp's 32 lanes read one element's cells from 32 consecutive words, one coalesced load.
-// Lane-major (each lane's cells together) put the lanes 16 to 64 bytes apart: 66-80 % of the lean kernel's global
-// sectors came unused (ncu, evidence/gpu-runs/2026-11-26c-resident-speed/profile2/details*.txt).
+// Lane-major (each lane's cells together) would put the lanes 16 to 64 bytes apart, and most of each global sector
+// read would go unused.
 MMASP_PORTABLE constexpr uint32_t layout_cell(uint32_t element, uint32_t lane) { return element * 32 + lane; }
 enum OperandIndex { operand_a = 0, operand_b = 1, operand_c = 2, operand_d = 3 };
 
@@ -542,10 +542,9 @@ MMASP_PORTABLE void spread_integer_dense(const PairTablesOf<D>& p, const uint32_
 // codes of the passes after it; B's rows land in A's codes, all read by then. A's and B's codes are then spent: the
 // registers must be packed first, and it runs once per case. The bytes are made four at a time: a chunk's stored
 // codes gathered into one word by byte permutes and placed by its nibble's selectors, B's four rows gathered and
-// rotated into place, four bytes sign-extended at once (integer_bytes). One code at a time, each placed by a 64-bit
-// shift, was a quarter of an m16n8k128 s4 case's instructions (ncu, evidence/gpu-runs/2026-11-27c-integer-cancel/
-// lines1.txt); the same change in the lean kernels, which the float forms share, cost those 2-4 %
-// (evidence/gpu-runs/2026-11-27d-spread, v1), so they keep spread_integer_dense.
+// rotated into place, four bytes sign-extended at once (integer_bytes), because one code at a time, each placed by a
+// 64-bit shift, is a large share of a 4-bit integer case's work. The lean kernels, which the float forms share, keep
+// spread_integer_dense: there this code's registers slow the float forms.
 template <class D>
 MMASP_PORTABLE void spread_integer_dense_over_codes(const PairTablesOf<D>& p, const uint32_t* a, const uint32_t* b,
                                                     const uint32_t* nibbles, uint32_t lane, uint32_t lanes, uint32_t* dense) {
@@ -868,9 +867,8 @@ MMASP_PORTABLE NarrowTable narrow_table_of(const PairTablesOf<D>& p, int operand
 // The fp8 kernel's copy, in static shared memory, of what each of its cases reads from the pair's `layouts`: the cells
 // (A's, B's, C's and D's layouts and the metadata's, at their offsets: pack_operand, metadata_register, the kernel's
 // d_cell), and A's and B's f32 words of every code (narrow_f32_table: decode_fp8_words_over_codes). Read there instead
-// of through L1, which beside the warps' 212 KB of shared memory has about 28 KB for these and the draw's tables
-// (its 12-bit slot tables alone are 4 KB a profile): on an H200 the fp8 forms verified x1.08-x1.10 with the copies
-// (evidence/gpu-runs/2026-11-30-fp8, call3.sh and call4.sh: sm against base). Sized for the kernel's shape
+// of through L1, which beside the warps' 212 KB of shared memory has little room for these and the draw's tables
+// (its 12-bit slot tables alone are 4 KB a profile). Sized for the kernel's shape
 // (kResidentFp8Dims: a cell per element of A, B, C and D, and kMetadataCells: 1,536; kFp8Codes, 2 words each);
 // resident_pair_tables gives a pair narrow_fp8_blocks only where fp8_shared_tables_fit, and the kernel traps on any
 // other. The launch leaves these bytes out of a block's dynamic shared memory (resident.cpp, the kernel's static size).
@@ -883,9 +881,7 @@ inline constexpr uint32_t kFp8SharedTableWords = kFp8WordsPerCode * kFp8Codes;
 // And its copy of what the draw's cancellation profile reads (fp8_cancelled_c_row) and the judge's A words' columns
 // (decode_fp8_words_over_codes): the case tables' float value of every A code, then of every B code
 // (kFp8SharedValueWords each: a word a code), then their chunk column table (fp8_value_copy_word). Read there, the
-// cancellation profile's C took no f16 values of every code first, and no column a load through L1: on an H200 the
-// fp8 forms verified x1.05-x1.07 with it (evidence/gpu-runs/2026-11-30c-cancel, call2.sh and call3.sh: cz3 against
-// base33).
+// cancellation profile's C needs no f16 values of every code first, and no column a load through L1.
 inline constexpr uint32_t kFp8SharedValueWords = kFp8Codes;
 inline constexpr uint32_t kFp8ChunkColumnsAt = 2 * kFp8SharedValueWords;
 inline constexpr uint32_t kFp8ValueCopyWords = kFp8ChunkColumnsAt + gen::portable::kChunkColumnWords;
@@ -1069,8 +1065,7 @@ MMASP_PORTABLE void b_words_over_codes(const gen::portable::CaseTablesOf<D>& t, 
 // lanes * (k + 1), at words below a_count + lanes * (k + 1), so with b_count <= a_count (narrow_over_codes_fits) no
 // write reaches a code still to be read, nor C. A's and B's codes are then spent: the registers must be packed first
 // (and a dumped case's codes written out), and it runs once per case. Its word-making repeats decode_narrow's on
-// purpose: with one function for both, m16n8k16 f16->f32 ran x0.93-x0.955 on the H100, where the variant's other
-// change alone gave x0.965-x0.98 (evidence/gpu-runs/2026-11-28-h100, call7.sh and call8.sh).
+// purpose: one function for both is compiled for both kernels' needs and slows the m16n8k16 forms.
 template <class D>
 MMASP_PORTABLE void decode_narrow_over_codes(const PairTablesOf<D>& p, uint32_t* codes, const uint32_t* nibbles,
                                              uint32_t lane, uint32_t lanes, uint64_t* a_narrow) {
@@ -1101,9 +1096,8 @@ MMASP_PORTABLE void decode_narrow_over_codes(const PairTablesOf<D>& p, uint32_t*
 // step's codes and nibbles read by every lane before any writes (fp8_words_over_nibbles_fit(t, lanes)); the nibbles
 // are then spent too. Its words are f32 words (narrow_word<true>), each looked up whole in `a_table` and `b_table`,
 // the operands' f32 tables of every code (narrow_f32_table's words; in the kernel its copies in shared memory). A
-// choice between tables and decoding made for each element took a constant load and two branches an element (ncu,
-// evidence/gpu-runs/2026-11-29h-branches, call1.sh: annotated1-fp8.txt.gz); the pairs this kernel takes have both
-// tables. A's words' columns from the chunk column table at `columns` (the tables' own, or the kernel's copy).
+// choice between tables and decoding made for each element would take a constant load and two branches an element;
+// the pairs this kernel takes have both tables. A's words' columns from the chunk column table at `columns` (the tables' own, or the kernel's copy).
 template <class D>
 MMASP_PORTABLE void decode_fp8_words_over_codes(const PairTablesOf<D>& p, uint32_t* codes, const uint32_t* nibbles,
                                                 uint32_t lane, uint32_t lanes, uint64_t* a_narrow,
@@ -1156,9 +1150,8 @@ MMASP_PORTABLE uint32_t with_accumulator_known(const PairTablesOf<D>& p, const F
 
 // Which instructions a resident kernel's inlined switch holds (resident_kernels_source's form_mma_inline<Admitted>):
 // a kernel of one shape (FixedCaseDims) only the forms of its m, n and k, an f16 kernel only those whose A is f16, so
-// that its search is over its own ids (a binary search over all 152 took 7 branches a case; with the f16 kernels'
-// packing by known bits, the k16 f16 kernel spilled nothing where it had spilled 692 bytes:
-// evidence/gpu-runs/2026-11-29h-branches, call2.sh). The host sends a kernel only pairs of its shape, and an f16
+// that its search is over its own ids (a binary search over all 152 takes more branches a case, and the larger switch
+// makes the k16 f16 kernel spill). The host sends a kernel only pairs of its shape, and an f16
 // kernel only f16 pairs (resident.cpp; the kernels trap on any other), so an id left out is never asked for
 // (Resident.EveryPairsInstructionIsInTheSwitchOfEachKernelThatAcceptsIt); if one were, its D would be zero and every
 // case judged deviating.
@@ -1178,8 +1171,7 @@ using EveryForm = AdmittedForms<gen::portable::CaseDims, false>;
 // the one-block judge sum their products by f32 multiplication (Block::sum_f32_product: two multiplications and a
 // conversion, where sum_product_32 takes two masks, a product, a funnel shift and a signed sum). No table (f16 has
 // 65,536 codes): the value's f32 bits by conversion (on the GPU one cvt.f32.f16, exact for every finite f16 value,
-// as IEEE 754 widening is), the field and the Inf/NaN flag from the exponent bits. On an H200 the m16n8k16 f16 forms
-// verified x1.058-x1.062 with them, the m16n8k32 ones x1.07 (evidence/gpu-runs/2026-11-29b-f16words, call2.sh).
+// as IEEE 754 widening is), the field and the Inf/NaN flag from the exponent bits.
 MMASP_PORTABLE constexpr model::OperandFormat narrow_f16_format() { return narrow_accumulator_format(true); }
 // The f32 bits of an f16 code's value as pack_f32 has them: a zero's sign kept, Inf of its sign, a NaN 0x7FC00000 with
 // its sign (whatever the conversion makes of a NaN's payload: the judge reads only a NaN product's class).
@@ -1198,8 +1190,8 @@ MMASP_PORTABLE uint32_t f16_value_f32_bits(uint32_t code) {
 #endif
 }
 // An f16 code's f32 word (model::narrow::pack_f32 of its decoded value, subnormals kept) with a tag. Its class bits by
-// selects, joined to the tag last: or-ing each class's bits into the tag under an if gave three branches and a
-// convergence barrier a word in the f16 kernels (ncu, evidence/gpu-runs/2026-11-29h-branches, call1.sh).
+// selects, joined to the tag last: or-ing each class's bits into the tag under an if gives three branches and a
+// convergence barrier a word in the f16 kernels.
 MMASP_PORTABLE uint64_t f16_word(uint32_t code, uint32_t tag = 0) {
   const uint32_t exponent = (code >> 10) & 31u;
   // the field: the exponent, at least the smallest normal one's
@@ -1246,9 +1238,8 @@ MMASP_PORTABLE void decode_f16_words(const PairTablesOf<D>& p, const uint32_t* a
 // decode_narrow_over_codes for a pair with f16_words_fit (the narrow f16 kernel): the same steps, f16 words
 // (decode_f16_words'), B's in two planes of halves (b_words_over_codes<true>) and A's tags plane_tag's, as the fp8
 // kernel's: two elements of a row judged together (judged_narrow_elements<false, 2, true, true>) then load 8 bytes a
-// product where whole words took 16, and on an H200 the m16n8k32 f16 forms verified x1.013-x1.032 more; the m16n8k16
-// f16 kernel, one element a lane, 4 bytes where 8 were, verified x0.988-x0.992 with them, so it keeps whole words
-// (evidence/gpu-runs/2026-11-30e-slots, call3.sh: f16p against m35).
+// product where whole words took 16; the m16n8k16 f16 kernel, one element a lane, would load 4 bytes where 8 are and
+// gains nothing from the planes' extra indexing, so it keeps whole words.
 template <class D>
 MMASP_PORTABLE void decode_f16_words_over_codes(const PairTablesOf<D>& p, uint32_t* codes, const uint32_t* nibbles,
                                                 uint32_t lane, uint32_t lanes, uint64_t* a_narrow) {
@@ -1304,13 +1295,11 @@ MMASP_UNROLL
 // GPU, so that b_narrow must be 16-byte aligned there (the kernels check: narrow_pairs_fit).
 // kFp8Blocks: the pair has narrow_fp8_blocks, its words are f32 words (decode_fp8_words_over_codes) whose products
 // are summed by f32 multiplication (narrow::sum_f32_product), and its blocks are walked by compile-time indices; only
-// the fp8 kernel is compiled with it (resident_kernel.cuh: in the kernel every pair shares, that code gave ptxas a
-// 1.2 KB stack frame and made the f16, bf16 and integer forms 30 % slower, evidence/gpu-runs/2026-11-26b-resident-speed/
-// step1.log). Without it an fp8 pair takes the general walk, from pack()'s words: the same result. Its B words lie in
-// two planes of halves (b_words_over_codes<true>), and a pass loads only the halves it reads (with kN = 2 8 bytes a
-// lane where whole words took 16): B's loads at random rows were most of the kernel's shared-memory wavefronts, and
-// its L1 data pipe was busy in 80 % of cycles; on an H200 the fp8 forms verified x1.07-x1.08 more with the planes, the
-// pipe busy in 68 % (evidence/gpu-runs/2026-11-30e-slots, call1.sh and call2.sh: planar against head35).
+// the fp8 kernel is compiled with it (resident_kernel.cuh: in the kernel every pair shares, that code gives ptxas a
+// stack frame that slows the f16, bf16 and integer forms). Without it an fp8 pair takes the general walk, from
+// pack()'s words: the same result. Its B words lie in two planes of halves (b_words_over_codes<true>), and a pass
+// loads only the halves it reads (with kN = 2 8 bytes a lane where whole words took 16): B's loads at random rows are
+// most of the kernel's shared-memory traffic, and they keep its L1 data pipe busy.
 // kF16Words: the words are decode_f16_words' (f16_words_fit), judged by the one-block walk on f32 words; only the
 // f16 kernels are compiled with it. kPlanes: B's words lie in two planes of halves (the fp8 kernel's always, the
 // narrow f16 kernel's too: decode_f16_words_over_codes), and each pass loads the halves it reads.
@@ -1350,9 +1339,7 @@ MMASP_UNROLL
     with_accumulator_known(p, [&](const auto f16_d) {
       model::Value c_values[kN];
       c_values_in(f16_d, Sm90FaddChoices::subnormal_inputs, c_values);
-      // Each block's 16 products by two groups of 8: on an H200 the fp8 forms verified x1.002-x1.007 more than by four
-      // groups of 4, and by one of 16 x0.53-x0.54 (ptxas spilled 2.3 KB) (evidence/gpu-runs/2026-11-30d-quads,
-      // call2.sh and call3.sh: g8 and g83 against hd).
+      // Each block's 16 products by two groups of 8 (one group of 16 makes ptxas spill).
       model::narrow::elements_of_blocks<model::narrow::kProductsOfF32Words, kN, true>(
           Sm90FaddChoices::from(p.model), 2, halves_of_products, c_values, f16_d,
           [](int block, const auto& f) { model::narrow::for_fixed_block<32, 16, 2, 8>(block, f); }, codes, c + idx);
@@ -1361,9 +1348,8 @@ MMASP_UNROLL
     return;
   }
   // One block of 4, 8 or 16 products (tf32 k8; f16, bf16 and tf32 k16; f16 and bf16 k32): the loops unrolled, by
-  // groups of 4 for 16 (evidence/gpu-runs/2026-11-26-resident-speed: whole, the 16 made bf16 k32's judge half as fast).
-  // Two elements at a time by groups of 2: in the narrow-over-codes kernel (m16n8k32) x1.06-x1.08 over groups of 4 and
-  // 8 (evidence/gpu-runs/2026-11-28d-pairs, call4.sh, vI against ng; groups of 4 for every size, vH, x1.01-x1.03).
+  // groups of 4 for 16 (whole, the 16 products' registers spill in bf16 k32's judge). Two elements at a time by groups
+  // of 2, which the narrow-over-codes kernel (m16n8k32) holds in its registers where groups of 4 would not fit.
   // resident_pair_tables sets narrow_one_block only with narrow_accumulator.
   // kF16Words: the words are decode_f16_words', whose products are summed by f32 multiplication, and C is an f32
   // word too (accumulator_word); the caller has made sure of f16_words_fit (so of narrow_one_block).
@@ -1563,8 +1549,7 @@ MMASP_PORTABLE bool fp8_a_bytes_contiguous(const PairTablesOf<D>& p) {
 }
 // pack_operand for an operand with contiguous_bytes, its matrix 16-byte aligned: each register's four codes by one
 // 16-byte load on the GPU, where pack_whole_words takes four loads, and of eight rows that lie 128 bytes apart (fp8
-// k64's A) each met its bank eight times. On an H200 the fp8 forms verified x1.015-x1.021 with it
-// (evidence/gpu-runs/2026-11-30b-banks, call3.sh: vec against rot). The same registers (Resident tests compare).
+// k64's A) each met its bank eight times. The same registers (Resident tests compare).
 template <class D>
 MMASP_PORTABLE Registers pack_contiguous_bytes(const PairTablesOf<D>& p, int operand, const uint32_t* matrix,
                                                uint32_t lane, const uint32_t* layouts) {
@@ -1590,8 +1575,8 @@ MMASP_UNROLL
 // operand), pack_whole_words (kUnrolled: its unrolled form); else one loop, not unrolled. No register is indexed at
 // run time: a loop's finished word enters at r[3] as the others move down, an unrolled one goes to its own r[w].
 // kUnrolled: per_lane by lane_elements, so that a kernel of one shape gathers only the words there are (each unrolled
-// word is under a condition on per_lane: with a count known only at run time all four words' loads were issued,
-// predicated; ncu, evidence/gpu-runs/2026-11-29d-lines, call1.sh).
+// word is under a condition on per_lane: with a count known only at run time all four words' loads are issued,
+// predicated).
 // kBits: the operand's container bits where the kernel knows them (the f16 kernels' A and B, which f16_words_fit makes
 // 16 bits: kF16OperandBits), so that no switch on the tables' bits runs a case; 0: the tables'.
 // layouts: where the pair's cells are read, p.layouts or a copy at the same offsets (the fp8 kernel's in shared memory,

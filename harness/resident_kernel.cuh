@@ -119,20 +119,39 @@ __device__ __forceinline__ void swap_first_two(Registers& registers) {
   registers.r[1] = first;
 }
 
-// kFp8Blocks (lean only): the kernel for pairs with narrow_fp8_blocks, which judges nothing else (resident.cpp).
-// kNarrowOverCodes (lean only): the kernels for narrow pairs with PairTables::narrow_over_codes, which judge nothing
-// else: B's narrow words over the case's codes once the registers are packed (decode_narrow_over_codes), so that a
-// warp needs narrow_over_codes_shared_words; the fp8 kernel is one.
-// kDenseOverCodes (lean only): the kernel for integer pairs with PairTables::dense_over_codes, which judges nothing
-// else: A's and B's registers are packed before the dense bytes are spread over their codes (pack_and_spread). Its own
-// kernel so that the others' code, and ptxas's allocation of it, stay as they were: in the lean kernels this path cost
-// the float forms 2-6 % (evidence/gpu-runs/2026-11-27d-spread, v6).
-// kF16Words (lean only): the kernels for pairs with f16_words_fit, which judge nothing else: their A and B as f32
-// words (decode_f16_words, or decode_f16_words_over_codes with kNarrowOverCodes) whose products the one-block walk
-// sums by f32 multiplication. Kernels of their own, so that the bf16 pairs keep theirs as measured.
-template <bool kLean, bool kFp8Blocks = false, bool kDenseOverCodes = false, bool kNarrowOverCodes = false,
-          bool kF16Words = false, class D = gen::portable::CaseDims>
+// What a kernel is compiled with: each field turns on one special path of resident_cases, and a kernel that has it
+// judges only the pairs resident.cpp sends it (resident_kernel_for). resident_source.cpp names each kernel's variant.
+struct KernelVariant {
+  // The lean kernels judge only pairs whose float forms the narrow model judges, and integer pairs; the general kernel
+  // (lean false) judges every pair.
+  bool lean = false;
+  // The fp8 kernel: pairs with narrow_fp8_blocks, and nothing else.
+  bool fp8_blocks = false;
+  // The dense kernels: integer pairs with PairTables::dense_over_codes, and nothing else. A's and B's registers are
+  // packed before the dense bytes are spread over their codes (pack_and_spread). Kernels of their own so that the
+  // others' code, and ptxas's allocation of it, stay as they are: compiled into the lean kernels, this path slows the
+  // float forms.
+  bool dense_over_codes = false;
+  // The narrow-over-codes kernels: narrow pairs with PairTables::narrow_over_codes, and nothing else. B's narrow words
+  // go over the case's codes once the registers are packed (decode_narrow_over_codes), so that a warp needs
+  // narrow_over_codes_shared_words; the fp8 kernel is one.
+  bool narrow_over_codes = false;
+  // The f16 kernels: pairs with f16_words_fit, and nothing else. Their A and B become f32 words (decode_f16_words, or
+  // decode_f16_words_over_codes with narrow_over_codes) whose products the one-block walk sums by f32 multiplication.
+  bool f16_words = false;
+};
+inline constexpr KernelVariant kGeneralVariant{};
+inline constexpr KernelVariant kLeanVariant{.lean = true};
+inline constexpr KernelVariant kDenseVariant{.lean = true, .dense_over_codes = true};
+inline constexpr KernelVariant kFp8Variant{.lean = true, .fp8_blocks = true, .narrow_over_codes = true};
+inline constexpr KernelVariant kNarrowVariant{.lean = true, .narrow_over_codes = true};
+inline constexpr KernelVariant kNarrowF16Variant{.lean = true, .narrow_over_codes = true, .f16_words = true};
+inline constexpr KernelVariant kF16Variant{.lean = true, .f16_words = true};
+
+template <KernelVariant kVariant, class D = gen::portable::CaseDims>
 __device__ __forceinline__ void resident_cases(const LaunchOf<D>& launch) {
+  constexpr bool kLean = kVariant.lean, kFp8Blocks = kVariant.fp8_blocks, kDenseOverCodes = kVariant.dense_over_codes,
+                 kNarrowOverCodes = kVariant.narrow_over_codes, kF16Words = kVariant.f16_words;
   static_assert(kLean || !kFp8Blocks, "the fp8 kernel is a lean one");
   static_assert(kLean || !kF16Words, "the f16 kernels are lean ones");
   static_assert(!(kF16Words && (kFp8Blocks || kDenseOverCodes)), "f16 words in kernels of their own");
@@ -141,18 +160,14 @@ __device__ __forceinline__ void resident_cases(const LaunchOf<D>& launch) {
   extern __shared__ __align__(16) uint32_t shared[];   // 16: the dense integer judge's 128-bit loads
   const PairTablesOf<D>& p = launch.pair;   // parameter space (Launch::pair says why)
   const gen::portable::CaseTablesOf<D>& t = p.cases;
-  // pack_whole_words unrolled in the kernels of the m16n8k16 float forms and of the f16 pairs: there the forms
-  // verified x1.01-x1.04 more than with the loop; in the kernels that take every shape it moved the 8-bit integer
-  // forms by -12 % to +10 %, and the fp8 kernel gained nothing (evidence/gpu-runs/2026-11-29c-c-draw, call1.sh, vD
-  // against vB). Where such a kernel runs one shape, pack_operand knows each operand's elements per lane at compile
-  // time (lane_elements), and gathers only the words there are: the m16n8k16 f16 and bf16 forms verified x1.015-x1.03
-  // more; the same constants in the fp8 kernel's packing loop cost its forms 1-2 % (evidence/gpu-runs/
-  // 2026-11-29d-lines, call2.sh, G against hd).
+  // pack_whole_words unrolled in the kernels of the m16n8k16 float forms and of the f16 pairs, where it is faster than
+  // the loop; the kernels that take every shape keep the loop, whose code size suits the 8-bit integer forms. Where
+  // such a kernel runs one shape, pack_operand knows each operand's elements per lane at compile time (lane_elements),
+  // and gathers only the words there are; not in the fp8 kernel, whose packing loop is slower with the constants.
   constexpr bool kOneShape = !std::is_same_v<D, gen::portable::CaseDims>;
   constexpr bool kUnrolledPacking = kF16Words || (kOneShape && !kFp8Blocks && !kDenseOverCodes);
   // The packing's loads turned so that fewer lanes meet in a bank (bank_spreading_turn): in the fp8 kernel (its B and
-  // C; its A by pack_contiguous_bytes). On an H200 its forms verified x1.017-x1.030 with it (evidence/gpu-runs/
-  // 2026-11-30b-banks, call1.sh and call2.sh: rot against base).
+  // C; its A by pack_contiguous_bytes), whose shared-memory traffic is the heaviest.
   constexpr bool kSpreadPackingBanks = kFp8Blocks;
   if constexpr (kOneShape) {
     // A kernel of one shape (FixedCaseDims): the host sends it only pairs of that shape (resident.cpp); one of another
@@ -215,11 +230,9 @@ __device__ __forceinline__ void resident_cases(const LaunchOf<D>& launch) {
   uint64_t* b_narrow = kNarrowOverCodes ? reinterpret_cast<uint64_t*>(a) : a_narrow + narrow_a_slots(t);
   // Two elements of a row of D judged together (judged_narrow_elements), each A word loaded once for both and their B
   // words by one 16-byte load (the fp8 and narrow f16 kernels: the halves a pass reads, by one 8-byte load): where
-  // every lane's D elements come in such pairs (PairTables::narrow_pairs) and this warp's B words lie on 16 bytes. Only in the fp8 and narrow-over-codes kernels: on an H200, fp8 judged x1.17 and
-  // verified x1.02, m16n8k32 f16 and bf16 verified x1.06-x1.08 (one-block groups of 2); in the lean kernels (64
-  // registers) the m16n8k16 float forms verified x0.72-x0.88 with groups of 8, x0.86-x0.89 with 4 and x0.91-x0.94
-  // with 2, and the 8-bit integer forms, which never take the pairs, lost up to 10 % with them compiled in
-  // (evidence/gpu-runs/2026-11-28d-pairs, call1.sh, call4.sh, call5.sh).
+  // every lane's D elements come in such pairs (PairTables::narrow_pairs) and this warp's B words lie on 16 bytes.
+  // Only in the fp8 and narrow-over-codes kernels: in the lean kernels (64 registers) the second element's state
+  // spills, and even the integer forms, which never take the pairs, slow down with it compiled in.
   constexpr bool kPairsCompiled = kFp8Blocks || kNarrowOverCodes;
   // B's f32 words in two planes of halves (decode_fp8_words_over_codes, decode_f16_words_over_codes): the kernels
   // that judge f32 words two elements at a time.
@@ -306,8 +319,8 @@ __device__ __forceinline__ void resident_cases(const LaunchOf<D>& launch) {
   };
 
   // One case from its drawn inputs: pack, run, judge. `return` ends the case. In the kDenseOverCodes kernel, with
-  // pack_and_spread, nvcc made this a function of its own (a 712-byte closure in local memory, 1.4-1.5 KB ptxas
-  // frames, every lean form 30-60 % slower: evidence/gpu-runs/2026-11-27d-spread, v5), hence inlined by force.
+  // pack_and_spread, nvcc made this a function of its own (a closure in local memory, and a stack frame in every lean
+  // kernel), hence inlined by force.
   const auto finish_case = [&](uint64_t w, uint64_t index, bool fresh, uint32_t noise) __attribute__((always_inline)) {
     if (launch.mode == Mode::draw) {
       ++cases;

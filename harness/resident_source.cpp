@@ -145,26 +145,26 @@ std::string resident_kernels_source(ResidentImage image) {
        << "      }\n      return fold;\n";
   });
   cu << "  }\n  return fold;\n}\n\n}  // namespace mmasp::resident\n";
-  // Every kernel: its name (resident_source.h), its __launch_bounds__ (threads, blocks per multiprocessor) and
-  // resident_cases' template arguments (kLean, kFp8Blocks, kDenseOverCodes, kNarrowOverCodes, kF16Words). The general kernel's 128 threads are
-  // resident.cpp's kThreads.
-  // A kernel of one shape takes its launch with its dimensions as constants (FixedCaseDims; the same bytes).
+  // Every kernel: its name (resident_source.h), its __launch_bounds__ (threads, blocks per multiprocessor) and its
+  // variant of resident_cases (resident_kernel.cuh's KernelVariant). The general kernel's 128 threads are
+  // resident.cpp's kThreads. A kernel of one shape takes its launch with its dimensions as constants (FixedCaseDims;
+  // the same bytes).
   struct Entry {
     const char* name;
     unsigned threads, blocks;
-    const char* arguments;
+    const char* variant;
     const gen::portable::CaseDims* dims = nullptr;
   };
-  const Entry entries[] = {{kResidentKernel, 128, 4, "false"},
-                           {kResidentLeanKernel, kResidentLeanThreads, 1, "true"},
-                           {kResidentLean768Kernel, kResidentLean768Threads, 1, "true"},
-                           {kResidentLeanDenseKernel, kResidentLeanThreads, 1, "true, false, true", &kResidentDenseDims},
-                           {kResidentLeanDense768Kernel, kResidentLean768Threads, 1, "true, false, true", &kResidentDenseDims},
-                           {kResidentLeanFp8Kernel, kResidentLeanFp8Threads, 1, "true, true, false, true", &kResidentFp8Dims},
-                           {kResidentLeanNarrowKernel, kResidentLeanThreads, 1, "true, false, false, true"},
-                           {kResidentLeanNarrowF16Kernel, kResidentLeanThreads, 1, "true, false, false, true, true"},
-                           {kResidentLeanK16Kernel, kResidentLeanThreads, 1, "true", &kResidentK16Dims},
-                           {kResidentLeanK16F16Kernel, kResidentLeanThreads, 1, "true, false, false, false, true", &kResidentK16Dims}};
+  const Entry entries[] = {{kResidentKernel, 128, 4, "kGeneralVariant"},
+                           {kResidentLeanKernel, kResidentLeanThreads, 1, "kLeanVariant"},
+                           {kResidentLean768Kernel, kResidentLean768Threads, 1, "kLeanVariant"},
+                           {kResidentLeanDenseKernel, kResidentLeanThreads, 1, "kDenseVariant", &kResidentDenseDims},
+                           {kResidentLeanDense768Kernel, kResidentLean768Threads, 1, "kDenseVariant", &kResidentDenseDims},
+                           {kResidentLeanFp8Kernel, kResidentLeanFp8Threads, 1, "kFp8Variant", &kResidentFp8Dims},
+                           {kResidentLeanNarrowKernel, kResidentLeanThreads, 1, "kNarrowVariant"},
+                           {kResidentLeanNarrowF16Kernel, kResidentLeanThreads, 1, "kNarrowF16Variant"},
+                           {kResidentLeanK16Kernel, kResidentLeanThreads, 1, "kLeanVariant", &kResidentK16Dims},
+                           {kResidentLeanK16F16Kernel, kResidentLeanThreads, 1, "kF16Variant", &kResidentK16Dims}};
   for (const Entry& e : entries) {
     std::string launch = "mmasp::resident::Launch";
     if (e.dims)
@@ -173,7 +173,7 @@ std::string resident_kernels_source(ResidentImage image) {
                std::to_string(e.dims->chunk_width) + "u, " + std::to_string(e.dims->stored_per_chunk) + "u)>>";
     cu << "\nextern \"C\" __global__ void __launch_bounds__(" << e.threads << ", " << e.blocks << ")\n"
        << e.name << "(const __grid_constant__ " << launch << " launch) {\n"
-       << "  mmasp::resident::resident_cases<" << e.arguments << ">(launch);\n}\n";
+       << "  mmasp::resident::resident_cases<mmasp::resident::" << e.variant << ">(launch);\n}\n";
   }
   return cu.str();
 }

@@ -15,9 +15,9 @@
 
 #if defined(__CUDACC__)
 // Inlined by force: the resident kernels' speed rests on every call of this code being inlined, and nvcc's own choice
-// moved with the kernels around it (a kernel of one shape added beside the others left draw_codes, decode_narrow and
-// the narrow judge outlined in every kernel, and the lean kernels' spills grew half again:
-// evidence/gpu-runs/2026-11-29-dims/README.md). What must stay a call says so (MMASP_SHARED_CODE, __noinline__).
+// moves with the kernels around it (a kernel added beside the others can leave draw_codes, decode_narrow and the
+// narrow judge outlined in every kernel, and the lean kernels spilling). What must stay a call says so
+// (MMASP_SHARED_CODE, __noinline__).
 #define MMASP_PORTABLE __host__ __device__ __forceinline__
 #else
 #define MMASP_PORTABLE inline
@@ -156,8 +156,8 @@ MMASP_PORTABLE Value decode_operand(uint32_t code, const OperandFormat& f, Subno
   v.exponent = (exponent ? int(exponent) : 1) - f.bias - f.mantissa_bits;
   const int smallest_normal = 1 - (f.fp8_fields_as_f16 ? kF16Bias : f.bias);
   // The value's binade, at least the smallest normal one. Taking a normal code's from its exponent field instead (no
-  // leading bit to find) is the same field, but it gave ptxas's allocation of the lean resident kernel a 1,328-byte
-  // frame and made the float forms 26-43 % slower on the H100 (evidence/gpu-runs/2026-11-26e-judge-constants, s12b).
+  // leading bit to find) is the same field, but it gives ptxas's allocation of the lean resident kernel a stack frame
+  // that slows every float form.
   v.field = max_of(bit_length(v.significand) - 1 + v.exponent, smallest_normal);
   return v;
 }
@@ -927,8 +927,8 @@ inline constexpr int kSignificandBits = 11, kExponentOffset = 256;
 // sum of a block's products is its largest finite product's, found without a test. High half: significand (bits
 // 0-10), NaN (bit 11, with special), negative (12), finite and non-zero (13), Inf or NaN (14), and a caller's tag in
 // the top bits (15-31; the kernel keeps there the byte offset of the B row an A element meets), so that the tag is
-// one shift: with it below the flags, finding a B word took two more instructions per product in each pass (SASS of
-// the sm_90a kernels, evidence/gpu-runs/2026-11-28-h100). Zeros and specials have significand 0 and a low half 0.
+// one shift: with it below the flags, finding a B word takes two more instructions per product in each pass. Zeros
+// and specials have significand 0 and a low half 0.
 inline constexpr uint32_t kNaN = 1u << 11, kNegative = 1u << 12, kFiniteBit = 13, kFinite = 1u << kFiniteBit,
                           kSpecial = 1u << 14, kTagShift = 15, kTagBits = 32 - kTagShift;
 inline constexpr int kFieldOffset = 3 * kExponentOffset;
@@ -997,8 +997,7 @@ MMASP_PORTABLE uint32_t bits_of_f32(float x) {
 // significant bits is an f32 value, and times 2^exponent it is a normal f32 or at least 2^128, so one f32
 // multiplication (exact unless it overflows, which rounds to Inf) gives rounded_code's code, overflow to Inf
 // included. The truncation is the device's conversion toward zero (cvt.rz.f32.s64); the host clears the bits below the
-// 24th. rounded_code's 64-bit bit length, shifts and branches were about 60 warp instructions an element of the
-// m16n8k16 f16 judge (evidence/gpu-runs/2026-11-29e-c-words, source page of call3). ModelArithmetic.
+// 24th, in place of rounded_code's 64-bit bit length, shifts and branches for every element. ModelArithmetic.
 // F32TowardZeroCodeIsRoundedCode compares the two on every exponent it takes; the GPU resident tests compare the
 // device's with the host's.
 MMASP_PORTABLE uint32_t f32_toward_zero_code(long long total, int exponent) {
@@ -1081,9 +1080,8 @@ MMASP_PORTABLE bool products_fit_32(int products, int fraction_bits) {
 
 // value * 2^(32 - m), the bits below 2^0 cut off (m of at least 0, and value * 2^(32 - m) below 2^32): the low word of
 // (value << 32) >> m, 0 once m reaches 64 (PTX shr.b64 clamps its shift amount so). So one number, m, aligns a value
-// either way: m below 32 shifts it left, above 32 right. On sm_90 that is one funnel shift where a left shift, a right
-// shift, a negation and an OR aligned a product before (evidence/gpu-runs/2026-11-28-h100/shift.cu, whose check
-// compared it on the H100 with the shifts it replaces for m 0..79).
+// either way: m below 32 shifts it left, above 32 right. On sm_90 that is one funnel shift in place of a left shift,
+// a right shift, a negation and an OR.
 MMASP_PORTABLE uint32_t aligned_at(uint32_t value, uint32_t m) {
 #if defined(__CUDA_ARCH__)
   uint64_t r;
@@ -1207,8 +1205,8 @@ class Block {
   }
 
   // --- The accumulator as an f32 word (pack_f32's, tag 0), where it is C of one block judged on f32 words. ---
-  // Decoding C into a Value and passing it through scan() and sum() took a third of the m16n8k16 f16 judge's own
-  // lines a case (evidence/gpu-runs/2026-11-29d-lines, lines1-k16f16.txt); as a word C is one term more of the passes.
+  // Decoding C into a Value and passing it through scan() and sum() is a large share of the m16n8k16 f16 judge's
+  // own work; as a word C is one term more of the passes.
   // Pass 1 as scan_f32_product of C and 1.0, whose word's low half is kF32UnitLow (field 0, no tag): C's field sum is
   // its field + 2 * kFieldOffset, at least kFinitePair where C is finite and not zero, and at least kF32Special where
   // C is Inf or NaN (special_f32_products).
@@ -1410,8 +1408,8 @@ MMASP_UNROLL
 // The code of a + c for f32 codes a and c: ieee_add's result (one IEEE binary32 addition rounded to nearest even,
 // subnormals kept) encoded with the sm_90 choices' results, a NaN canonical and a zero +0 (zero results are unsigned:
 // IEEE's -0 + -0 is -0). The addition itself is the device's fadd.rn, or the host compiler's float addition (IEEE
-// binary32, round to nearest even, no flush to zero): one instruction on the GPU, where ieee_add's exact 128-bit block
-// took about a tenth of an fp8 case's instructions (ncu, evidence/gpu-runs/2026-11-28e-fp8-profile, lines1.txt).
+// binary32, round to nearest even, no flush to zero): one instruction on the GPU in place of ieee_add's exact
+// 128-bit block.
 // ModelArithmetic.F32SumCodeIsIeeeAdd compares the two on every class of operand and on random codes.
 MMASP_PORTABLE uint32_t f32_sum_code(uint32_t a, uint32_t c) {
 #if defined(__CUDA_ARCH__)
@@ -1446,9 +1444,9 @@ MMASP_PORTABLE void elements_of_blocks(const P& p, int blocks, const Products& p
   if constexpr (kCCodes && !c_first && kProductSum == kProductsOfF32Words && std::is_same_v<F16D, KnownBool<false>>) {
     // The fp8 kernel's chain for an f32 D (C added after the blocks by an f32 addition, products of f32 words): a
     // block's f32 result goes on to the next block as an f32 word (f32_code_word of its finish_code; Block's
-    // *_f32_term) rather than as a Value: the same number, where finish() (round_to) and the Value's scan and sum were
-    // most of the finishing, 749 of an e4m3 case's 7,197 warp instructions (evidence/gpu-runs/2026-11-28e-fp8-profile
-    // and 2026-11-28g-stalls). The caller has made sure of f32_accumulator_fits (resident.cpp's narrow_fp8_blocks).
+    // *_f32_term) rather than as a Value: the same number, without finish() (round_to) and the Value's scan and sum,
+    // which were most of the finishing. The caller has made sure of f32_accumulator_fits (resident.cpp's
+    // narrow_fp8_blocks).
     // An f16 D (no sm_90 fp8 form has one) keeps the Value chain below.
     uint64_t chained[kN] = {};
     for (int block = 0; block < blocks; ++block) {
@@ -1543,8 +1541,8 @@ MMASP_PORTABLE uint32_t element(const P& p, int stored, const Products& products
 
 // for_block for blocks known at compile time: kStored products in blocks of kBlockProducts, interleaved by kInterleave
 // (0: consecutive), each block walked in groups of kGroup unrolled. For kStored = 32, 16 per block, interleave 2 (the
-// sm_90 fp8 record) for_block's loop control was 17 % of the resident kernel's instructions per e4m3 k64 case (ncu,
-// evidence/gpu-runs/2026-11-26b-resident-speed/profile.log). ModelArithmetic.ForBlockEnumeratesBlockOf compares it.
+// sm_90 fp8 record) for_block's loop control is a large share of the resident kernel's work on an e4m3 k64 case.
+// ModelArithmetic.ForBlockEnumeratesBlockOf compares it.
 template <int kStored, int kBlockProducts, int kInterleave, int kGroup, class F>
 MMASP_PORTABLE void for_fixed_block(int block, const F& f) {
   constexpr int kBlocks = kStored / kBlockProducts;

@@ -1354,8 +1354,7 @@ TEST(Resident, TheNarrowThirtyTwoBitSumsHoldTheLargestBlocks) {
 
 // narrow::aligned_at aligns a value by one number m either way: left by 32 - m while m is below 32, right by m - 32
 // (the bits shifted out cut off) from there, 0 from 64 on, as the left and right shifts it replaced did, for every m
-// a 32-bit register can hold. The device's shr.b64 was compared with the same shifts on the H100
-// (evidence/gpu-runs/2026-11-28-h100/shift.cu).
+// a 32-bit register can hold.
 TEST(ModelArithmetic, AlignedAtShiftsEitherWay) {
   const uint32_t values[] = {0u, 1u, 3u, 0x7FFu, 0x3FFFFFu, 0x12345u, 0x1FFFFFFu, 0x40000000u, 0xFFFFFFFFu};
   for (uint32_t value : values)
