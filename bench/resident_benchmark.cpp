@@ -26,11 +26,17 @@
 // host's cases and D (dump_disagreement); a form whose image disagrees is reported NOT MEASURED, and the exit status
 // is 1. Last, the GPU's SM clock while it measured (NVML; harness/clock_watch.h): a table from a GPU that slowed itself
 // for heat or power says so.
+// --stages off: the verified rate alone (no drawn/run/judged/bare columns). --expect FILE: the check the GPU-labelled
+// CTest runs: each form's verified rate against this device's figures in FILE (schema mmasp-resident-expected/1,
+// evidence/performance/resident-expected.json); exit 1 naming every form below its figure by more than the file's
+// tolerance, 77 (not judged) without a GPU, without figures for this device, or on a GPU that slowed itself.
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <map>
 #include <string>
 #include <thread>
 #include <vector>
@@ -43,7 +49,37 @@
 #include "harness/resident_source.h"
 #include "oracle/numeric_model_table.h"
 
+#include <nlohmann/json.hpp>
+
 using namespace mmasp;
+
+namespace {
+
+constexpr int kNotJudged = 77;   // CTest's SKIP_RETURN_CODE
+
+// This device's expected verified cases/s per form from an mmasp-resident-expected/1 file, and the tolerance; empty
+// figures when the file has none for `device_name`.
+struct Expected {
+  double tolerance = 0;
+  std::string measured;
+  std::map<std::string, double> figures;
+};
+Expected expected_figures(const std::string& file, const std::string& device_name) {
+  std::ifstream in(file);
+  if (!in) throw std::runtime_error(file + " cannot be read");
+  const nlohmann::json document = nlohmann::json::parse(in);
+  if (document.value("schema", "") != "mmasp-resident-expected/1") throw std::runtime_error(file + ": not mmasp-resident-expected/1");
+  Expected out;
+  out.tolerance = document.at("tolerance").get<double>();
+  for (const auto& device : document.at("devices"))
+    if (device.at("name").get<std::string>() == device_name) {
+      out.measured = device.value("measured", "");
+      for (const auto& [form, rate] : device.at("verified_per_second").items()) out.figures[form] = rate.get<double>();
+    }
+  return out;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   std::string filter;
@@ -53,7 +89,8 @@ int main(int argc, char** argv) {
   std::string image_file;
   ResidentPath::PhaseBarrier phase_barrier = ResidentPath::PhaseBarrier::float_pairs;
   unsigned max_warps = 0;
-  bool wide_lean = false;
+  bool wide_lean = false, stages = true;
+  std::string expect;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string option = argv[i];
     if (option == "--form") filter = argv[i + 1];
@@ -72,6 +109,9 @@ int main(int argc, char** argv) {
     else if (option == "--max-warps") max_warps = unsigned(std::strtoul(argv[i + 1], nullptr, 10));
     else if (option == "--lean-kernel" && std::string(argv[i + 1]) == "wide") wide_lean = true;
     else if (option == "--lean-kernel" && std::string(argv[i + 1]) == "auto") wide_lean = false;
+    else if (option == "--stages" && std::string(argv[i + 1]) == "off") stages = false;
+    else if (option == "--stages" && std::string(argv[i + 1]) == "on") stages = true;
+    else if (option == "--expect") expect = argv[i + 1];
     else {
       std::fprintf(stderr, "unknown option %s\n", option.c_str());
       return 2;
@@ -80,7 +120,7 @@ int main(int argc, char** argv) {
   const GpuProbe probe = probe_gpus();
   if (!probe.available) {
     std::fprintf(stderr, "no GPU: %s\n", probe.reason.c_str());
-    return 1;
+    return expect.empty() ? 1 : kNotJudged;
   }
   auto device = std::make_shared<CudaDevice>(0);
   ResidentPath path(*device, image, image_file);
@@ -99,6 +139,22 @@ int main(int argc, char** argv) {
               max_warps >= 4 ? ("at most " + std::to_string(max_warps / 4 * 4) + " warps a block").c_str()
                              : "warps as many as fit",
               wide_lean ? "; the 1,024-thread lean kernel for every lean pair" : "");
+  Expected expected;
+  if (!expect.empty()) {
+    try {
+      expected = expected_figures(expect, f.name);
+    } catch (const std::exception& error) {
+      std::fprintf(stderr, "--expect: %s\n", error.what());
+      return 2;
+    }
+    if (expected.figures.empty()) {
+      std::printf("not judged: %s has no figures for %s\n", expect.c_str(), f.name.c_str());
+      return kNotJudged;
+    }
+    std::printf("expected: %s (%s), each form at least %.0f %% of its figure\n", expect.c_str(), expected.measured.c_str(),
+                100 * (1 - expected.tolerance));
+  }
+  std::vector<std::string> below;
   GpuBackend backend(device, CompilePath::driver_jit, nullptr);
   // The GPU's clock while it measures: a GPU that slows itself for heat ran a lent H100's kernels at 0.7 of their rate
   // (harness/clock_watch.h), so a table measured on one says so, and before/after comparisons alternate the binaries.
@@ -120,23 +176,33 @@ int main(int argc, char** argv) {
       unmeasured = true;
       continue;
     }
-    // Bare issue rate: scale the instructions per warp until a launch takes about `seconds`.
-    uint64_t per_warp = 1 << 14, total = 0;
-    double issue_seconds = path.issue(form, 0, parameters, per_warp, &total);
-    per_warp = std::max<uint64_t>(per_warp, uint64_t(double(per_warp) * seconds / std::max(issue_seconds, 1e-6)));
-    issue_seconds = path.issue(form, 0, parameters, per_warp, &total);
-    const double bare = double(total) / issue_seconds;
     // Verified cases: a first launch for the rate, then one of about `seconds`.
     ResidentResult probe_run = path.check(form, 0, parameters, 1, 0, 1 << 20);
     const uint64_t count = std::max<uint64_t>(1 << 20, uint64_t(double(1 << 20) * seconds / std::max(probe_run.seconds, 1e-6)));
     const ResidentResult run = path.check(form, 0, parameters, 1, 1 << 20, count);
     const double verified = double(run.counts.checked) / run.seconds;
-    // Where the time goes: the same cases drawn only, and drawn and run without a judge.
-    const ResidentResult drawn = path.stage(form, 0, parameters, resident::Mode::draw, count);
-    const ResidentResult ran = path.stage(form, 0, parameters, resident::Mode::run, count);
-    const double draw_rate = double(drawn.counts.generated) / drawn.seconds, run_rate = double(ran.counts.generated) / ran.seconds;
-    const ResidentResult judged = path.stage(form, 0, parameters, resident::Mode::judge, count);
-    const double judge_rate = double(judged.counts.checked) / judged.seconds;
+    double bare = 0, draw_rate = 0, run_rate = 0, judge_rate = 0;
+    if (stages) {
+      // Bare issue rate: scale the instructions per warp until a launch takes about `seconds`.
+      uint64_t per_warp = 1 << 14, total = 0;
+      double issue_seconds = path.issue(form, 0, parameters, per_warp, &total);
+      per_warp = std::max<uint64_t>(per_warp, uint64_t(double(per_warp) * seconds / std::max(issue_seconds, 1e-6)));
+      issue_seconds = path.issue(form, 0, parameters, per_warp, &total);
+      bare = double(total) / issue_seconds;
+      // Where the time goes: the same cases drawn only, and drawn and run without a judge.
+      const ResidentResult drawn = path.stage(form, 0, parameters, resident::Mode::draw, count);
+      const ResidentResult ran = path.stage(form, 0, parameters, resident::Mode::run, count);
+      draw_rate = double(drawn.counts.generated) / drawn.seconds;
+      run_rate = double(ran.counts.generated) / ran.seconds;
+      const ResidentResult judged = path.stage(form, 0, parameters, resident::Mode::judge, count);
+      judge_rate = double(judged.counts.checked) / judged.seconds;
+    }
+    if (const auto figure = expected.figures.find(form.opcode);
+        figure != expected.figures.end() && verified < figure->second * (1 - expected.tolerance)) {
+      char line[256];
+      std::snprintf(line, sizeof line, "%.4g verified/s, expected %.4g", verified, figure->second);
+      below.push_back(form.opcode + ": " + line);
+    }
     double host = 0;
     if (host_cases) {
       SuiteContext context{backend, 1, threads, "", {}};
@@ -150,7 +216,8 @@ int main(int argc, char** argv) {
       host = double(result.cases) / std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     }
     std::printf("%-72s %12.4g %12.4g %12.4g %12.4g %12.4g %9.2e %11.4g %8.0f%s\n", form.opcode.c_str(), verified, draw_rate,
-                run_rate, judge_rate, bare, verified / bare, host, host ? verified / host : 0.0, run.counts.deviating ? "  DEVIATIONS" : "");
+                run_rate, judge_rate, bare, bare ? verified / bare : 0.0, host, host ? verified / host : 0.0,
+                run.counts.deviating ? "  DEVIATIONS" : "");
     std::fflush(stdout);
   }
   if (rare_fault) {
@@ -187,7 +254,17 @@ int main(int argc, char** argv) {
                 (unsigned long long)rare_fault, (unsigned long long)cases, kernel_seconds, double(cases) / kernel_seconds,
                 (unsigned long long)struck, (unsigned long long)found);
   }
-  if (const std::string clocks = describe_clocks(clock_watch.stop()); !clocks.empty()) std::printf("%s\n", clocks.c_str());
+  const ClockReport clocks = clock_watch.stop();
+  if (const std::string text = describe_clocks(clocks); !text.empty()) std::printf("%s\n", text.c_str());
   if (unmeasured) std::fprintf(stderr, "some forms were not measured: their image's cases or D are not the host's\n");
-  return unmeasured ? 1 : 0;
+  if (unmeasured) return 1;
+  if (expect.empty()) return 0;
+  if (clocks.samples && clocks.slowed()) {
+    std::printf("not judged: the GPU slowed itself for heat or power while it was measured\n");
+    return kNotJudged;
+  }
+  for (const std::string& line : below) std::printf("BELOW THE EXPECTED FIGURE: %s\n", line.c_str());
+  std::printf("%zu of %zu forms with a figure below it by more than %.0f %%\n", below.size(), expected.figures.size(),
+              100 * expected.tolerance);
+  return below.empty() ? 0 : 1;
 }
