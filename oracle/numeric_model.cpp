@@ -8,6 +8,8 @@
 #include <limits>
 #include <map>
 #include <sstream>
+
+#include "oracle/text.h"
 #include <stdexcept>
 
 #include "oracle/number_format.h"
@@ -489,17 +491,7 @@ const ModelParameter* find_model_parameter(std::string_view name) {
 
 std::string ModelParameter::problem(std::string_view value) const {
   if (std::find(values.begin(), values.end(), value) != values.end()) return "";
-  std::string shown;
-  for (char c : value) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (byte < 0x20 || byte >= 0x7f) {
-      char escaped[8];
-      std::snprintf(escaped, sizeof escaped, "\\x%02x", byte);
-      shown += escaped;
-    } else {
-      shown += c;
-    }
-  }
+  const std::string shown = printable(value);
   if (!whole_number) {
     std::string listed;
     for (const auto& v : values) listed += (listed.empty() ? "" : ", ") + v;

@@ -2,7 +2,6 @@
 
 #include "oracle/input_file.h"
 
-#include <cstdio>
 #include <algorithm>
 #include <fstream>
 #include <map>
@@ -177,10 +176,9 @@ void compare_bits(const ResultRecord& then, const ResultRecord& now, BitsMode bi
 // the forms the run selected (run/nightly.cpp), which a whole baseline of the same selection lists. Nothing is explained
 // for a whole run, a merge of some shards, or a baseline that is itself a part.
 std::set<std::string> forms_of_other_shards(const RunRecord& baseline, const RunRecord& run) {
-  int index = 0, count = 0;
-  char tail = 0;
-  if (std::sscanf(run.run.shard.c_str(), "%d/%d%c", &index, &count, &tail) != 2 || count < 2 || index < 1 || index > count)
-    return {};
+  const std::optional<Shard> shard = shard_named(run.run.shard);
+  if (!shard || shard->count < 2) return {};
+  const auto [index, count] = *shard;
   if (baseline.run.shard != "1/1" && !baseline.run.shard.empty()) return {};
   std::map<size_t, std::string> ordered;   // catalog position -> opcode
   const auto& forms = instruction_space();

@@ -30,16 +30,6 @@ std::tuple<size_t, size_t, int> position(const std::string& opcode, int selector
 
 // "i/n" with 1 <= i <= n, digits only (what --shard accepts); nullopt for anything else, a merge's "merged k of n"
 // included.
-std::optional<std::pair<int, int>> shard_of(const std::string& text) {
-  const size_t slash = text.find('/');
-  if (slash == std::string::npos) return std::nullopt;
-  const std::string index = text.substr(0, slash), count = text.substr(slash + 1);
-  if (!all_digits(index) || !all_digits(count) || index.size() > 6 || count.size() > 6) return std::nullopt;
-  const int i = std::stoi(index), n = std::stoi(count);
-  if (i < 1 || n < 1 || i > n) return std::nullopt;
-  return std::pair{i, n};
-}
-
 // The run's identity without what differs between the shards of one run by design: the shard itself, and the device
 // (shards may run on several GPUs of one architecture, which is compared on its own).
 nlohmann::json shared_identity(const RunRecord& run, const std::string& name) {
@@ -110,7 +100,7 @@ RunRecord merge_runs(const std::vector<RunRecord>& shards, const std::vector<std
       if (!first_identity.contains(key))
         throw MergeError(name + ": not a shard of the same run as " + names.front() + ": its identity has \"" + key +
                          "\", which the other lacks");
-    const auto parsed = shard_of(shard.run.shard);
+    const auto parsed = shard_named(shard.run.shard);
     if (!parsed)
       throw MergeError(name + ": /run/shard is \"" + printable(shard.run.shard) + "\", not i/n: only the run.json of "
                        "each shard (mmasp run --shard i/n) is merged, never a merge again");

@@ -706,6 +706,17 @@ json without_volatile_fields(json run) {
   return run;
 }
 
+std::optional<Shard> shard_named(std::string_view text) {
+  const size_t slash = text.find('/');
+  if (slash == std::string_view::npos) return std::nullopt;
+  const std::string_view index = text.substr(0, slash), count = text.substr(slash + 1);
+  const auto digits = [](std::string_view part) { return !part.empty() && part.size() <= 6 && all_digits(part); };
+  if (!digits(index) || !digits(count)) return std::nullopt;
+  const Shard shard{std::stoi(std::string(index)), std::stoi(std::string(count))};
+  if (shard.count < 1 || shard.index < 1 || shard.index > shard.count) return std::nullopt;
+  return shard;
+}
+
 std::string result_id(const std::string& opcode, int selector, std::string_view suite) {
   return opcode + " sel=" + std::to_string(selector) + " " + std::string(suite);
 }

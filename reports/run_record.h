@@ -42,6 +42,13 @@ struct Interruption {
   uint64_t pairs_done = 0, pairs = 0;
 };
 
+// A run's part of a split (`mmasp run --shard i/n`): forms are dealt to the n shards in catalogue order.
+struct Shard {
+  int index = 1, count = 1;
+};
+// "i/n" with 1 <= i <= n (at most six digits each); nullopt for anything else. The one reading of RunInfo::shard.
+std::optional<Shard> shard_named(std::string_view text);
+
 struct RunInfo {
   std::string started, finished, host, command;
   uint64_t seed = 1;

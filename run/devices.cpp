@@ -21,20 +21,25 @@ extern char** environ;
 namespace mmasp::run {
 namespace fs = std::filesystem;
 
+std::vector<std::string> DeviceTarget::arguments() const {
+  if (gpu) return {"--device", std::to_string(*gpu)};
+  return {"--emulator"};
+}
+
 std::vector<DeviceTarget> parse_devices(const std::string& text) {
   std::vector<DeviceTarget> out;
   if (text.rfind("emulator:", 0) == 0) {
     const std::string count = text.substr(9);
     if (!all_digits(count) || count.size() > 2 || std::stoi(count) < 2)
       throw UsageError("--devices emulator:N takes N from 2 to 99, not '" + count + "'");
-    for (int i = 0; i < std::stoi(count); ++i) out.push_back({"emulator" + std::to_string(i), {"--emulator"}});
+    for (int i = 0; i < std::stoi(count); ++i) out.push_back({"emulator" + std::to_string(i), std::nullopt});
     return out;
   }
   if (text == "all") {
     const GpuProbe probe = probe_gpus();
     if (!probe.available) throw UsageError("--devices all: no GPU (" + probe.reason + ")");
     for (const auto& device : probe.devices)
-      out.push_back({"gpu" + std::to_string(device.ordinal), {"--device", std::to_string(device.ordinal)}});
+      out.push_back({"gpu" + std::to_string(device.ordinal), device.ordinal});
     return out;
   }
   size_t start = 0;
@@ -45,7 +50,7 @@ std::vector<DeviceTarget> parse_devices(const std::string& text) {
       throw UsageError("--devices takes all, a list of GPU ordinals (0,2,...) or emulator:N; not '" + text + "'");
     for (const auto& existing : out)
       if (existing.label == "gpu" + ordinal) throw UsageError("--devices names GPU " + ordinal + " twice");
-    out.push_back({"gpu" + ordinal, {"--device", ordinal}});
+    out.push_back({"gpu" + ordinal, std::stoi(ordinal)});
     if (comma == std::string::npos) break;
     start = comma + 1;
   }
@@ -101,7 +106,8 @@ int run_on_devices(const std::vector<std::string>& run_argv, const std::vector<D
   for (size_t d = 0; d < devices.size(); ++d) {
     std::vector<std::string> args = run_argv;
     args.insert(args.end(), {"--out", (fs::path(o.out) / devices[d].label).string()});
-    args.insert(args.end(), devices[d].arguments.begin(), devices[d].arguments.end());
+    const std::vector<std::string> selects = devices[d].arguments();
+    args.insert(args.end(), selects.begin(), selects.end());
     if (int(d) == faulty) args.insert(args.end(), {"--inject-fault", fault});
     pids.push_back(spawn_self(args, fs::path(o.out) / (devices[d].label + ".log")));
     if (o.say) o.say("mmasp run: " + devices[d].label + " started (its console: " + (fs::path(o.out) / (devices[d].label + ".log")).string() + ")");

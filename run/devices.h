@@ -9,6 +9,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,7 +17,8 @@ namespace mmasp::run {
 
 struct DeviceTarget {
   std::string label;                   // "gpu0", "emulator1": the subdirectory of --out
-  std::vector<std::string> arguments;  // what selects it: {"--device", "0"} or {"--emulator"}
+  std::optional<int> gpu;              // the GPU's ordinal; none: a CPU emulator standing in for one
+  std::vector<std::string> arguments() const;   // what selects it: {"--device", "0"} or {"--emulator"}
 };
 
 // This program again, with `args` (args[0] is argv[0]), its stdout and stderr into `log`; and its exit code (128 +

@@ -359,12 +359,7 @@ std::string emulation_label(const Form& form) {
 }
 
 Shard parse_shard(const std::string& text) {
-  const auto slash = text.find('/');
-  const auto digits = [](const std::string& part) { return part.size() <= 6 && all_digits(part); };
-  if (slash != std::string::npos && digits(text.substr(0, slash)) && digits(text.substr(slash + 1))) {
-    const int i = std::stoi(text.substr(0, slash)), n = std::stoi(text.substr(slash + 1));
-    if (n >= 1 && i >= 1 && i <= n) return {i, n};
-  }
+  if (const auto shard = shard_named(text)) return *shard;
   throw UsageError("--shard takes i/n with 1 <= i <= n, e.g. 2/4; got '" + text + "'");
 }
 

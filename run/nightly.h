@@ -20,9 +20,6 @@ namespace mmasp::run {
 // architecture-specific target, else "emulated on the CPU; not executed on a GPU".
 std::string emulation_label(const Form& form);
 
-struct Shard {
-  int index = 1, count = 1;
-};
 Shard parse_shard(const std::string& text);   // "i/n", 1 <= i <= n; UsageError otherwise
 
 // What the console shows while a run goes on; every member may be empty.

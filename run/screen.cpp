@@ -423,7 +423,7 @@ int screen_devices(const ScreenOptions& o, const std::vector<std::string>& self_
   if (o.budget <= 0) throw UsageError("--budget must be positive seconds per GPU");
   const std::vector<DeviceTarget> devices = parse_devices(o.devices);
   for (const auto& d : devices)
-    if (d.arguments.front() != "--device") throw UsageError("mmasp screen needs GPUs: --devices all or 0,2,...");
+    if (!d.gpu) throw UsageError("mmasp screen needs GPUs: --devices all or 0,2,...");
   int faulty = -1;
   std::string rate;
   if (!o.inject_fault_on.empty()) {
@@ -439,7 +439,7 @@ int screen_devices(const ScreenOptions& o, const std::vector<std::string>& self_
   std::vector<pid_t> pids;
   for (size_t d = 0; d < devices.size(); ++d) {
     std::vector<std::string> args = self_argv;
-    args.insert(args.end(), {"--device", devices[d].arguments[1], "--verdict", (fs::path(o.out) / (devices[d].label + ".json")).string()});
+    args.insert(args.end(), {"--device", std::to_string(*devices[d].gpu), "--verdict", (fs::path(o.out) / (devices[d].label + ".json")).string()});
     if (int(d) == faulty) args.insert(args.end(), {"--inject-fault-rate", rate});
     pids.push_back(spawn_self(args, fs::path(o.out) / (devices[d].label + ".log")));
     if (say) say("mmasp screen: " + devices[d].label + " started");
