@@ -27,6 +27,7 @@
 #include "oracle/output_file.h"
 #include "reports/findings.h"
 #include "reports/run_record.h"
+#include "run/emulated_arithmetic.h"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -38,7 +39,7 @@ struct CharacterizeCommandOptions {
   std::string filter = "*";
   std::string exclude;
   bool emulator = false;
-  std::string emulate = "hypothesis";   // the emulator's arithmetic (judge/model_source.h, emulated_arithmetic)
+  std::string emulate = "hypothesis";   // the emulator's arithmetic (run/emulated_arithmetic.h)
   std::string save;                      // --save: the model record to write (oracle/model_record_file.h)
   std::string architecture = "sm_90";    // --architecture: what an emulator-made record is for
   int device = 0;
@@ -153,7 +154,7 @@ CharacterizeBackend characterize_backend(const CharacterizeCommandOptions& o) {
     std::string described;
     ModelLookup arithmetic;
     try {
-      arithmetic = emulated_arithmetic(o.emulate, &described);
+      arithmetic = run::emulated_arithmetic(o.emulate, &described);
     } catch (const std::invalid_argument& error) {
       throw UsageError(std::string("--emulate: ") + error.what());
     }

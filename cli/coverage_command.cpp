@@ -16,6 +16,7 @@
 #include "oracle/output_file.h"
 #include "oracle/text.h"
 #include "reports/coverage_report.h"
+#include "run/emulated_arithmetic.h"
 
 namespace mmasp::cli {
 namespace {
@@ -48,7 +49,7 @@ extern "C" void stop_coverage(int signal) {
 ModelLookup arithmetic_of(const Options& o, std::string& described) {
   if (!o.emulate.empty()) {
     try {
-      return emulated_arithmetic(o.emulate, &described);
+      return run::emulated_arithmetic(o.emulate, &described);
     } catch (const std::invalid_argument& error) {
       throw UsageError(std::string("--emulate: ") + error.what());
     }

@@ -63,19 +63,6 @@ std::string builtin_description(const std::string& architecture, bool candidates
 
 }  // namespace
 
-ModelLookup emulated_arithmetic(const std::string& emulate, std::string* described) {
-  if (emulate == "table") {
-    *described = "sm_90 (table)";
-    return [](const Form& form) { return verified_model(form, "sm_90", true); };
-  }
-  const std::string changes = emulate == "hypothesis" ? "" : emulate;
-  with_changes(ModelParameters{}, changes);   // throws for an unknown name or value
-  *described = changes.empty() ? "the published dense hypothesis" : "the hypothesis with " + changes;
-  return [changes](const Form& form) -> std::optional<ModelParameters> {
-    return with_changes(published_dense_hypothesis(form), changes);
-  };
-}
-
 ModelSource resolve_model_source(const ModelSourceRequest& request) {
   ModelSource out;
   if (!request.record.empty()) {

@@ -41,10 +41,6 @@ struct ModelSource {
 // Throws ModelRecordError for a record that cannot be read or is of another architecture.
 ModelSource resolve_model_source(const ModelSourceRequest& request);
 
-// The emulator's arithmetic (--emulate): "table" (the built-in sm_90 records), "hypothesis" (the published dense
-// parameters) or "name=value,..." changes to the hypothesis. Throws std::invalid_argument naming a bad change.
-ModelLookup emulated_arithmetic(const std::string& emulate, std::string* described);
-
 // The default search path: $MMASP_MODEL_RECORDS if set, else $XDG_DATA_HOME/mmasp/model-records, else
 // ~/.local/share/mmasp/model-records. Every *.json there is a model record.
 std::filesystem::path default_model_record_directory();

@@ -78,7 +78,7 @@ struct NightlyOptions {
   // A model record (oracle/model_record_file.h, made by `mmasp characterize --save`) for the model tier; empty: the
   // default search path, then the built-in table (judge/model_source.h). On the emulator only an explicit record.
   std::string model_record;
-  // The emulator's arithmetic (judge/model_source.h emulated_arithmetic); empty: the exact reference.
+  // The emulator's arithmetic (run/emulated_arithmetic.h); empty: the exact reference.
   std::string emulate;
   // The GPU-resident path (harness/resident.h) for the random suites: auto uses it on any sm_80+ GPU for every pair it
   // can judge (a model of the device's arithmetic, or an integer form) when the build has its kernel; on refuses to run

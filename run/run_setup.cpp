@@ -8,6 +8,7 @@
 
 #include "oracle/numeric_model_table.h"
 #include "run/usage_error.h"
+#include "run/emulated_arithmetic.h"
 
 namespace mmasp::run {
 namespace {
