@@ -110,7 +110,7 @@ inline std::map<std::string, std::string> kernel_text_sections(const std::vector
 // (evidence/gpu-runs/2026-11-27e-checks). nvcc's code for the same source and flags is the same on every machine
 // (a fresh clone's cubin matched the measured build's, kernel by kernel).
 
-// Each kernel of the generated source (harness/resident_source.cpp) and its __launch_bounds__' threads per block.
+// Each kernel of the generated source (resident/resident_source.cpp) and its __launch_bounds__' threads per block.
 inline std::map<std::string, unsigned> kernel_launch_bounds(const std::string& source) {
   std::map<std::string, unsigned> out;
   static const std::regex entry(R"(__launch_bounds__\((\d+), *\d+\)\s*\n\s*(\w+)\()");

@@ -1,4 +1,4 @@
-// Throughput of the GPU-resident path (harness/resident.h) beside the hardware's own rate and the host path, per
+// Throughput of the GPU-resident path (resident/resident.h) beside the hardware's own rate and the host path, per
 // sm_90 form (selector 0), all measured in one run on one GPU:
 //   verified cases/s  cases drawn, run and judged on the GPU (every element against the model, or exactly)
 //   drawn/s, drawn+run/s, judged/s   where the time goes: the cases only drawn; drawn and run; one case per warp
@@ -45,8 +45,8 @@
 #include "judge/suites.h"
 #include "harness/clock_watch.h"
 #include "harness/gpu_probe.h"
-#include "harness/resident.h"
-#include "harness/resident_source.h"
+#include "resident/resident.h"
+#include "resident/resident_source.h"
 #include "oracle/numeric_model_table.h"
 
 #include <nlohmann/json.hpp>

@@ -12,7 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench/kernel_resources.h"
-#include "harness/resident_source.h"
+#include "resident/resident_source.h"
 #include "harness/sha256.h"
 
 int main(int argc, char** argv) {

@@ -1,5 +1,5 @@
 // The bulk generator's case streams (bulk.h, distributions.h), drawn element by element from flat tables: the form
-// of the generator a GPU runs (harness/resident.h). Written once for the host's compiler and nvcc (MMASP_PORTABLE, as
+// of the generator a GPU runs (resident/resident.h). Written once for the host's compiler and nvcc (MMASP_PORTABLE, as
 // in oracle/model_arithmetic.h); the tables are made on the host from the very FormPlan the bulk generator draws
 // with (case_tables.h), and a CPU test proves that every element drawn here equals the bulk generator's, form by form.
 //
@@ -213,7 +213,7 @@ MMASP_PORTABLE constexpr bool same_dims(const CaseDims& x, const CaseDims& y) {
          x.stored_log2 == y.stored_log2 && x.chunks_log2 == y.chunks_log2 &&
          x.stored_per_chunk_log2 == y.stored_per_chunk_log2;
 }
-// CaseDims as compile-time constants, for a kernel that runs one shape only (harness/resident_source.h): the same
+// CaseDims as compile-time constants, for a kernel that runs one shape only (resident/resident_source.h): the same
 // bytes as CaseDims, so that the host's tables are this type's in the kernel's parameter space, but every read of a
 // dimension a constant, so that the loops and the index arithmetic over it fold. `held` is what the
 // host wrote; the kernel checks it against kDims (holds_its_dims) before it trusts the constants.
@@ -652,7 +652,7 @@ MMASP_PORTABLE bool integer_cancellation(const CaseTablesOf<D>& t) {
 // (integer products below 2^16 and partial sums far below 2^53), so minus it, as 32 bits, is minus the exact sum
 // modulo 2^32: what the wrapping 32-bit sum here gives, without the two conversions from the value table's floats a
 // double product costs on a GPU. (The resident kernel's lean integer pairs find the same C from the dense judge's
-// bytes, harness/resident_kernel.cuh.) `a(i, s)`, `b(row, j)` read the case's A and B codes.
+// bytes, resident/resident_kernel.cuh.) `a(i, s)`, `b(row, j)` read the case's A and B codes.
 template <class A, class B, class Nibble, class D>
 MMASP_PORTABLE uint32_t cancelled_integer_c(const CaseTablesOf<D>& t, uint32_t i, uint32_t j, const A& a, const B& b,
                                             const Nibble& nibble) {

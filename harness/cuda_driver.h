@@ -55,7 +55,7 @@ class CudaDevice {
 
   struct Api;
 
-  // Lower-level calls for kernels with their own parameters (the GPU-resident path, harness/resident.h).
+  // Lower-level calls for kernels with their own parameters (the GPU-resident path, resident/resident.h).
   class Memory {
    public:
     ~Memory();

@@ -48,7 +48,7 @@ struct Fault {
   std::string datapath_fault;
 
   // The simple output and register changes also as data, from which on_output / on_registers are made, so that the
-  // GPU-resident kernel applies the very same change (harness/resident.h).
+  // GPU-resident kernel applies the very same change (resident/resident.h).
   struct OutputChange {
     int element = 0;          // row-major D element (modulo M x N)
     int bit = 0;              // flipped bit; -1: the sign bit

@@ -85,7 +85,7 @@ struct ResidentSummary {
   uint64_t replayed = 0;           // of which the host regenerated, ran and judged through the normal path
   double seconds = 0;              // kernel time
   double host_seconds = 0;         // the host sample's time
-  std::string kernel;              // which resident kernel judged the cases (harness/resident.h resident_kernel_for)
+  std::string kernel;              // which resident kernel judged the cases (resident/resident.h resident_kernel_for)
   uint64_t overflowed() const { return deviating - recorded; }
 };
 
@@ -127,7 +127,7 @@ struct SuiteResult {
   ResultDigest digest;              // random and special suites (UB outputs are not results)
   std::optional<IntermittentReport> intermittent_case;   // the first
   bool interrupted = false;        // context.stop ended the suite before its cases were done: an incomplete result
-  // The GPU-resident path (harness/resident.h), when it judged this random suite beside the host path.
+  // The GPU-resident path (resident/resident.h), when it judged this random suite beside the host path.
   std::optional<ResidentSummary> resident;
   // The fault coverage of the pair's stream (judge/fault_coverage.h), on its random suite's result, where the run
   // computed it: through the emitted module, and of the resident kernel's share.

@@ -50,7 +50,7 @@ void special_suite_cases(const Form& form, int selector, uint64_t seed, uint32_t
                          std::vector<std::string>& names);
 // Cases of the random suite at these indices, regenerated, run and judged like any batch (saved, shrunk, counted in
 // `result`, named "random #<index>"); the digest is left alone. How the resident path's deviating cases come back
-// to the host (harness/resident.h).
+// to the host (resident/resident.h).
 void judge_random_indices(SuiteContext& context, SuiteResult& result, const Form& form, int selector,
                           const std::vector<uint64_t>& indices, const SuiteLimits& limits);
 

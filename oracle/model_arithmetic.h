@@ -1,5 +1,5 @@
 // The arithmetic of the bit-exact model (numeric_model.h) for one element of D, written once for two compilers: the
-// host's, where model_result() runs it, and nvcc's, where the GPU-resident check (harness/resident.h) runs the very
+// host's, where model_result() runs it, and nvcc's, where the GPU-resident check (resident/resident.h) runs the very
 // same code on every case it judges. Plain C++ with no CUDA: under nvcc MMASP_PORTABLE marks the functions
 // __host__ __device__, elsewhere it is `inline`. No exceptions, no allocation, no standard-library calls on the
 // device path; the caller checks its inputs first (model_result throws for what this code cannot take).
@@ -213,7 +213,7 @@ struct Parameters {
 
 // The parameters with every choice but the four numbers fixed at compile time. The arithmetic below is a template
 // over its parameters' type: instantiated with these, the compiler folds every branch on a fixed choice (the
-// GPU-resident kernel's fast path, harness/resident_abi.h, which uses an instantiation only where matches() says the
+// GPU-resident kernel's fast path, resident/resident_abi.h, which uses an instantiation only where matches() says the
 // runtime parameters are exactly its choices). The values themselves still come from the table.
 template <ShiftedOut kShiftedOut, AlignmentExponent kAlignment, Rounding kBlockRounding, Rounding kOutputRounding,
           NarrowOutput kNarrowOutput, CPlacement kCPlacement, BlockCombination kCombination, Subnormals kInputs,

@@ -311,7 +311,7 @@ std::vector<std::string> model_tier_lines(const RunRecord& run) {
     lines.push_back(family + ": " + std::to_string(f[0]) + " cases judged by the model, " + std::to_string(f[1]) +
                     " also by the exact reference (spec tier), " + std::to_string(f[2]) + " deviating, in " +
                     std::to_string(f[3]) + " results");
-  // The GPU-resident path (harness/resident.h): how many cases each path judged.
+  // The GPU-resident path (resident/resident.h): how many cases each path judged.
   uint64_t gpu = 0, host = 0, deviating = 0, replayed = 0, results = 0;
   double seconds = 0;
   for (const auto& r : run.results) {

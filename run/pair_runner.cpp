@@ -8,7 +8,7 @@
 #include "harness/parallel.h"
 #include "harness/sass.h"
 #include "run/pair_coverage.h"
-#include "harness/resident_source.h"
+#include "resident/resident_source.h"
 #include "judge/resident_suite.h"
 #include "run/nightly.h"
 

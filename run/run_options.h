@@ -14,7 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "harness/resident.h"
+#include "resident/resident.h"
 #include "reports/run_record.h"
 #include "run/backends.h"
 #include "run/compile_step.h"
@@ -80,7 +80,7 @@ struct NightlyOptions {
   std::string model_record;
   // The emulator's arithmetic (run/emulated_arithmetic.h); empty: the exact reference.
   std::string emulate;
-  // The GPU-resident path (harness/resident.h) for the random suites: auto uses it on any sm_80+ GPU for every pair it
+  // The GPU-resident path (resident/resident.h) for the random suites: auto uses it on any sm_80+ GPU for every pair it
   // can judge (a model of the device's arithmetic, or an integer form) when the build has its kernel; on refuses to run
   // without it; off keeps every case on the host path.
   AutoOnOff resident = AutoOnOff::automatic;

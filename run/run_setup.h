@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "harness/fault_injection.h"
-#include "harness/resident.h"
+#include "resident/resident.h"
 #include "judge/model_source.h"
 #include "judge/model_tier.h"
 #include "run/backends.h"

@@ -1,5 +1,5 @@
 // `mmasp screen`: fleet screening for silent data corruption in the sparse tensor-core path. Every listed GPU runs
-// the highest-throughput path mmasp has — the GPU-resident path (harness/resident.h) — over every form x selector with
+// the highest-throughput path mmasp has — the GPU-resident path (resident/resident.h) — over every form x selector with
 // a judge on that GPU (integer forms; float forms its model covers) for a time budget, in a process of its own, and leaves one JSON verdict per GPU (schema mmasp-screen/1:
 // device identity with UUID and, where NVML reads it, the board serial; driver; cases; deviations with a case file to
 // send on) and one screen.json over all of them, for fleet tooling. docs/screening.md compares it with dcgmi diag.
@@ -13,7 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "harness/resident.h"
+#include "resident/resident.h"
 
 namespace mmasp::run {
 

@@ -1,4 +1,4 @@
-// GPU: the resident path (harness/resident.h) on the hardware, once per image the device can load: the sm_90a cubin
+// GPU: the resident path (resident/resident.h) on the hardware, once per image the device can load: the sm_90a cubin
 // (sm_90 only) and the PTX image the driver JIT-compiles (any sm_80+ GPU; on sm_90 the compute_89 image). For every
 // form x selector the image holds: the cases the GPU draws are the host's bit for bit (dump mode against the bulk
 // generator), the hardware's D is the model's (the same check the kernel makes, repeated on the host for the dumped
@@ -15,8 +15,8 @@
 #include <string>
 
 #include "harness/gpu_probe.h"
-#include "harness/resident.h"
-#include "harness/resident_source.h"
+#include "resident/resident.h"
+#include "resident/resident_source.h"
 #include "oracle/numeric_model_table.h"
 #include "suites/gpu_resource.h"
 

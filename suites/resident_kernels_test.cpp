@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "bench/kernel_resources.h"
-#include "harness/resident_source.h"
+#include "resident/resident_source.h"
 
 namespace {
 

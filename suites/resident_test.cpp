@@ -1,4 +1,4 @@
-// The GPU-resident kernel's per-element work (harness/resident_abi.h), run on the CPU: for every pair with a resident
+// The GPU-resident kernel's per-element work (resident/resident_abi.h), run on the CPU: for every pair with a resident
 // kernel, the registers it packs from its tables are the ones fragments.h packs, and the D it expects is the model's
 // (float forms, with the verified parameters) or the exact reference's (integer forms). What is left for the GPU test
 // (suites/gpu_resident_test.cpp) is the instruction itself and nvcc's compilation of this same code.
@@ -7,8 +7,8 @@
 #include "generators/bulk.h"
 #include "generators/draw.h"
 #include "harness/fault_injection.h"
-#include "harness/resident.h"
-#include "harness/resident_source.h"
+#include "resident/resident.h"
+#include "resident/resident_source.h"
 #include "suites/cancellation_inputs.h"
 #include "oracle/fragments.h"
 #include "oracle/numeric_model_table.h"

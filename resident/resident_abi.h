@@ -1,5 +1,5 @@
 // What the host hands the GPU-resident kernels (resident_kernel.cuh) and what they hand back: plain structs compiled
-// by both the host's compiler and nvcc, so that the two sides cannot disagree about a field. harness/resident.h says
+// by both the host's compiler and nvcc, so that the two sides cannot disagree about a field. resident/resident.h says
 // what the path does and why.
 #pragma once
 

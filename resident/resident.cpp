@@ -1,4 +1,4 @@
-#include "harness/resident.h"
+#include "resident/resident.h"
 
 #include <algorithm>
 #include <chrono>
@@ -11,7 +11,7 @@
 
 #include "generators/bulk.h"
 #include "harness/backend.h"
-#include "harness/resident_source.h"
+#include "resident/resident_source.h"
 #include "oracle/fragments.h"
 #include "oracle/layout.h"
 #include "oracle/number_format.h"

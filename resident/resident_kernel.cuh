@@ -1,4 +1,4 @@
-// The GPU-resident kernels (harness/resident.h): each warp loops over cases — its 32 lanes draw one case's elements
+// The GPU-resident kernels (resident/resident.h): each warp loops over cases — its 32 lanes draw one case's elements
 // into shared memory (generators/portable_case.h, the bulk generator's streams), pack their registers from the
 // layout tables, run mma.sp, and judge every element of D with the bit-exact model (oracle/model_arithmetic.h) or
 // exact integer arithmetic — the very code the host runs (resident_abi.h). Only counters and the indices of
@@ -14,7 +14,7 @@
 
 #include <cuda_fp16.h>
 
-#include "harness/resident_abi.h"
+#include "resident/resident_abi.h"
 
 namespace mmasp::resident {
 

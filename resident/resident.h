@@ -29,8 +29,8 @@
 #include "generators/case_tables.h"
 #include "harness/cuda_driver.h"
 #include "harness/fault_injection.h"
-#include "harness/resident_abi.h"
-#include "harness/resident_source.h"
+#include "resident/resident_abi.h"
+#include "resident/resident_source.h"
 #include "oracle/numeric_model.h"
 
 namespace mmasp {

@@ -4,7 +4,7 @@
 #include <fstream>
 #include <string_view>
 
-#include "harness/resident_source.h"
+#include "resident/resident_source.h"
 
 int main(int argc, char** argv) {
   if (argc != 3) {

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "generators/portable_case.h"
-#include "harness/resident_abi.h"
+#include "resident/resident_abi.h"
 #include "oracle/instruction_space.h"
 
 namespace mmasp {
