@@ -14,6 +14,7 @@
 #include "oracle/output_file.h"
 #include "reports/findings.h"
 #include "reports/run_report.h"
+#include "reports/selftest_report.h"
 
 using nlohmann::json;
 
@@ -115,63 +116,6 @@ SelftestBackend selftest_backend(const SelftestCommandOptions& o) {
   return out;
 }
 
-std::string_view kind_name(FaultKind kind) {
-  static const char* kinds[] = {"registers", "selector", "output", "numerics", "datapath"};
-  return kinds[int(kind)];
-}
-
-// The table per fault on the console, and the same in the JSON report.
-void report_faults(const SelftestReport& report, json& out) {
-  std::cout << "\n| fault | kind | pairs it applies to | pairs it changed | caught | by the model tier alone | missed |"
-               " unseeable here |\n"
-            << "|---|---|---|---|---|---|---|---|\n";
-  for (const auto& f : report.faults) {
-    const auto missed = f.missed(), unseeable = f.unseeable();
-    std::cout << "| " << f.fault->id << " | " << kind_name(f.fault->kind) << (f.fault->in_bound ? " (in-bound)" : "")
-              << " | " << f.pairs.size() << " | " << f.affected() << " | " << f.caught() << " | "
-              << f.caught_by_model_only() << " | " << missed.size() << " | " << unseeable.size() << " |\n";
-    json pairs_json = json::array();
-    for (const auto& p : f.pairs)
-      pairs_json.push_back({{"form", p.form->opcode}, {"selector", p.selector}, {"cases", p.cases},
-                            {"changed", p.changed}, {"status", name(p.status)}, {"spec_caught", p.spec_caught},
-                            {"model_caught", p.model_caught}, {"model_judged", p.model_judged}});
-    out["faults"].push_back({{"id", f.fault->id}, {"description", f.fault->description},
-                             {"kind", kind_name(f.fault->kind)}, {"in_bound", f.fault->in_bound},
-                             {"applicable", f.pairs.size()}, {"affected", f.affected()}, {"caught", f.caught()},
-                             {"caught_by_model_only", f.caught_by_model_only()}, {"missed", missed.size()},
-                             {"unseeable", unseeable.size()}, {"pairs", pairs_json}});
-  }
-}
-
-// What went wrong, one line each, then the summary line; returns (missed pairs, unseeable pairs).
-std::pair<size_t, size_t> report_problems(const SelftestReport& report) {
-  size_t missed_total = 0, unseeable_total = 0, faults_missed = 0;
-  for (const auto& f : report.faults) {
-    for (const auto* p : f.missed())
-      std::cout << "MISSED: " << f.fault->id << " changed " << p->changed << " of " << p->cases << " cases of "
-                << p->form->opcode << " sel=" << p->selector << " and the run said " << name(p->status) << "\n";
-    missed_total += f.missed().size();
-    faults_missed += !f.missed().empty();
-  }
-  for (const auto& f : report.faults) {
-    for (const auto* p : f.unseeable())
-      std::cout << "UNSEEABLE HERE: " << f.fault->id << " changed " << p->changed << " of " << p->cases << " cases of "
-                << p->form->opcode << " sel=" << p->selector << " within the spec bound (the run said "
-                << name(p->status) << "), and no bit-exact model judges this pair\n";
-    unseeable_total += f.unseeable().size();
-  }
-  if (!report.control_clean())
-    for (const auto& p : report.control)
-      if (p.caught())
-        std::cout << "CONTROL NOT CLEAN: " << p.form->opcode << " sel=" << p.selector << " is " << name(p.status)
-                  << " without any fault\n";
-  std::cout << "\n" << report.faults.size() << " faults: " << report.faults.size() - faults_missed
-            << " caught in every pair they changed where a tier could see it; " << missed_total << " pairs missed; "
-            << unseeable_total << " pairs where only a bit-exact model could have seen the change and none judges; "
-            << "control run " << (report.control_clean() ? "clean" : "NOT clean") << "\n";
-  return {missed_total, unseeable_total};
-}
-
 int selftest_main(const SelftestCommandOptions& o, int argc, char** argv) {
   SelftestBackend setup = selftest_backend(o);
   const auto pairs =
@@ -184,16 +128,13 @@ int selftest_main(const SelftestCommandOptions& o, int argc, char** argv) {
   std::cout << "mmasp selftest --faults: " << setup.backend->description() << "; " << faults.size() << " faults x "
             << pairs.size() << " form x selector pairs, " << o.cases << " random cases + the special set each\n";
   const SelftestOptions options{o.cases, o.special_generated, o.seed, o.threads};
-  const SelftestReport report = run_fault_selftest(*setup.backend, pairs, faults, setup.tier, setup.arithmetic, options,
+  SelftestReport report = run_fault_selftest(*setup.backend, pairs, faults, setup.tier, setup.arithmetic, options,
                                                    [](const std::string& line) { std::cout << "  " << line << std::endl; });
-  json out = {{"schema", "mmasp-selftest/1"}, {"environment", setup.environment}, {"pairs", pairs.size()},
-              {"cases_per_pair", o.cases}, {"control_clean", report.control_clean()}, {"faults", json::array()},
-              {"command", command_line(argc, argv)}};
-  report_faults(report, out);
-  const auto [missed, unseeable] = report_problems(report);
-  out["missed_pairs"] = missed;
-  out["unseeable_pairs"] = unseeable;
-  if (!o.json_path.empty()) write_file_atomically(o.json_path, out.dump(1) + "\n");
+  std::cout << selftest_text(report);
+  if (!o.json_path.empty()) {
+    const SelftestRecord record{setup.environment, pairs.size(), o.cases, command_line(argc, argv), report};
+    write_file_atomically(o.json_path, selftest_json(record).dump(1) + "\n");
+  }
   return report.control_clean() && report.all_caught() ? kExitPass : kExitFail;
 }
 
