@@ -8,7 +8,7 @@
 #include <type_traits>
 
 #include "generators/portable_case.h"
-#include "oracle/model_arithmetic.h"
+#include "resident/narrow_model.h"
 
 #if defined(__CUDACC__)
 #include <cuda_fp16.h>   // f16_value_f32_bits' conversion
