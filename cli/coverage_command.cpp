@@ -88,13 +88,26 @@ int make_compact_sets(const Options& o, const std::vector<std::pair<const Form*,
   options.threads = o.threads;
   options.search.seed = o.seed;
   options.search.mutations = o.search_mutations;
+  // The sets already in the directory's file stay, but for the forms built again; the file is written after each
+  // form, so that an interrupted build keeps what it made.
+  std::map<const Form*, CompactSet> sets;
+  if (std::filesystem::exists(std::filesystem::path(o.make_compact_sets) / kCompactSetsFile)) {
+    try {
+      sets = load_compact_sets(o.make_compact_sets);
+    } catch (const std::runtime_error& error) {
+      throw UsageError(std::string("--make-compact-set: ") + error.what());
+    }
+  }
   int incomplete = 0;
   for (const auto& [form, selector] : pairs) {
     if (selector != form->selectors.front()) continue;
     const std::optional<ModelParameters> p = form->is_integer() ? std::nullopt : arithmetic(*form);
-    CompactSet set = build_compact_set(*form, p ? &*p : nullptr, options);
-    set.arithmetic = described;
-    save_compact_set(set, o.make_compact_sets);
+    CompactSet built = build_compact_set(*form, p ? &*p : nullptr, options);
+    built.arithmetic = described;
+    const CompactSet& set = sets[form] = std::move(built);
+    std::vector<CompactSet> all;
+    for (const auto& [f, s] : sets) all.push_back(s);
+    save_compact_sets(std::move(all), o.make_compact_sets);
     std::cout << form->opcode << ": " << set.cases.size() << " cases detect " << set.detected << " of "
               << set.detectable << " detectable faults";
     if (!set.not_detected.empty()) {
@@ -152,18 +165,22 @@ int coverage_main(const Options& o) {
   for (int signal : {SIGINT, SIGTERM, SIGHUP}) sigaction(signal, &action, nullptr);
   const auto stop = [] { return g_coverage_stop != 0; };
   if (!o.make_compact_sets.empty()) return make_compact_sets(o, pairs, arithmetic, described, stream);
+  std::map<const Form*, CompactSet> compact_sets;
+  if (!o.compact_sets.empty()) {
+    try {
+      compact_sets = load_compact_sets(o.compact_sets);
+    } catch (const std::runtime_error& error) {
+      throw UsageError(std::string("--compact-sets: ") + error.what());
+    }
+  }
   for (size_t i = 0; i < pairs.size() && !stop(); ++i) {
     const auto& [form, selector] = pairs[i];
     const std::optional<ModelParameters> p = form->is_integer() ? std::nullopt : arithmetic(*form);
     CoverageStream pair_stream = stream;
     if (!o.compact_sets.empty()) {
-      std::optional<CompactSet> set;
-      try {
-        set = find_compact_set(o.compact_sets, *form);
-      } catch (const std::runtime_error& error) {
-        throw UsageError(std::string("--compact-sets: ") + error.what());
-      }
-      if (set) {
+      const auto found = compact_sets.find(form);
+      if (found != compact_sets.end()) {
+        const CompactSet* set = &found->second;
         std::vector<MmaCase> first = compact_cases(*set, selector);
         for (size_t c = 0; c < first.size(); ++c)
           pair_stream.file_names.insert(pair_stream.file_names.begin() + long(c), "compact #" + std::to_string(c));

@@ -150,13 +150,14 @@ std::vector<MmaCase> compact_cases(const CompactSet& set, int selector) {
   return out;
 }
 
-std::string compact_set_file_name(const Form& form) {
-  std::string name;
-  for (char c : form.opcode) name += (std::isalnum(static_cast<unsigned char>(c)) || c == '.') ? c : '_';
-  return name + ".json";
-}
+namespace {
 
-void save_compact_set(const CompactSet& set, const std::filesystem::path& directory) {
+constexpr const char* kSetSchema = "mmasp-compact-set/1";
+constexpr const char* kSetsSchema = "mmasp-compact-sets/1";
+
+// One set as text: a field a line and a case a line, indented by `indent`, so that a change of a set reads as lines
+// in a diff.
+std::string compact_set_text(const CompactSet& set, const std::string& indent) {
   json cases = json::array();
   for (const CompactCase& c : set.cases) {
     json entry = {{"origin", c.origin}};
@@ -171,33 +172,23 @@ void save_compact_set(const CompactSet& set, const std::filesystem::path& direct
     }
     cases.push_back(std::move(entry));
   }
-  const json head = {{"schema", "mmasp-compact-set/1"}, {"form", set.form->opcode},     {"arithmetic", set.arithmetic},
-                     {"generators", set.generators},    {"detectable", set.detectable}, {"detected", set.detected},
+  const json head = {{"schema", kSetSchema},          {"form", set.form->opcode},     {"arithmetic", set.arithmetic},
+                     {"generators", set.generators},  {"detectable", set.detectable}, {"detected", set.detected},
                      {"not_detected", set.not_detected}};
-  // A field a line, and a case a line: the file stays small and a change of the set reads as lines in a diff.
-  std::string text = "{\n";
-  for (const auto& [key, value] : head.items()) text += "  " + json(key).dump() + ": " + value.dump() + ",\n";
-  text += "  \"cases\": [\n";
-  for (size_t i = 0; i < cases.size(); ++i) text += "    " + cases[i].dump() + (i + 1 < cases.size() ? ",\n" : "\n");
-  text += "  ]\n}\n";
-  std::filesystem::create_directories(directory);
-  write_file_atomically(directory / compact_set_file_name(*set.form), text);
+  std::string text = indent + "{\n";
+  for (const auto& [key, value] : head.items()) text += indent + "  " + json(key).dump() + ": " + value.dump() + ",\n";
+  text += indent + "  \"cases\": [\n";
+  for (size_t i = 0; i < cases.size(); ++i)
+    text += indent + "    " + cases[i].dump() + (i + 1 < cases.size() ? ",\n" : "\n");
+  text += indent + "  ]\n" + indent + "}";
+  return text;
 }
 
-CompactSet load_compact_set(const std::filesystem::path& file) {
-  const auto fail = [&](const std::string& what) -> CompactSet {
-    throw std::runtime_error(file.string() + ": " + what);
-  };
-  std::ifstream in(file);
-  if (!in) return fail("cannot be read");
-  json document;
-  try {
-    document = json::parse(in);
-  } catch (const json::exception& error) {
-    return fail(std::string("not JSON: ") + error.what());
-  }
-  if (!document.is_object() || document.value("schema", "") != "mmasp-compact-set/1")
-    return fail("not a compact set (schema mmasp-compact-set/1)");
+// One set from its document; `where` names it in errors (std::runtime_error).
+CompactSet compact_set_from_json(const json& document, const std::string& where) {
+  const auto fail = [&](const std::string& what) -> CompactSet { throw std::runtime_error(where + ": " + what); };
+  if (!document.is_object() || document.value("schema", "") != kSetSchema)
+    return fail(std::string("not a compact set (schema ") + kSetSchema + ")");
   CompactSet set;
   const json& form_name = document["form"];
   if (!form_name.is_string() || !(set.form = find_form(form_name.get<std::string>()))) return fail("no such form");
@@ -252,10 +243,51 @@ CompactSet load_compact_set(const std::filesystem::path& file) {
   return set;
 }
 
-std::optional<CompactSet> find_compact_set(const std::filesystem::path& directory, const Form& form) {
-  const std::filesystem::path file = directory / compact_set_file_name(form);
-  if (!std::filesystem::exists(file)) return std::nullopt;
-  return load_compact_set(file);
+}  // namespace
+
+void save_compact_sets(std::vector<CompactSet> sets, const std::filesystem::path& directory) {
+  std::sort(sets.begin(), sets.end(), [](const CompactSet& a, const CompactSet& b) { return a.form->opcode < b.form->opcode; });
+  std::string text = std::string("{\n  \"schema\": \"") + kSetsSchema + "\",\n  \"sets\": [\n";
+  for (size_t i = 0; i < sets.size(); ++i) text += compact_set_text(sets[i], "    ") + (i + 1 < sets.size() ? ",\n" : "\n");
+  text += "  ]\n}\n";
+  std::filesystem::create_directories(directory);
+  write_file_atomically(directory / kCompactSetsFile, text);
+}
+
+std::map<const Form*, CompactSet> load_compact_sets(const std::filesystem::path& directory) {
+  std::error_code error;
+  if (!std::filesystem::is_directory(directory, error))
+    throw std::runtime_error(directory.string() + " is not a directory");
+  std::vector<std::filesystem::path> files;
+  for (const auto& entry : std::filesystem::directory_iterator(directory, error))
+    if (entry.path().extension() == ".json") files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  std::map<const Form*, CompactSet> sets;
+  for (const auto& file : files) {
+    const std::string where = file.string();
+    std::ifstream in(file);
+    if (!in) throw std::runtime_error(where + ": cannot be read");
+    json document;
+    try {
+      document = json::parse(in);
+    } catch (const json::exception& e) {
+      throw std::runtime_error(where + ": not JSON: " + e.what());
+    }
+    std::vector<CompactSet> found;
+    if (document.is_object() && document.value("schema", "") == kSetsSchema) {
+      if (!document["sets"].is_array()) throw std::runtime_error(where + ": \"sets\" is not a list");
+      for (size_t i = 0; i < document["sets"].size(); ++i)
+        found.push_back(compact_set_from_json(document["sets"][i], where + ": set " + std::to_string(i)));
+    } else {
+      found.push_back(compact_set_from_json(document, where));
+    }
+    for (CompactSet& set : found) {
+      const Form* form = set.form;
+      if (!sets.emplace(form, std::move(set)).second)
+        throw std::runtime_error(where + ": a second compact set of " + form->opcode);
+    }
+  }
+  return sets;
 }
 
 }  // namespace mmasp

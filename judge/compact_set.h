@@ -4,7 +4,7 @@
 // the candidates (each fault's first detecting case, the searched cases) are tried, those that detected the most
 // faults first, against the faults still left; a case is kept when it detects one of them.
 //
-// A set is saved per form (schema mmasp-compact-set/1): a stream case by where the run's streams draw it (regenerated
+// Each form's set is versioned on its own (schema mmasp-compact-set/1): a stream case by where the run's streams draw it (regenerated
 // from seed and index, valid while the generators draw the same cases: the file keeps their identity), a searched
 // case by its codes. `mmasp coverage --make-compact-set` writes them and `--compact-sets` reads them; `mmasp run
 // --compact-sets` runs them at the head of the special suite.
@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -48,12 +49,12 @@ CompactSet build_compact_set(const Form& form, const ModelParameters* p, const C
 // The set's cases for one selector (the datapath is the same for every selector; the registers differ).
 std::vector<MmaCase> compact_cases(const CompactSet& set, int selector);
 
-// <directory>/<file name of the form>; load throws std::runtime_error naming what is wrong (another generator
-// identity: the stream cases would be other cases).
-std::string compact_set_file_name(const Form& form);
-void save_compact_set(const CompactSet& set, const std::filesystem::path& directory);
-CompactSet load_compact_set(const std::filesystem::path& file);
-// The set of `form` in `directory`, if there is one.
-std::optional<CompactSet> find_compact_set(const std::filesystem::path& directory, const Form& form);
+// A directory of compact sets: every *.json in it holds one set (schema mmasp-compact-set/1) or several
+// (mmasp-compact-sets/1, {"sets": [...]}, what save_compact_sets writes: <directory>/compact-sets.json, every set a
+// block, every case a line). load throws std::runtime_error naming what is wrong: a set made by other generators (its
+// stream cases would be other cases), a form with two sets, a file that is not a set.
+inline constexpr const char* kCompactSetsFile = "compact-sets.json";
+void save_compact_sets(std::vector<CompactSet> sets, const std::filesystem::path& directory);
+std::map<const Form*, CompactSet> load_compact_sets(const std::filesystem::path& directory);
 
 }  // namespace mmasp

@@ -140,18 +140,11 @@ void Nightly::begin(const std::string& command_line) {
   context_->log = hooks_.log;
   context_->stop = [this] { return stop_signal() != 0; };
   if (!o_.compact_sets.empty()) {
-    auto sets = std::make_shared<std::map<const Form*, CompactSet>>();
-    std::error_code error;
-    if (!fs::is_directory(o_.compact_sets, error)) throw UsageError("--compact-sets: " + o_.compact_sets + " is not a directory");
-    for (const auto& entry : fs::directory_iterator(o_.compact_sets)) {
-      if (entry.path().extension() != ".json") continue;
-      try {
-        CompactSet set = load_compact_set(entry.path());
-        const Form* form = set.form;
-        (*sets)[form] = std::move(set);
-      } catch (const std::runtime_error& e) {
-        throw UsageError(std::string("--compact-sets: ") + e.what());
-      }
+    std::shared_ptr<std::map<const Form*, CompactSet>> sets;
+    try {
+      sets = std::make_shared<std::map<const Form*, CompactSet>>(load_compact_sets(o_.compact_sets));
+    } catch (const std::runtime_error& e) {
+      throw UsageError(std::string("--compact-sets: ") + e.what());
     }
     context_->first_cases = [sets](const Form& form, int selector) {
       const auto it = sets->find(&form);

@@ -171,12 +171,14 @@ struct CompactStep {
 
   json run(std::vector<ScreenedPair>& pairs, json& pair_list, json& deviations, uint64_t& failing) {
     const auto start = Clock::now();
-    std::map<const Form*, std::optional<CompactSet>> sets;
-    for (ScreenedPair& pair : pairs) {
-      auto [it, fresh] = sets.try_emplace(pair.form);
-      if (fresh) it->second = find_compact_set(directory, *pair.form);
-      if (it->second) pair.compact = compact_cases(*it->second, pair.selector);
+    std::map<const Form*, CompactSet> sets;
+    try {
+      sets = load_compact_sets(directory);
+    } catch (const std::runtime_error& error) {
+      throw UsageError(std::string("--compact-sets: ") + error.what());
     }
+    for (ScreenedPair& pair : pairs)
+      if (const auto it = sets.find(pair.form); it != sets.end()) pair.compact = compact_cases(it->second, pair.selector);
     double compile_seconds = 0;
     if (gpu && store) {
       const auto compile_start = Clock::now();
@@ -346,8 +348,6 @@ ScreenOutcome screen_device(const ScreenOptions& o, const std::function<void(con
       pair_list.push_back({{"form", form->opcode}, {"selector", selector}});
     }
     if (!o.compact_sets.empty()) {
-      std::error_code error;
-      if (!fs::is_directory(o.compact_sets, error)) throw UsageError("--compact-sets: " + o.compact_sets + " is not a directory");
       Backend* backend = &backends->primary();
       GpuBackend* gpu = nullptr;
       if (!o.emulator) {

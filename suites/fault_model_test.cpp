@@ -3,10 +3,15 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <set>
 
 #include "generators/bulk.h"
+#include "judge/compact_set.h"
 #include "judge/fault_coverage.h"
 #include "oracle/number_format.h"
 #include "oracle/numeric_model_table.h"
@@ -231,6 +236,72 @@ TEST(FaultCoverage, TheRecordListsWhatWasNotDetected) {
             pair["faults"].get<uint64_t>());
   EXPECT_EQ(pair["faults"].get<size_t>(), stuck_at_faults(form, nullptr).size());
   EXPECT_NE(coverage_table(record).find("stuck-at coverage"), std::string::npos);
+}
+
+// The sets of a directory: saved in one file, read back case for case; a single-set file beside it is read too; a
+// form with two sets, or a set of other generators, is refused with the file named.
+TEST(CompactSets, OneFileHoldsTheSetsAndEachKeepsItsVersion) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("mmasp-compact-sets-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  const Form& f16 = form_named("mma.sp::ordered_metadata.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32");
+  const Form& s8 = form_named("mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32");
+  const auto p = verified_model(f16, "sm_90");
+  CompactSetOptions options;
+  options.stream.random_cases = 20;
+  options.threads = 2;
+  std::vector<CompactSet> sets = {build_compact_set(f16, &*p, options), build_compact_set(s8, nullptr, options)};
+  ASSERT_FALSE(sets[0].cases.empty());
+  save_compact_sets(sets, dir);
+  ASSERT_TRUE(fs::exists(dir / kCompactSetsFile));
+  auto loaded = load_compact_sets(dir);
+  ASSERT_EQ(loaded.size(), 2u);
+  for (const CompactSet& set : sets) {
+    const CompactSet& back = loaded.at(set.form);
+    EXPECT_EQ(back.detectable, set.detectable);
+    EXPECT_EQ(back.generators, gen::case_streams_identity());
+    const auto a = compact_cases(set, set.form->selectors.front()), b = compact_cases(back, set.form->selectors.front());
+    ASSERT_EQ(a.size(), b.size());
+    for (size_t c = 0; c < a.size(); ++c) {
+      EXPECT_EQ(a[c].a_compressed, b[c].a_compressed) << set.form->opcode << " case " << c;
+      EXPECT_EQ(a[c].nibbles, b[c].nibbles);
+      EXPECT_EQ(a[c].b, b[c].b);
+      EXPECT_EQ(a[c].c, b[c].c);
+    }
+  }
+  // The same f16 set alone in a file of its own: a second set of the form.
+  {
+    std::ifstream in(dir / kCompactSetsFile);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const size_t first = text.find("    {"), end = text.find("\n    }", first);
+    std::ofstream(dir / "f16.json") << text.substr(first, end + 6 - first) << "\n";
+  }
+  try {
+    load_compact_sets(dir);
+    ADD_FAILURE() << "a form with two sets was read";
+  } catch (const std::runtime_error& error) {
+    EXPECT_NE(std::string(error.what()).find("a second compact set of"), std::string::npos) << error.what();
+  }
+  // Alone (the bundle gone), the single-set file is read.
+  fs::remove(dir / kCompactSetsFile);
+  EXPECT_EQ(load_compact_sets(dir).size(), 1u);
+  // Other generators: refused, naming the file.
+  {
+    std::ifstream in(dir / "f16.json");
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const size_t at = text.find(gen::case_streams_identity());
+    ASSERT_NE(at, std::string::npos);
+    text.replace(at, gen::case_streams_identity().size(), "0000000000000000");
+    std::ofstream(dir / "f16.json") << text;
+  }
+  try {
+    load_compact_sets(dir);
+    ADD_FAILURE() << "a set of other generators was read";
+  } catch (const std::runtime_error& error) {
+    EXPECT_NE(std::string(error.what()).find("f16.json"), std::string::npos) << error.what();
+    EXPECT_NE(std::string(error.what()).find("made with generators"), std::string::npos) << error.what();
+  }
+  fs::remove_all(dir);
 }
 
 }  // namespace
