@@ -102,14 +102,6 @@ inline std::map<std::string, std::string> kernel_text_sections(const std::vector
   return out;
 }
 
-// Each kernel's code (the SHA-256 of its .text section in the sm_90a cubin) against the code last measured on a GPU.
-// Frames (above) miss changes that keep every register count and frame yet change a kernel's code: the ninth round's
-// v1 did, and cost the m16n8k16 f16 and bf16 forms 2-4 % (evidence/gpu-runs/2026-11-27d-spread).
-// So a change that touches a kernel's code fails here until that kernel is measured; a kernel whose code is unchanged
-// needs no new measurement, which is how the tenth round changed the dense kernels alone
-// (evidence/gpu-runs/2026-11-27e-checks). nvcc's code for the same source and flags is the same on every machine
-// (a fresh clone's cubin matched the measured build's, kernel by kernel).
-
 // Each kernel of the generated source (resident/resident_source.cpp) and its __launch_bounds__' threads per block.
 inline std::map<std::string, unsigned> kernel_launch_bounds(const std::string& source) {
   std::map<std::string, unsigned> out;
