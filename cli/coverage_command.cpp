@@ -91,13 +91,8 @@ int make_compact_sets(const Options& o, const std::vector<std::pair<const Form*,
   // The sets already in the directory's file stay, but for the forms built again; the file is written after each
   // form, so that an interrupted build keeps what it made.
   std::map<const Form*, CompactSet> sets;
-  if (std::filesystem::exists(std::filesystem::path(o.make_compact_sets) / kCompactSetsFile)) {
-    try {
-      sets = load_compact_sets(o.make_compact_sets);
-    } catch (const std::runtime_error& error) {
-      throw UsageError(std::string("--make-compact-set: ") + error.what());
-    }
-  }
+  if (std::filesystem::exists(std::filesystem::path(o.make_compact_sets) / kCompactSetsFile))
+    sets = read_for_option("--make-compact-set", [&] { return load_compact_sets(o.make_compact_sets); });
   int incomplete = 0;
   for (const auto& [form, selector] : pairs) {
     if (selector != form->selectors.front()) continue;
@@ -105,9 +100,7 @@ int make_compact_sets(const Options& o, const std::vector<std::pair<const Form*,
     CompactSet built = build_compact_set(*form, p ? &*p : nullptr, options);
     built.arithmetic = described;
     const CompactSet& set = sets[form] = std::move(built);
-    std::vector<CompactSet> all;
-    for (const auto& [f, s] : sets) all.push_back(s);
-    save_compact_sets(std::move(all), o.make_compact_sets);
+    save_compact_sets(sets, o.make_compact_sets);
     std::cout << form->opcode << ": " << set.cases.size() << " cases detect " << set.detected << " of "
               << set.detectable << " detectable faults";
     if (!set.not_detected.empty()) {
@@ -166,13 +159,8 @@ int coverage_main(const Options& o) {
   const auto stop = [] { return g_coverage_stop != 0; };
   if (!o.make_compact_sets.empty()) return make_compact_sets(o, pairs, arithmetic, described, stream);
   std::map<const Form*, CompactSet> compact_sets;
-  if (!o.compact_sets.empty()) {
-    try {
-      compact_sets = load_compact_sets(o.compact_sets);
-    } catch (const std::runtime_error& error) {
-      throw UsageError(std::string("--compact-sets: ") + error.what());
-    }
-  }
+  if (!o.compact_sets.empty())
+    compact_sets = read_for_option("--compact-sets", [&] { return load_compact_sets(o.compact_sets); });
   for (size_t i = 0; i < pairs.size() && !stop(); ++i) {
     const auto& [form, selector] = pairs[i];
     const std::optional<ModelParameters> p = form->is_integer() ? std::nullopt : arithmetic(*form);

@@ -245,10 +245,13 @@ CompactSet compact_set_from_json(const json& document, const std::string& where)
 
 }  // namespace
 
-void save_compact_sets(std::vector<CompactSet> sets, const std::filesystem::path& directory) {
-  std::sort(sets.begin(), sets.end(), [](const CompactSet& a, const CompactSet& b) { return a.form->opcode < b.form->opcode; });
+void save_compact_sets(const std::map<const Form*, CompactSet>& sets, const std::filesystem::path& directory) {
+  std::vector<const CompactSet*> ordered;
+  for (const auto& [form, set] : sets) ordered.push_back(&set);
+  std::sort(ordered.begin(), ordered.end(), [](const CompactSet* a, const CompactSet* b) { return a->form->opcode < b->form->opcode; });
   std::string text = std::string("{\n  \"schema\": \"") + kSetsSchema + "\",\n  \"sets\": [\n";
-  for (size_t i = 0; i < sets.size(); ++i) text += compact_set_text(sets[i], "    ") + (i + 1 < sets.size() ? ",\n" : "\n");
+  for (size_t i = 0; i < ordered.size(); ++i)
+    text += compact_set_text(*ordered[i], "    ") + (i + 1 < ordered.size() ? ",\n" : "\n");
   text += "  ]\n}\n";
   std::filesystem::create_directories(directory);
   write_file_atomically(directory / kCompactSetsFile, text);

@@ -54,7 +54,7 @@ std::vector<MmaCase> compact_cases(const CompactSet& set, int selector);
 // block, every case a line). load throws std::runtime_error naming what is wrong: a set made by other generators (its
 // stream cases would be other cases), a form with two sets, a file that is not a set.
 inline constexpr const char* kCompactSetsFile = "compact-sets.json";
-void save_compact_sets(std::vector<CompactSet> sets, const std::filesystem::path& directory);
+void save_compact_sets(const std::map<const Form*, CompactSet>& sets, const std::filesystem::path& directory);
 std::map<const Form*, CompactSet> load_compact_sets(const std::filesystem::path& directory);
 
 }  // namespace mmasp

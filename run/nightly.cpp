@@ -140,12 +140,8 @@ void Nightly::begin(const std::string& command_line) {
   context_->log = hooks_.log;
   context_->stop = [this] { return stop_signal() != 0; };
   if (!o_.compact_sets.empty()) {
-    std::shared_ptr<std::map<const Form*, CompactSet>> sets;
-    try {
-      sets = std::make_shared<std::map<const Form*, CompactSet>>(load_compact_sets(o_.compact_sets));
-    } catch (const std::runtime_error& e) {
-      throw UsageError(std::string("--compact-sets: ") + e.what());
-    }
+    const auto sets = std::make_shared<std::map<const Form*, CompactSet>>(
+        read_for_option("--compact-sets", [&] { return load_compact_sets(o_.compact_sets); }));
     context_->first_cases = [sets](const Form& form, int selector) {
       const auto it = sets->find(&form);
       return it == sets->end() ? std::vector<MmaCase>{} : compact_cases(it->second, selector);

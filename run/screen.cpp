@@ -171,12 +171,8 @@ struct CompactStep {
 
   json run(std::vector<ScreenedPair>& pairs, json& pair_list, json& deviations, uint64_t& failing) {
     const auto start = Clock::now();
-    std::map<const Form*, CompactSet> sets;
-    try {
-      sets = load_compact_sets(directory);
-    } catch (const std::runtime_error& error) {
-      throw UsageError(std::string("--compact-sets: ") + error.what());
-    }
+    const std::map<const Form*, CompactSet> sets =
+        read_for_option("--compact-sets", [&] { return load_compact_sets(directory); });
     for (ScreenedPair& pair : pairs)
       if (const auto it = sets.find(pair.form); it != sets.end()) pair.compact = compact_cases(it->second, pair.selector);
     double compile_seconds = 0;

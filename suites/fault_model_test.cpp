@@ -252,7 +252,7 @@ TEST(CompactSets, OneFileHoldsTheSetsAndEachKeepsItsVersion) {
   options.threads = 2;
   std::vector<CompactSet> sets = {build_compact_set(f16, &*p, options), build_compact_set(s8, nullptr, options)};
   ASSERT_FALSE(sets[0].cases.empty());
-  save_compact_sets(sets, dir);
+  save_compact_sets({{sets[0].form, sets[0]}, {sets[1].form, sets[1]}}, dir);
   ASSERT_TRUE(fs::exists(dir / kCompactSetsFile));
   auto loaded = load_compact_sets(dir);
   ASSERT_EQ(loaded.size(), 2u);
