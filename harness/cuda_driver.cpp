@@ -203,7 +203,12 @@ std::shared_ptr<CudaModule> CudaDevice::load_cubin(const std::string& cubin) {
 std::string CudaDevice::jit_cubin(const std::string& ptx) {
   const Api& api = *api_;
   CUlinkState link = nullptr;
-  api.check(api.cuLinkCreate(0, nullptr, nullptr, &link), "cuLinkCreate");
+  // The JIT's optimisations on every core (CU_JIT_SPLIT_COMPILE 0): the same code as on one, sooner for a PTX image of
+  // several kernels. A driver older than the option refuses it, and then compiles on one.
+  CUjit_option options[] = {CU_JIT_SPLIT_COMPILE};
+  void* values[] = {reinterpret_cast<void*>(uintptr_t(0))};
+  if (api.cuLinkCreate(1, options, values, &link) != CUDA_SUCCESS)
+    api.check(api.cuLinkCreate(0, nullptr, nullptr, &link), "cuLinkCreate");
   std::string image;
   try {
     api.check(api.cuLinkAddData(link, CU_JIT_INPUT_PTX, const_cast<char*>(ptx.c_str()), ptx.size() + 1, "mmasp.ptx", 0,

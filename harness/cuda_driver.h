@@ -44,7 +44,7 @@ class CudaDevice {
   std::shared_ptr<CudaModule> load_ptx(const std::string& ptx);
   // A toolkit-compiled cubin.
   std::shared_ptr<CudaModule> load_cubin(const std::string& cubin);
-  // The cubin the driver's JIT makes of this PTX (cuLink*).
+  // The cubin the driver's JIT makes of this PTX for this device (cuLink*), its optimisations spread over the cores.
   std::string jit_cubin(const std::string& ptx);
 
   // Runs mmasp_kernel over `cases` warps, 128 threads per block. `input` holds cases*32 lane records; returns

@@ -12,7 +12,8 @@ namespace fs = std::filesystem;
 namespace mmasp {
 namespace {
 
-// The largest cubin mmasp builds is a few tens of KB; anything near this is not one of ours.
+// The largest cubin kept here, the driver's JIT of a resident PTX image, is a few MB; anything near this is not one
+// of ours.
 constexpr uintmax_t kMaxCubinBytes = uintmax_t(64) << 20;
 
 // Each entry has a digest beside it (<key>.cubin.sha256): the SHA-256 of its key and its bytes. A flipped code bit, a
@@ -111,6 +112,48 @@ std::optional<std::string> ModuleStore::cubin(const std::string& ptx, const std:
     }
   }
   return bytes;
+}
+
+namespace {
+fs::path jit_entry(const fs::path& dir, const std::string& ptx, const std::string& gpu) {
+  return dir / ("jit-" + sha256_hex(gpu + '\0' + ptx) + ".cubin");
+}
+}  // namespace
+
+std::optional<std::string> ModuleStore::jitted(const std::string& ptx, const std::string& gpu, std::string* problem) const {
+  problem->clear();
+  if (dir_.empty()) return std::nullopt;
+  return stored(jit_entry(dir_, ptx, gpu), problem);
+}
+
+bool ModuleStore::keep_jitted(const std::string& ptx, const std::string& gpu, const std::string& cubin,
+                              std::string* why) const {
+  if (dir_.empty()) {
+    *why = "no module store";
+    return false;
+  }
+  if (const std::string damage = cubin_problem(cubin); !damage.empty()) {
+    *why = "the driver's JIT made no whole cubin (" + damage + ")";
+    return false;
+  }
+  const fs::path entry = jit_entry(dir_, ptx, gpu);
+  std::string problem;
+  if (!stored(entry, &problem) && problem.find("not a regular file") != std::string::npos) {
+    *why = problem;
+    return false;
+  }
+  try {
+    make_real_directory(dir_);
+    write_entry(entry, cubin);
+  } catch (const OutputFileError& error) {
+    *why = error.what();
+    return false;
+  }
+  if (!stored(entry, &problem)) {
+    *why = problem.empty() ? entry.string() + " is missing after it was written" : problem;
+    return false;
+  }
+  return true;
 }
 
 bool ModuleStore::prepare(const std::string& ptx, const std::string& target, std::string* why) const {

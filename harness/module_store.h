@@ -2,7 +2,8 @@
 // without a toolkit can use a store filled elsewhere (`mmasp prepare`), and a runner with one fills it as it goes.
 // The store checks what it holds: an entry that is empty, cut short or not a cubin is made again (or, without a
 // toolkit, refused with its path); anything at an entry's name that is not a regular file is left alone and said; a
-// store that cannot be written is used for reading only, with a warning.
+// store that cannot be written is used for reading only, with a warning. It also keeps the driver's JIT of the resident
+// kernels' PTX images (jitted), so that only a GPU's first run after a driver change pays it.
 #pragma once
 
 #include <filesystem>
@@ -26,6 +27,16 @@ class ModuleStore {
   // store, something else at the entry's name).
   bool prepare(const std::string& ptx, const std::string& target, std::string* why) const;
   std::string toolkit_version() const;
+
+  // The driver's JIT of a PTX image for one GPU (the resident kernels' PTX images: resident/resident.h), kept by the
+  // PTX and `gpu` (its architecture and the driver's version, which the caller spells: a new driver may compile the
+  // same PTX otherwise, another architecture needs its own). nullopt when not kept; `problem` says why an entry that
+  // is there is not used ("" when there is none). Needs no toolkit.
+  std::optional<std::string> jitted(const std::string& ptx, const std::string& gpu, std::string* problem) const;
+  // Keeps `cubin` as that entry: written atomically with its digest, and read back. false with `why` when it is not
+  // kept (no store, a full disk, a read-only store, something else at the entry's name).
+  bool keep_jitted(const std::string& ptx, const std::string& gpu, const std::string& cubin, std::string* why) const;
+  const std::filesystem::path& dir() const { return dir_; }
 
   static std::string key(const std::string& ptx, const std::string& target);
 

@@ -66,9 +66,10 @@ uint32_t resident_shared_words(const resident::PairTables& p, WarpLayout layout)
   return resident::shared_words(p);
 }
 
-ResidentPairTables resident_pair_tables(const Form& form, int selector, const ModelParameters* model) {
+ResidentPairTables resident_pair_tables(const Form& form, int selector, const ModelParameters* model, ResidentImage image) {
   std::string why;
-  if (!has_resident_kernel(form, &why)) throw std::invalid_argument(form.opcode + ": no resident kernel: " + why);
+  if (!has_resident_kernel(form, &why, image)) throw std::invalid_argument(form.opcode + ": no resident kernel: " + why);
+  const bool specialised = holds_specialised_kernels(image);
   if (std::find(form.selectors.begin(), form.selectors.end(), selector) == form.selectors.end())
     throw std::invalid_argument(form.opcode + ": selector " + std::to_string(selector) + " is not one the form defines");
   ResidentPairTables out;
@@ -138,7 +139,7 @@ ResidentPairTables resident_pair_tables(const Form& form, int selector, const Mo
   // also changes their kernel's registers. A choice of speed, not of correctness: any pair that fits is judged alike
   // either way.
   // Their kernels' case dimensions are constants (kResidentDenseDims).
-  t.dense_over_codes = t.integer_dense && resident::dense_over_codes_fits(t.cases) && t.cases.k >= 128 &&
+  t.dense_over_codes = specialised && t.integer_dense && resident::dense_over_codes_fits(t.cases) && t.cases.k >= 128 &&
                        t.dense_selectors != resident::kNoTable && gen::portable::same_dims(t.cases, kResidentDenseDims);
   const uint32_t stored = t.cases.k / 2;
   t.narrow_accumulator = resident::narrow_accumulator_of(t);
@@ -152,7 +153,7 @@ ResidentPairTables resident_pair_tables(const Form& form, int selector, const Mo
   // words over the nibbles, fp8_shared_words: more warps fit; its draw's table lookups lose L1 to them, but judging
   // gains more) and the m16n8k32 f16 and bf16 forms (whose draws need L1 left beside their warps' words).
   constexpr uint32_t kWordsFor32Warps = 227u * 1024u / 4u / 32u;
-  t.narrow_over_codes = t.judge == resident::Judge::narrow_model && resident::narrow_over_codes_fits(t.cases) &&
+  t.narrow_over_codes = specialised && t.judge == resident::Judge::narrow_model && resident::narrow_over_codes_fits(t.cases) &&
                         resident::shared_words(t) > kWordsFor32Warps;
   t.narrow_pairs = resident::narrow_pairs_fit(t);   // reads the layouts (D's cells)
   // decode_narrow's tables, where the format has one; after a table that holds every code unpadded, for a format
@@ -294,35 +295,63 @@ bool ResidentPath::covers(const Form& form, std::string* why) const {
   return true;
 }
 
-ResidentPath::ResidentPath(CudaDevice& device, ResidentImageChoice choice, const std::string& image_file)
+ResidentPath::ResidentPath(CudaDevice& device, ResidentImageChoice choice, const std::string& image_file,
+                           const ModuleStore* store)
     : device_(device) {
   if (!built()) throw std::runtime_error("this build has no GPU-resident kernel (nvcc was not found at build time)");
   image_ = image_for(device.sm(), choice);
-  std::vector<char> file_bytes;
+  std::string bytes;
   if (!image_file.empty()) {
     std::ifstream in(image_file, std::ios::binary);
     if (!in) throw std::runtime_error("resident image file " + image_file + ": cannot open it");
-    file_bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-    if (file_bytes.empty()) throw std::runtime_error("resident image file " + image_file + ": empty");
-    file_bytes.push_back('\0');   // PTX is read as a C string; a cubin's length is in its header
+    bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    if (bytes.empty()) throw std::runtime_error("resident image file " + image_file + ": empty");
+  } else {
+    const ImageBytes embedded = image_bytes(image_);
+    bytes.assign(reinterpret_cast<const char*>(embedded.begin), embedded.size);
   }
   const auto started = std::chrono::steady_clock::now();
-  module_ = device.load_image(image_file.empty() ? static_cast<const void*>(image_bytes(image_).begin)
-                                                : static_cast<const void*>(file_bytes.data()));
-  load_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  kernel_ = device.function(*module_, kResidentKernel);
-  lean_kernel_ = device.function(*module_, kResidentLeanKernel);
-  lean_768_kernel_ = device.function(*module_, kResidentLean768Kernel);
-  lean_fp8_kernel_ = device.function(*module_, kResidentLeanFp8Kernel);
-  lean_dense_kernel_ = device.function(*module_, kResidentLeanDenseKernel);
-  lean_dense_768_kernel_ = device.function(*module_, kResidentLeanDense768Kernel);
-  lean_narrow_kernel_ = device.function(*module_, kResidentLeanNarrowKernel);
-  lean_k16_kernel_ = device.function(*module_, kResidentLeanK16Kernel);
-  lean_k16_f16_kernel_ = device.function(*module_, kResidentLeanK16F16Kernel);
-  lean_narrow_f16_kernel_ = device.function(*module_, kResidentLeanNarrowF16Kernel);
-  if (!kernel_ || !lean_kernel_ || !lean_768_kernel_ || !lean_fp8_kernel_ || !lean_dense_kernel_ || !lean_dense_768_kernel_ ||
-      !lean_narrow_kernel_ || !lean_k16_kernel_ || !lean_k16_f16_kernel_ || !lean_narrow_f16_kernel_)
-    throw std::runtime_error("the resident kernel image lacks its kernels");
+  const auto seconds_since = [](std::chrono::steady_clock::time_point t) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+  };
+  if (bytes.compare(0, 4, "\x7f" "ELF") == 0) {
+    module_ = device.load_cubin(bytes);
+  } else {
+    // PTX: the driver's JIT for this GPU, kept in the module store by the PTX, the architecture and the driver.
+    const DeviceFingerprint gpu = device.fingerprint();
+    const std::string key = "sm_" + std::to_string(gpu.sm) + " driver " + gpu.driver_version + " CUDA " +
+                            std::to_string(gpu.driver_api_version);
+    std::string problem;
+    std::optional<std::string> cubin = store ? store->jitted(bytes, key, &problem) : std::nullopt;
+    if (cubin) {
+      image_load_ = ImageLoad::from_store;
+    } else {
+      image_load_ = ImageLoad::jit_compiled;
+      cubin = device.jit_cubin(bytes);
+      jit_seconds_ = seconds_since(started);
+      if (!store) store_problem_ = "no module store";
+      else if (!store->keep_jitted(bytes, key, *cubin, &store_problem_)) store_problem_ = "not kept: " + store_problem_;
+      else store_problem_.clear();
+      if (!problem.empty()) store_problem_ = problem + (store_problem_.empty() ? "; made again" : "; " + store_problem_);
+    }
+    module_ = device.load_cubin(*cubin);
+  }
+  load_seconds_ = seconds_since(started);
+  // Every kernel the image holds (resident_kernel_names); resident_kernel_for sends a pair to no other.
+  for (const std::string& kernel : resident_kernel_names(image_))
+    if (!device.function(*module_, kernel))
+      throw std::runtime_error("the resident kernel image (" + std::string(name(image_)) + ") lacks its kernel " + kernel);
+  const auto function = [&](const char* kernel) { return device.function(*module_, kernel); };
+  kernel_ = function(kResidentKernel);
+  lean_kernel_ = function(kResidentLeanKernel);
+  lean_768_kernel_ = function(kResidentLean768Kernel);
+  lean_fp8_kernel_ = function(kResidentLeanFp8Kernel);
+  lean_dense_kernel_ = function(kResidentLeanDenseKernel);
+  lean_dense_768_kernel_ = function(kResidentLeanDense768Kernel);
+  lean_narrow_kernel_ = function(kResidentLeanNarrowKernel);
+  lean_k16_kernel_ = function(kResidentLeanK16Kernel);
+  lean_k16_f16_kernel_ = function(kResidentLeanK16F16Kernel);
+  lean_narrow_f16_kernel_ = function(kResidentLeanNarrowF16Kernel);
   multiprocessors_ = device.fingerprint().sm_count;
   shared_optin_ = device.max_shared_per_block();
 }
@@ -354,12 +383,18 @@ std::string_view name(ResidentKernel kernel) {
 }
 
 ResidentKernel resident_kernel_for(const resident::PairTables& tables, resident::Fault::Kind fault, size_t shared_optin_bytes,
-                                   bool wide_lean_always) {
+                                   bool wide_lean_always, ResidentImage image) {
   // The lean kernels judge the narrow model and integer forms, and apply output faults; a float form's general model,
   // a numerics fault's changed parameters and a register fault's second instruction need the general one.
   const bool lean = tables.judge != resident::Judge::float_model &&
                     (fault == resident::Fault::none || fault == resident::Fault::output);
   if (!lean) return ResidentKernel::general;
+  if (!holds_specialised_kernels(image)) {
+    if (tables.narrow_fp8_blocks || tables.narrow_over_codes || tables.dense_over_codes)
+      throw std::logic_error("tables with a specialised kernel's layout, for the " + std::string(name(image)) +
+                             " image, which holds none");
+    return ResidentKernel::lean;
+  }
   // Pairs with a layout of their own run the kernel built for it (resident_kernel.cuh says why each layout pays).
   if (tables.narrow_fp8_blocks) return ResidentKernel::lean_fp8;   // resident_pair_tables sets it only where it fits
   if (tables.narrow_over_codes)
@@ -380,7 +415,7 @@ ResidentPath::Launched ResidentPath::launch(const Form& form, int selector, cons
                                             resident::Launch launch, uint64_t warps) {
   std::string why;
   if (!covers(form, &why)) throw std::invalid_argument(form.opcode + ": not in the " + std::string(name(image_)) + " image: " + why);
-  ResidentPairTables host = resident_pair_tables(form, selector, model);
+  ResidentPairTables host = resident_pair_tables(form, selector, model, image_);
   // One buffer: the arena, the samplers, the layouts. The pair's tables themselves, with these device pointers, go in
   // the launch's parameters (Launch::pair).
   const size_t arena_bytes = host.cases.arena.size() * 4, samplers_bytes = host.cases.samplers.size() * sizeof(gen::portable::Sampler);
@@ -405,7 +440,8 @@ ResidentPath::Launched ResidentPath::launch(const Form& form, int selector, cons
   launch.deviations = reinterpret_cast<uint64_t*>(deviations->address());
   launch.dump = reinterpret_cast<uint32_t*>(dump->address());
 
-  const ResidentKernel choice = resident_kernel_for(host.tables, launch.fault.kind, size_t(shared_optin_), wide_lean_always_);
+  const ResidentKernel choice =
+      resident_kernel_for(host.tables, launch.fault.kind, size_t(shared_optin_), wide_lean_always_, image_);
   const bool lean = choice != ResidentKernel::general;
   void* kernel = kernel_;
   unsigned threads = kThreads;
@@ -522,7 +558,7 @@ std::vector<ResidentDump> ResidentPath::dump(const Form& form, int selector, con
   l.count = count;
   l.mode = resident::Mode::dump;
   Launched done = launch(form, selector, model, l, count);
-  const ResidentPairTables tables = resident_pair_tables(form, selector, model);
+  const ResidentPairTables tables = resident_pair_tables(form, selector, model, image_);
   const gen::portable::CaseTables& t = tables.tables.cases;
   const uint32_t words = resident::dump_words(tables.tables), d_registers = (words - resident::case_words(t) - 32) / 32;
   std::vector<ResidentDump> out(count);

@@ -29,6 +29,7 @@
 #include "generators/case_tables.h"
 #include "harness/cuda_driver.h"
 #include "harness/fault_injection.h"
+#include "harness/module_store.h"
 #include "resident/resident_abi.h"
 #include "resident/resident_source.h"
 #include "oracle/numeric_model.h"
@@ -42,8 +43,11 @@ struct ResidentPairTables {
   std::vector<uint32_t> layouts;
 };
 // `model`: the verified parameters for a float form (required), ignored for integer forms. Throws
-// std::invalid_argument for a pair without a resident kernel (has_resident_kernel).
-ResidentPairTables resident_pair_tables(const Form& form, int selector, const ModelParameters* model);
+// std::invalid_argument for a pair without a resident kernel (has_resident_kernel). `image`: the layouts of the
+// specialised kernels (dense_over_codes, narrow_over_codes, narrow_fp8_blocks) only where the image holds them
+// (holds_specialised_kernels); the cases and their judgement are the same either way.
+ResidentPairTables resident_pair_tables(const Form& form, int selector, const ModelParameters* model,
+                                        ResidentImage image = ResidentImage::sm90a_cubin);
 // The layouts of a warp's shared memory (resident_kernel.cuh picks one per kernel): the case and then its decoded
 // words (every kernel but these), B's narrow words over the codes (the narrow-over-codes kernels), and the fp8
 // kernel's, A's words over the nibbles as well.
@@ -78,9 +82,10 @@ std::string_view name(ResidentKernel kernel);   // "general", "lean", "lean-768"
 // Which kernel judges a pair with these tables: the general one for a float pair of the general model or with a
 // numerics or register fault, else the lean kernel of the pair's layout. `shared_optin_bytes`: the shared memory a
 // block may have on the device (a pair of which fewer than 32 warps fit runs a 768-thread kernel, unless
-// `wide_lean_always`).
+// `wide_lean_always`). An image without the specialised kernels (holds_specialised_kernels) runs the lean one;
+// std::logic_error for tables with a specialised layout there (resident_pair_tables of another image).
 ResidentKernel resident_kernel_for(const resident::PairTables& tables, resident::Fault::Kind fault, size_t shared_optin_bytes,
-                                   bool wide_lean_always = false);
+                                   bool wide_lean_always = false, ResidentImage image = ResidentImage::sm90a_cubin);
 
 struct ResidentResult {
   ResidentCounts counts;
@@ -117,13 +122,22 @@ class ResidentPath {
   // `image_file`, when not empty, is loaded in place of the embedded image `choice` picks: a variant of the kernels
   // built by hand (generated/resident_kernels_*.cu compiled by nvcc as CMakeLists.txt does), so that a change to the
   // kernels can be measured without rebuilding the binary (docs/resident.md, "Measuring a change to the kernels").
+  // A PTX image is JIT-compiled by the driver for this GPU (every core), and the result kept in `store` (when given)
+  // by the PTX, the GPU's architecture and the driver's version: a later path on the same GPU and driver loads it
+  // from there (image_load()).
   explicit ResidentPath(CudaDevice& device, ResidentImageChoice choice = ResidentImageChoice::automatic,
-                        const std::string& image_file = {});
+                        const std::string& image_file = {}, const ModuleStore* store = nullptr);
   ~ResidentPath();
   static bool built();   // whether the kernel images were compiled into this binary
 
   ResidentImage image() const { return image_; }
-  double load_seconds() const { return load_seconds_; }   // loading the image (a PTX image's JIT, when not cached)
+  double load_seconds() const { return load_seconds_; }   // loading the image (a PTX image's JIT, when not stored)
+  // How the image was loaded: a cubin as built, a PTX image JIT-compiled now (jit_seconds), or its JIT from the store.
+  enum class ImageLoad { cubin, jit_compiled, from_store };
+  ImageLoad image_load() const { return image_load_; }
+  double jit_seconds() const { return jit_seconds_; }
+  // Why a JIT just made is not kept in the store, or why a kept one was not used ("" when neither).
+  const std::string& store_problem() const { return store_problem_; }
   // Whether this path runs the form: its image holds the form, and the form is legal on the device's target.
   bool covers(const Form& form, std::string* why = nullptr) const;
 
@@ -162,7 +176,9 @@ class ResidentPath {
   Launched launch(const Form& form, int selector, const ModelParameters* model, resident::Launch launch, uint64_t warps);
   CudaDevice& device_;
   ResidentImage image_ = ResidentImage::sm90a_cubin;
-  double load_seconds_ = 0;
+  double load_seconds_ = 0, jit_seconds_ = 0;
+  ImageLoad image_load_ = ImageLoad::cubin;
+  std::string store_problem_;
   std::shared_ptr<CudaModule> module_;
   void* kernel_ = nullptr;        // kResidentKernel: every pair
   void* lean_kernel_ = nullptr;   // kResidentLeanKernel: narrow-model and integer pairs

@@ -35,6 +35,8 @@ std::string_view nvcc_architecture(ResidentImage image) {
   return "sm_90a";
 }
 
+bool holds_specialised_kernels(ResidentImage image) { return image == ResidentImage::sm90a_cubin; }
+
 bool has_resident_kernel(const Form& form, std::string* why, ResidentImage image) {
   const Target target = *find_target(catalog_target(image));
   if (!form.legal_on(target, form.version_for(target))) {
@@ -81,7 +83,40 @@ void for_each_resident_pair(ResidentImage image, const F& f) {
   }
 }
 
+
+// Every kernel: its name (resident_source.h), its __launch_bounds__ (threads, blocks per multiprocessor), its variant
+// of resident_cases (resident_kernel.cuh's KernelVariant) and whether it is one of the specialised kernels
+// (holds_specialised_kernels). The general kernel's 128 threads are resident.cpp's kThreads. A kernel of one shape
+// takes its launch with its dimensions as constants (FixedCaseDims; the same bytes).
+struct KernelEntry {
+  const char* name;
+  unsigned threads, blocks;
+  const char* variant;
+  bool specialised;
+  const gen::portable::CaseDims* dims = nullptr;
+};
+constexpr KernelEntry kKernelEntries[] = {
+    {kResidentKernel, 128, 4, "kGeneralVariant", false},
+    {kResidentLeanKernel, kResidentLeanThreads, 1, "kLeanVariant", false},
+    {kResidentLean768Kernel, kResidentLean768Threads, 1, "kLeanVariant", true},
+    {kResidentLeanDenseKernel, kResidentLeanThreads, 1, "kDenseVariant", true, &kResidentDenseDims},
+    {kResidentLeanDense768Kernel, kResidentLean768Threads, 1, "kDenseVariant", true, &kResidentDenseDims},
+    {kResidentLeanFp8Kernel, kResidentLeanFp8Threads, 1, "kFp8Variant", true, &kResidentFp8Dims},
+    {kResidentLeanNarrowKernel, kResidentLeanThreads, 1, "kNarrowVariant", true},
+    {kResidentLeanNarrowF16Kernel, kResidentLeanThreads, 1, "kNarrowF16Variant", true},
+    {kResidentLeanK16Kernel, kResidentLeanThreads, 1, "kLeanVariant", true, &kResidentK16Dims},
+    {kResidentLeanK16F16Kernel, kResidentLeanThreads, 1, "kF16Variant", true, &kResidentK16Dims}};
+
+bool in_image(const KernelEntry& e, ResidentImage image) { return !e.specialised || holds_specialised_kernels(image); }
+
 }  // namespace
+
+std::vector<std::string> resident_kernel_names(ResidentImage image) {
+  std::vector<std::string> out;
+  for (const KernelEntry& e : kKernelEntries)
+    if (in_image(e, image)) out.push_back(e.name);
+  return out;
+}
 
 int resident_instruction_id(const Form& form, int selector) {
   const auto& space = instruction_space();
@@ -145,27 +180,8 @@ std::string resident_kernels_source(ResidentImage image) {
        << "      }\n      return fold;\n";
   });
   cu << "  }\n  return fold;\n}\n\n}  // namespace mmasp::resident\n";
-  // Every kernel: its name (resident_source.h), its __launch_bounds__ (threads, blocks per multiprocessor) and its
-  // variant of resident_cases (resident_kernel.cuh's KernelVariant). The general kernel's 128 threads are
-  // resident.cpp's kThreads. A kernel of one shape takes its launch with its dimensions as constants (FixedCaseDims;
-  // the same bytes).
-  struct Entry {
-    const char* name;
-    unsigned threads, blocks;
-    const char* variant;
-    const gen::portable::CaseDims* dims = nullptr;
-  };
-  const Entry entries[] = {{kResidentKernel, 128, 4, "kGeneralVariant"},
-                           {kResidentLeanKernel, kResidentLeanThreads, 1, "kLeanVariant"},
-                           {kResidentLean768Kernel, kResidentLean768Threads, 1, "kLeanVariant"},
-                           {kResidentLeanDenseKernel, kResidentLeanThreads, 1, "kDenseVariant", &kResidentDenseDims},
-                           {kResidentLeanDense768Kernel, kResidentLean768Threads, 1, "kDenseVariant", &kResidentDenseDims},
-                           {kResidentLeanFp8Kernel, kResidentLeanFp8Threads, 1, "kFp8Variant", &kResidentFp8Dims},
-                           {kResidentLeanNarrowKernel, kResidentLeanThreads, 1, "kNarrowVariant"},
-                           {kResidentLeanNarrowF16Kernel, kResidentLeanThreads, 1, "kNarrowF16Variant"},
-                           {kResidentLeanK16Kernel, kResidentLeanThreads, 1, "kLeanVariant", &kResidentK16Dims},
-                           {kResidentLeanK16F16Kernel, kResidentLeanThreads, 1, "kF16Variant", &kResidentK16Dims}};
-  for (const Entry& e : entries) {
+  for (const KernelEntry& e : kKernelEntries) {
+    if (!in_image(e, image)) continue;
     std::string launch = "mmasp::resident::Launch";
     if (e.dims)
       launch = "mmasp::resident::LaunchOf<mmasp::gen::portable::FixedCaseDims<mmasp::gen::portable::case_dims(" +

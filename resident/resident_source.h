@@ -26,6 +26,14 @@ inline constexpr ResidentImage kResidentImages[] = {ResidentImage::sm90a_cubin, 
 std::string_view name(ResidentImage image);           // "sm_90a cubin", "compute_89 PTX", "compute_80 PTX"
 std::string_view catalog_target(ResidentImage image);  // the catalog target whose legal forms it holds: sm_90a, sm_89, sm_80
 std::string_view nvcc_architecture(ResidentImage image);   // "sm_90a", "compute_89", "compute_80"
+// Whether the image holds the kernels of one layout or shape (fp8, dense, narrow, k16, their f16 and 768-thread
+// twins) besides the general and lean ones. The sm_90a cubin does: each of them is kept for a gain measured on sm_90
+// (docs/resident.md). A PTX image holds the general and lean kernels alone: those gains are unmeasured on any other
+// GPU, and every kernel in a PTX image lengthens the driver's JIT that each such GPU pays (docs/performance.md). The
+// lean kernel judges every pair the others take, alike (resident_pair_tables leaves such a pair their layouts).
+bool holds_specialised_kernels(ResidentImage image);
+// The names of the kernels `image` holds (those below), in the order resident_kernels_source writes them.
+std::vector<std::string> resident_kernel_names(ResidentImage image);
 
 // The forms that get a resident kernel in `image`: legal on its catalog target, drawable from flat tables
 // (generators/case_tables.h), and judged exactly on the device (float forms by the model, integer forms exactly).

@@ -174,7 +174,7 @@ void RunSetup::choose_resident(const NightlyOptions& o, const std::vector<std::p
   else if (faulty_ || (watched_ && !o.inject_worker_fault.empty())) why = "a test-only fault is injected into the host path";
   if (why.empty()) {
     try {
-      resident_ = std::make_unique<ResidentPath>(*backends_->device, o.resident_image);
+      resident_ = std::make_unique<ResidentPath>(*backends_->device, o.resident_image, "", backends_->store.get());
     } catch (const std::exception& error) {
       why = error.what();
     }
@@ -203,7 +203,16 @@ void RunSetup::note_resident_pairs(const NightlyOptions& o, const std::vector<st
   }
   char load[32];
   std::snprintf(load, sizeof load, "%.2f", resident_->load_seconds());
-  note("GPU-resident path (" + std::string(name(resident_->image())) + " image, loaded in " + load + " s): " +
+  std::string how;
+  if (resident_->image_load() == ResidentPath::ImageLoad::from_store) {
+    how = ", its JIT for this GPU and driver from the module store";
+  } else if (resident_->image_load() == ResidentPath::ImageLoad::jit_compiled) {
+    how = ", JIT-compiled for this GPU by the driver" + std::string(o.budget > 0 ? ", within --budget" : "") +
+          (resident_->store_problem().empty()
+               ? "; kept in the module store " + backends_->module_dir.string() + " for later runs (mmasp prepare does it ahead)"
+               : "; " + resident_->store_problem());
+  }
+  note("GPU-resident path (" + std::string(name(resident_->image())) + " image, loaded in " + load + " s" + how + "): " +
        std::to_string(taken) + " of the " + std::to_string(executed) + " pairs this GPU runs; their random cases beyond the first " + std::to_string(o.resident_sample) +
        (o.budget > 0 ? " of each float pair (" + std::to_string(host_sample_cases(true, o.resident_sample, true)) +
                            " of each integer pair)"

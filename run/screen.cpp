@@ -327,7 +327,7 @@ ScreenOutcome screen_device(const ScreenOptions& o, const std::function<void(con
       backends.emplace(make_backends(request));
     }
     std::optional<ResidentPath> path;
-    if (!o.emulator) path.emplace(*backends->device, o.image);
+    if (!o.emulator) path.emplace(*backends->device, o.image, "", backends->store.get());
     verdict.update({{"warnings", source.warnings},
                     {"model_source", source.description.empty() ? "none: integer forms only" : source.description}});
     if (path) verdict["image"] = name(path->image());

@@ -6,6 +6,7 @@
 
 #include <fstream>
 #include <iterator>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -56,6 +57,25 @@ TEST(ResidentKernels, TheSourceDeclaresEveryKernelWithItsLaunchBounds) {
   EXPECT_EQ(bounds.at(kResidentLeanFp8Kernel), kResidentLeanFp8Threads);
   ASSERT_TRUE(bounds.count(kResidentKernel));
   EXPECT_EQ(bounds.at(kResidentKernel), 128u);
+}
+
+// The sm_90a cubin holds every kernel; a PTX image the general and lean ones alone (holds_specialised_kernels), and
+// resident_kernel_names says so for each image as its source does.
+TEST(ResidentKernels, EachImageHoldsTheKernelsItNames) {
+  for (const ResidentImage image : kResidentImages) {
+    SCOPED_TRACE(std::string(name(image)));
+    const auto bounds = bench::kernel_launch_bounds(resident_kernels_source(image));
+    const std::vector<std::string> names = resident_kernel_names(image);
+    EXPECT_EQ(std::set<std::string>(names.begin(), names.end()).size(), names.size());
+    EXPECT_EQ(bounds.size(), names.size());
+    for (const std::string& kernel : names) EXPECT_TRUE(bounds.count(kernel)) << kernel;
+    EXPECT_EQ(names.size(), holds_specialised_kernels(image) ? 10u : 2u);
+    EXPECT_EQ(bounds.count(kResidentKernel), 1u);
+    EXPECT_EQ(bounds.count(kResidentLeanKernel), 1u);
+  }
+  EXPECT_TRUE(holds_specialised_kernels(ResidentImage::sm90a_cubin));
+  EXPECT_FALSE(holds_specialised_kernels(ResidentImage::compute89_ptx));
+  EXPECT_FALSE(holds_specialised_kernels(ResidentImage::compute80_ptx));
 }
 
 // What the build made of them: each in the report and in the cubin, its registers within what its launch bounds

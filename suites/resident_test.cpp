@@ -176,6 +176,30 @@ TEST(Resident, OneFunctionSaysWhichKernelJudgesEachPair) {
   for (ResidentKernel k : {ResidentKernel::lean_fp8, ResidentKernel::lean_narrow, ResidentKernel::lean_narrow_f16,
                            ResidentKernel::lean_k16, ResidentKernel::lean_k16_f16})
     EXPECT_GT(taken[k], 0) << name(k);
+  // An image without the specialised kernels (the PTX images): no pair gets their layouts, every pair without a
+  // general-kernel fault goes to the lean kernel, and tables with such a layout are refused there.
+  for (const ResidentImage image : {ResidentImage::compute89_ptx, ResidentImage::compute80_ptx}) {
+    int pairs = 0;
+    for (const Form& form : instruction_space()) {
+      if (!has_resident_kernel(form, nullptr, image) || !has_resident_kernel(form)) continue;
+      const auto model = model_for(form);
+      for (int selector : form.selectors) {
+        SCOPED_TRACE(form.opcode + " sel=" + std::to_string(selector) + " " + std::string(name(image)));
+        ++pairs;
+        const resident::PairTables tables = resident_pair_tables(form, selector, model ? &*model : nullptr, image).tables;
+        EXPECT_FALSE(tables.narrow_fp8_blocks || tables.narrow_over_codes || tables.dense_over_codes);
+        for (const size_t shared : {kH100SharedOptin, size_t(16 * 1024)})
+          EXPECT_EQ(resident_kernel_for(tables, resident::Fault::none, shared, false, image), ResidentKernel::lean);
+        EXPECT_EQ(resident_kernel_for(tables, resident::Fault::output, kH100SharedOptin, false, image), ResidentKernel::lean);
+        EXPECT_EQ(resident_kernel_for(tables, resident::Fault::numerics, kH100SharedOptin, false, image),
+                  ResidentKernel::general);
+        const resident::PairTables cubin = resident_pair_tables(form, selector, model ? &*model : nullptr).tables;
+        if (cubin.narrow_fp8_blocks || cubin.narrow_over_codes || cubin.dense_over_codes)
+          EXPECT_THROW(resident_kernel_for(cubin, resident::Fault::none, kH100SharedOptin, false, image), std::logic_error);
+      }
+    }
+    EXPECT_EQ(pairs, image == ResidentImage::compute89_ptx ? 152 : 144) << name(image);
+  }
   std::set<std::string_view> names;
   for (ResidentKernel k : {ResidentKernel::general, ResidentKernel::lean, ResidentKernel::lean_768, ResidentKernel::lean_dense,
                            ResidentKernel::lean_dense_768, ResidentKernel::lean_fp8, ResidentKernel::lean_narrow,
@@ -183,15 +207,23 @@ TEST(Resident, OneFunctionSaysWhichKernelJudgesEachPair) {
     EXPECT_TRUE(names.insert(name(k)).second) << name(k);
 }
 
-TEST(Resident, EverySm90PairHasAKernelAndTablesThatPackAndJudgeAsTheHostDoes) {
+// For each image's tables (a PTX image's pairs have no specialised layout: holds_specialised_kernels), with the
+// sm_90 model, which the judge must compute whatever its parameters.
+class ResidentImages : public ::testing::TestWithParam<ResidentImage> {};
+}  // namespace
+void PrintTo(ResidentImage image, std::ostream* out) { *out << name(image); }   // gtest's name of a parameter (ADL)
+namespace {
+
+TEST_P(ResidentImages, EveryPairHasAKernelAndTablesThatPackAndJudgeAsTheHostDoes) {
+  const ResidentImage image = GetParam();
   int pairs = 0;
   for (const Form& form : instruction_space()) {
-    if (!has_resident_kernel(form)) continue;
+    if (!has_resident_kernel(form, nullptr, image) || !has_resident_kernel(form)) continue;
     const auto model = model_for(form);
     if (!form.is_integer()) ASSERT_TRUE(model) << form.opcode << ": a float sm_90 form without a verified model";
     for (int selector : form.selectors) {
       ++pairs;
-      const ResidentPairTables tables = resident_pair_tables(form, selector, model ? &*model : nullptr);
+      const ResidentPairTables tables = resident_pair_tables(form, selector, model ? &*model : nullptr, image);
       const resident::PairTables& p = tables.tables;
       for (int operand = 0; operand < 4; ++operand)   // pack_operand's whole-word path (pack_whole_words)
         EXPECT_EQ(p.per_lane[operand] % (32 / p.container_bits[operand]), 0u) << form.opcode << " operand " << operand;
@@ -255,7 +287,8 @@ TEST(Resident, EverySm90PairHasAKernelAndTablesThatPackAndJudgeAsTheHostDoes) {
         if (p.judge == resident::Judge::narrow_model) {   // the kernel's hot path: the narrow model
           if (p.narrow_choices == 0 && form.shape.k / 2 <= 16)   // one block of 4, 8 or 16: the unrolled element
             EXPECT_EQ(p.narrow_one_block, uint32_t(form.shape.k / 2)) << form.opcode;
-          EXPECT_EQ(p.narrow_fp8_blocks, form.family == "fp8") << form.opcode;   // two blocks walked at compile time
+          // Two blocks walked at compile time, in the fp8 kernel.
+          EXPECT_EQ(p.narrow_fp8_blocks, form.family == "fp8" && holds_specialised_kernels(image)) << form.opcode;
           // C and D in one IEEE format the kernel knows at compile time; a C of any other format is refused.
           EXPECT_EQ(p.narrow_accumulator, form.d == ElemType::f16 ? 2u : 1u) << form.opcode;
           resident::PairTables other_c = p;
@@ -302,8 +335,13 @@ TEST(Resident, EverySm90PairHasAKernelAndTablesThatPackAndJudgeAsTheHostDoes) {
       }
     }
   }
-  EXPECT_GE(pairs, 150) << "every sm_90 form x selector pair (152 on sm_90a)";
+  EXPECT_EQ(pairs, image == ResidentImage::compute80_ptx ? 144 : 152) << "every sm_90 form x selector pair the image holds";
 }
+
+INSTANTIATE_TEST_SUITE_P(Images, ResidentImages, ::testing::ValuesIn(kResidentImages),
+                         [](const ::testing::TestParamInfo<ResidentImage>& info) {
+                           return std::string(nvcc_architecture(info.param));
+                         });
 
 TEST(Resident, TheCataloguesDeclaredFaultsTranslateAndNumericsFaultsChangeTheModel) {
   const Form& form = *find_form("mma.sp::ordered_metadata.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32");

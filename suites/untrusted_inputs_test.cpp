@@ -18,6 +18,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "harness/module_store.h"
 #include "harness/ptxas.h"
 
 namespace mmasp {
@@ -318,7 +319,7 @@ TEST_F(Untrusted, PrepareOnAFullDiskFails) {
   if (!private_mount_namespace())
     GTEST_SKIP() << "no full disk to try: this machine does not allow a private mount namespace (unshare --user --mount)";
   const fs::path store = dir_ / "store";
-  const CommandResult run = on_a_full_disk(store, "exec \"$0\" prepare --target sm_90a --filter '*m16n8k16*' --out \"$1\"");
+  const CommandResult run = on_a_full_disk(store, "exec \"$0\" prepare --no-resident --target sm_90a --filter '*m16n8k16*' --out \"$1\"");
   EXPECT_EQ(run.exit_code, 1) << run.output;
   EXPECT_NE(run.output.find("cannot write " + store.string()), std::string::npos) << run.output;
   EXPECT_NE(run.output.find("No space left on device"), std::string::npos) << run.output;
@@ -341,7 +342,7 @@ TEST_F(Untrusted, CompileJsonOnAFullDiskLeavesNoTruncatedFile) {
 
 TEST_F(Untrusted, ADamagedStoreEntryIsMadeAgainAndANonFileIsSaid) {
   const fs::path store = dir_ / "store";
-  const std::vector<std::string> prepare = {"prepare", "--target", "sm_90a", "--filter", "*m16n8k16.row.col.f32.bf16*",
+  const std::vector<std::string> prepare = {"prepare", "--no-resident", "--target", "sm_90a", "--filter", "*m16n8k16.row.col.f32.bf16*",
                                             "--out", store.string()};
   ASSERT_EQ(mmasp(prepare).exit_code, 0);
   std::vector<fs::path> cubins;
@@ -637,7 +638,7 @@ TEST_F(Untrusted, ReportNeverOverwritesARunFolder) {
 // The module store keeps a digest per entry: a flipped bit, a zeroed body or another module's cubin is made again.
 TEST_F(Untrusted, TheModuleStoreKnowsEachEntryByItsDigest) {
   const fs::path store = dir_ / "modules";
-  const std::vector<std::string> prepare = {"prepare", "--target", "sm_90a", "--out", store.string(), "--filter", kOneForm};
+  const std::vector<std::string> prepare = {"prepare", "--no-resident", "--target", "sm_90a", "--out", store.string(), "--filter", kOneForm};
   ASSERT_EQ(mmasp(prepare).exit_code, 0);
   std::vector<fs::path> cubins;
   for (const auto& entry : fs::directory_iterator(store))
@@ -660,6 +661,50 @@ TEST_F(Untrusted, TheModuleStoreKnowsEachEntryByItsDigest) {
   std::fill(zeroed.begin() + 64, zeroed.end(), '\0');
   damage("the body zeroed", zeroed);
   damage("another module's cubin", text_of(cubins[1]));
+}
+
+// The driver's JIT of a resident PTX image is kept by the PTX and the GPU (architecture and driver): found again for
+// the same, not for another driver or other PTX; a damaged entry is not used and says so; a non-cubin is not kept,
+// nor anything over a directory at the entry's name.
+TEST_F(Untrusted, TheModuleStoreKeepsAJitByItsPtxArchitectureAndDriver) {
+  const fs::path toolkit = dir_ / "toolkit";
+  ASSERT_EQ(mmasp({"prepare", "--no-resident", "--target", "sm_90a", "--out", toolkit.string(), "--filter", kOneForm}).exit_code, 0);
+  std::string cubin;
+  for (const auto& entry : fs::directory_iterator(toolkit))
+    if (entry.path().extension() == ".cubin") cubin = text_of(entry.path());
+  ASSERT_FALSE(cubin.empty());
+  const fs::path dir = dir_ / "modules";
+  const ModuleStore store(dir, nullptr);
+  const std::string ptx = ".version 8.0\n.target sm_80\n", gpu = "sm_89 driver 580.159.04 CUDA 13000";
+  std::string problem, why;
+  EXPECT_FALSE(store.jitted(ptx, gpu, &problem));
+  EXPECT_EQ(problem, "");
+  ASSERT_TRUE(store.keep_jitted(ptx, gpu, cubin, &why)) << why;
+  const auto kept = store.jitted(ptx, gpu, &problem);
+  ASSERT_TRUE(kept) << problem;
+  EXPECT_EQ(*kept, cubin);
+  EXPECT_FALSE(store.jitted(ptx, "sm_89 driver 590.1 CUDA 13010", &problem)) << "another driver's JIT";
+  EXPECT_FALSE(store.jitted(ptx, "sm_86 driver 580.159.04 CUDA 13000", &problem)) << "another architecture's";
+  EXPECT_FALSE(store.jitted(ptx + "// other\n", gpu, &problem)) << "other PTX";
+  EXPECT_EQ(problem, "");
+  EXPECT_FALSE(store.keep_jitted(ptx, gpu, "not a cubin", &why));
+  EXPECT_NE(why.find("no whole cubin"), std::string::npos) << why;
+  std::vector<fs::path> entries;
+  for (const auto& entry : fs::directory_iterator(dir))
+    if (entry.path().extension() == ".cubin") entries.push_back(entry.path());
+  ASSERT_EQ(entries.size(), 1u);
+  EXPECT_EQ(entries[0].filename().string().substr(0, 4), "jit-");
+  std::string flipped = cubin;
+  flipped[flipped.size() - 100] = char(flipped[flipped.size() - 100] ^ 0x10);
+  std::ofstream(entries[0], std::ios::binary | std::ios::trunc) << flipped;
+  EXPECT_FALSE(store.jitted(ptx, gpu, &problem));
+  EXPECT_NE(problem.find("damaged"), std::string::npos) << problem;
+  ASSERT_TRUE(store.keep_jitted(ptx, gpu, cubin, &why)) << why;   // made again over the damaged one
+  EXPECT_TRUE(store.jitted(ptx, gpu, &problem)) << problem;
+  fs::remove(entries[0]);
+  fs::create_directory(entries[0]);
+  EXPECT_FALSE(store.keep_jitted(ptx, gpu, cubin, &why));
+  EXPECT_NE(why.find("not a regular file"), std::string::npos) << why;
 }
 
 // What a record or a run says is shown without its control characters: no terminal escape reaches the console, and
