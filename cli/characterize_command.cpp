@@ -25,12 +25,12 @@
 #include "oracle/numeric_model_table.h"
 #include "oracle/target.h"
 #include "oracle/output_file.h"
+#include "reports/characterize_record.h"
 #include "reports/findings.h"
 #include "reports/run_record.h"
 #include "run/emulated_arithmetic.h"
 
 namespace fs = std::filesystem;
-using nlohmann::json;
 
 namespace mmasp::cli {
 namespace {
@@ -75,48 +75,6 @@ std::string ruled_out_text(const ModelParameter& parameter, const ParameterEvide
   return text.str();
 }
 
-json characterization_json(const Characterization& c) {
-  json parameters = json::object();
-  for (const auto& parameter : model_parameter_space()) parameters[std::string(parameter.name)] = parameter.get(c.parameters);
-  json evidence = json::array();
-  for (const auto& e : c.evidence)
-    evidence.push_back({{"parameter", e.parameter}, {"value", e.value}, {"consistent_with_probes", e.consistent},
-                        {"ruled_out_by_probe", e.ruled_out_by}, {"random_cases_mispredicted", e.random_mismatches}});
-  json settlements = json::array();
-  for (const auto& settled : c.settlements)
-    if (settled.how != Settled::by_probe)
-      settlements.push_back({{"parameter", settled.parameter}, {"value", settled.value}, {"how", name(settled.how)},
-                             {"by", settled.by}});
-  json discriminating = json::array();
-  for (size_t i = 0; i < c.discriminating.size(); ++i) {
-    CaseFile file;
-    file.test = c.discriminating[i].test;
-    file.observed_d = c.discriminating_observed[i];
-    file.comment = {c.discriminating[i].name};
-    discriminating.push_back(to_json(file));
-  }
-  return {{"form", c.form->opcode},
-          {"family", c.form->family},
-          {"selector", c.selector},
-          {"backend", c.backend},
-          {"emulated", c.emulated},
-          {"parameters", parameters},
-          {"parameters_text", c.parameters.str()},
-          {"consistent", c.consistent},
-          {"agrees", c.agrees()},
-          {"probes", c.probes},
-          {"unexplained_probes", c.unexplained_probes},
-          {"special_cases", c.special_cases},
-          {"special_deviations", c.special_deviations},
-          {"random_cases", c.random_cases},
-          {"random_deviations", c.random_deviations},
-          {"seconds", c.seconds},
-          {"evidence", evidence},
-          {"unique", c.unique()},
-          {"settled_other_than_by_probes", settlements},
-          {"discriminating_inputs", discriminating}};
-}
-
 void add_characterize_options(CLI::App* command, CharacterizeCommandOptions& o) {
   command->add_option("--filter", o.filter, "only float forms whose opcode matches this glob")->capture_default_str();
   command->add_option("--exclude", o.exclude, "leave out forms whose opcode matches this glob");
@@ -145,7 +103,7 @@ struct CharacterizeBackend {
   std::unique_ptr<Backend> backend;
   std::shared_ptr<CudaDevice> gpu;   // null on the emulator
   std::string architecture = "sm_90";
-  json environment;
+  CharacterizeEnvironment environment;
 };
 
 CharacterizeBackend characterize_backend(const CharacterizeCommandOptions& o) {
@@ -160,14 +118,14 @@ CharacterizeBackend characterize_backend(const CharacterizeCommandOptions& o) {
     }
     out.architecture = o.architecture;
     out.backend = std::make_unique<EmulatorBackend>(o.threads, arithmetic, described);
-    out.environment = {{"backend", "emulator"}, {"emulated", true}, {"arithmetic", described}};
+    out.environment = {"emulator", true, std::nullopt, described};
     return out;
   }
   const GpuProbe probe = probe_gpus();
   if (!probe.available) throw UsageError("no GPU (" + probe.reason + "); use --emulator to characterise a model");
   out.gpu = std::make_shared<CudaDevice>(o.device);
   const DeviceFingerprint fingerprint = out.gpu->fingerprint();
-  out.environment = {{"backend", "gpu"}, {"emulated", false}, {"device", fingerprint_json(fingerprint)}};
+  out.environment = {"gpu", false, fingerprint, std::nullopt};
   out.architecture = "sm_" + std::to_string(fingerprint.sm);
   out.backend = std::make_unique<GpuBackend>(out.gpu, CompilePath::driver_jit, nullptr);
   return out;
@@ -201,7 +159,7 @@ void print_settlements(const Characterization& c) {
 }
 
 // What a person reads of one pair: the parameters, what each was told apart by, what the probes could not tell apart.
-void print_characterization(const Characterization& c, const json& repros) {
+void print_characterization(const Characterization& c, const std::vector<std::string>& repros) {
   std::cout << "\n" << c.form->opcode << " sel=" << c.selector << " — " << c.probes << " probes, "
             << (c.consistent ? "one parameter set explains every probe" : "NO parameter set explains every probe") << "\n";
   for (const auto& evidence : c.evidence) {
@@ -224,17 +182,17 @@ void print_characterization(const Characterization& c, const json& repros) {
   std::cout << "  special set: " << (c.special_cases - c.special_deviations) << "/" << c.special_cases
             << " agree; random: " << (c.random_cases - c.random_deviations) << "/" << c.random_cases << " agree ("
             << c.seconds << " s)\n";
-  for (const auto& line_text : repros) std::cout << "  " << line_text.get<std::string>() << "\n";
+  for (const auto& line_text : repros) std::cout << "  " << line_text << "\n";
 }
 
 // The dense comparison of one pair into its JSON line; whether it found a difference other than F-0011's.
-bool dense_comparison(const CharacterizeCommandOptions& o, CharacterizeBackend& setup, const Form& form, int selector, json& line) {
+bool dense_comparison(const CharacterizeCommandOptions& o, CharacterizeBackend& setup, const Form& form, int selector,
+                      CharacterizedPair& line) {
   const auto dense = compare_with_dense(*setup.backend, *setup.gpu, form, selector, o.seed, o.cases, o.threads,
                                         fs::path(o.out) / "dense-differences");
   if (!dense) return false;
-  line["dense_comparison"] = {{"dense", dense->dense}, {"cases", dense->cases}, {"identical", dense->identical},
-                              {"nan_from_unstored_zero_times_special", dense->unstored_specials},
-                              {"other_differences", dense->other()}, {"first_difference", dense->first_difference}};
+  line.dense_comparison = DenseComparisonRecord{dense->dense, dense->cases, dense->identical, dense->unstored_specials,
+                                                dense->other(), dense->first_difference};
   std::cout << "  dense " << dense->dense << " on the decompressed A: " << dense->identical << " of " << dense->cases
             << " cases bit-identical, " << dense->unstored_specials
             << " differ only where dense multiplies an unstored zero by Inf/NaN (F-0011), " << dense->other() << " otherwise"
@@ -251,7 +209,7 @@ struct Totals {
 
 // With the built-in table switched off (MMASP_BUILTIN_MODELS=off, to make a record of one's own where the table has
 // one), what was found against what the table says: equal, equivalent on the form (and why), or different.
-void compare_with_table(const Characterization& c, const std::string& architecture, json& line) {
+void compare_with_table(const Characterization& c, const std::string& architecture, CharacterizedPair& line) {
   const ModelRecord* table = find_model_record(*c.form, architecture);
   if (builtin_models_enabled() || !table || !table->verified) return;
   std::string verdict = "equal";
@@ -259,12 +217,12 @@ void compare_with_table(const Characterization& c, const std::string& architectu
     const auto reason = equivalence_on(*c.form, table->parameters, c.parameters);
     verdict = reason ? "equivalent on the form (" + *reason + ")" : "DIFFERENT from " + table->parameters.str();
   }
-  line["built_in_table"] = verdict;
+  line.built_in_table = verdict;
   std::cout << "  the built-in " << architecture << " table (switched off): " << verdict << "\n";
 }
 
-json characterize_pair(const CharacterizeCommandOptions& o, CharacterizeBackend& setup, const Form& form, int selector,
-                       Totals& totals) {
+CharacterizedPair characterize_pair(const CharacterizeCommandOptions& o, CharacterizeBackend& setup, const Form& form,
+                                    int selector, Totals& totals) {
   // The search starts from the architecture's record (a candidate where nothing is verified), or from the published
   // dense parameters; with the built-in table switched off, from the published parameters alone.
   const ModelRecord* record = builtin_models_enabled() ? find_model_record(form, setup.architecture) : nullptr;
@@ -274,15 +232,14 @@ json characterize_pair(const CharacterizeCommandOptions& o, CharacterizeBackend&
   options.seed = o.seed;
   options.threads = o.threads;
   const Characterization c = characterize(*setup.backend, form, selector, start, options);
-  json line = characterization_json(c);
-  json repros = json::array();
+  CharacterizedPair line = characterized_pair(c);
+  std::vector<std::string>& repros = line.deviation_repros;
   for (const auto& deviation : c.deviations)
     repros.push_back(gen::save_failure(deviation.test, std::span<const uint32_t>(deviation.observed),
                                        setup.backend->description() + "; " + form.opcode + " selector " +
                                            std::to_string(selector) + "; " + deviation.origin,
                                        {"model: " + c.parameters.str()}, fs::path(o.out) / "deviations",
                                        setup.backend->architecture()));
-  line["deviation_repros"] = repros;
   // mma.sp against dense mma.sync on the decompressed A, where sm_90 has a dense instruction of the same shape.
   if (setup.gpu && dense_comparison(o, setup, form, selector, line)) ++totals.disagreeing;
   totals.cases += c.random_cases + c.special_cases;
@@ -321,7 +278,7 @@ bool save_record(const CharacterizeCommandOptions& o, const CharacterizeBackend&
     record->driver_version = f.driver_version;
     record->driver_api_version = f.driver_api_version;
   } else {
-    record->arithmetic = setup.environment.value("arithmetic", "");
+    record->arithmetic = setup.environment.arithmetic.value_or("");
   }
   try {
     record->toolkit = locate_ptxas(std::nullopt).version;
@@ -354,15 +311,15 @@ int characterize_main(const CharacterizeCommandOptions& o, int argc, char** argv
   if (pairs.empty()) throw UsageError("no float form that this backend runs matches --filter/--exclude");
   std::cout << "mmasp characterize: " << setup.backend->description() << "; " << pairs.size() << " form x selector pairs, "
             << o.cases << " random cases each (seed " << o.seed << ")\n";
-  json report = {{"schema", "mmasp-characterize/1"}, {"command", command_line(argc, argv)}, {"environment", setup.environment},
-                 {"seed", o.seed}, {"random_cases_per_pair", o.cases}, {"pairs", json::array()}};
+  CharacterizeReport report;
+  report.command = command_line(argc, argv);
+  report.environment = setup.environment;
+  report.seed = o.seed;
+  report.random_cases_per_pair = o.cases;
   Totals totals;
-  for (const auto& [form, selector] : pairs) report["pairs"].push_back(characterize_pair(o, setup, *form, selector, totals));
-  report["summary"] = {{"pairs", pairs.size()}, {"pairs_disagreeing", totals.disagreeing}, {"cases_checked", totals.cases},
-                       {"deviations", totals.deviations}};
-  json grouped = json::array();
-  for (const auto& [parameters, members] : totals.groups) grouped.push_back({{"parameters", parameters}, {"pairs", members}});
-  report["groups"] = grouped;
+  for (const auto& [form, selector] : pairs) report.pairs.push_back(characterize_pair(o, setup, *form, selector, totals));
+  report.summary = {pairs.size(), totals.disagreeing, totals.cases, totals.deviations, totals.unique};
+  for (const auto& [parameters, members] : totals.groups) report.groups.push_back({parameters, members});
   std::cout << "\nparameter sets found:\n";
   for (const auto& [parameters, members] : totals.groups) std::cout << "  " << members.size() << " pairs: " << parameters << "\n";
   std::cout << "\n" << pairs.size() - totals.disagreeing << " of " << pairs.size()
@@ -370,8 +327,7 @@ int characterize_main(const CharacterizeCommandOptions& o, int argc, char** argv
             << " cases, " << totals.deviations << " deviations)\n"
             << totals.unique << " of " << pairs.size()
             << " pairs: shown unique within the declared space (every other value of every parameter settled)\n";
-  report["summary"]["pairs_unique"] = totals.unique;
-  if (!o.json_path.empty()) write_file_atomically(o.json_path, report.dump(1) + "\n");
+  if (!o.json_path.empty()) write_file_atomically(o.json_path, characterize_json(report).dump(1) + "\n");
   if (!o.save.empty() && !save_record(o, setup, totals, command_line(argc, argv))) return kExitFail;
   return totals.disagreeing ? kExitFail : kExitPass;
 }

@@ -37,7 +37,7 @@ Subcommand add_screen_command(CLI::App& mmasp) {
   screen->add_option("--inject-fault", o->inject_fault, "test-only: a catalogue fault in the compact-set step")->group("");
   return {screen, [o](int, char** argv) {
             const auto say = [](const std::string& line) { std::cout << line << "\n" << std::flush; };
-            if (o->device >= 0) return run::exit_code_for(run::screen_device(*o, say).verdict);
+            if (o->device >= 0) return exit_code_for(run::screen_device(*o, say).verdict);
             if (o->emulator) return run::screen_emulated(*o, say);
             std::vector<std::string> self = {argv[0], "screen", "--budget", std::to_string(o->budget), "--seed",
                                              std::to_string(o->seed), "--out", o->out, "--filter", o->filter,

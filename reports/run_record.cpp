@@ -14,60 +14,52 @@
 #include "oracle/input_file.h"
 #include "oracle/instruction_space.h"
 #include "oracle/text.h"
+#include "reports/device_fields.h"
+#include "reports/record_fields.h"
 
 namespace mmasp {
-namespace {
 
 using nlohmann::json;
+using record_fields::Presence;
 
-// run.json is declared once per type: fields(v, record) below names every member with its key and its presence, and
-// the same declaration drives both directions: FieldWriter makes the JSON, FieldReader reads it back with types
-// checked and every error naming the JSON pointer of the value. What reading must check beyond types (counts that add
-// up, digests that are hex) is in validate().
-
-// When a field is written, and whether reading needs it. A member that is std::optional is written only when set
-// (as null when unset, with null_when_empty); reading leaves a member at its default when its key is absent or null.
-enum class Presence {
-  always,           // written always
-  required,         // written always; reading refuses a document without it
-  unless_empty,     // written only when not empty ("", [], {}, 0)
-  null_when_empty,  // written as null when empty
-};
-
-template <typename T> struct IsOptional : std::false_type {};
-template <typename T> struct IsOptional<std::optional<T>> : std::true_type {};
-template <typename T> struct IsVector : std::false_type {};
-template <typename T> struct IsVector<std::vector<T>> : std::true_type {};
-template <typename T> struct IsStringMap : std::false_type {};
-template <typename T> struct IsStringMap<std::map<std::string, T>> : std::true_type {};
+// run.json is declared once per type (reports/record_fields.h): fields(v, record) below names every member with its
+// key and its presence. What reading must check beyond types (counts that add up, digests that are hex) is in
+// validate().
 
 // The enums run.json holds, with the parser of the names the serialiser writes and what a refusal says.
-template <typename E> struct EnumNames;
-template <> struct EnumNames<Status> {
+template <> struct record_fields::EnumNames<Status> {
   static std::optional<Status> parse(std::string_view text) { return status_named(text); }
   static std::string refusal(const std::string& spelled) { return "unknown status \"" + printable(spelled) + "\""; }
 };
-template <> struct EnumNames<Suite> {
+template <> struct record_fields::EnumNames<Suite> {
   static std::optional<Suite> parse(std::string_view text) { return suite_named(text); }
   static std::string refusal(const std::string& spelled) {
     return "random, special or ub is expected, not \"" + printable(spelled) + "\"";
   }
 };
-template <> struct EnumNames<Expected> {
+template <> struct record_fields::EnumNames<Expected> {
   static std::optional<Expected> parse(std::string_view text) { return expected_named(text); }
   static std::string refusal(const std::string& spelled) { return "accept or reject is expected, not \"" + printable(spelled) + "\""; }
 };
-template <> struct EnumNames<Observed> {
+template <> struct record_fields::EnumNames<Observed> {
   static std::optional<Observed> parse(std::string_view text) { return observed_named(text); }
   static std::string refusal(const std::string& spelled) {
     return "accept, reject or not_run is expected, not \"" + printable(spelled) + "\"";
   }
 };
 
-// Every record's fields, declared before the visitors so that both find them.
-template <typename V> void fields(V& v, DeviceFingerprint& f);
+// run.json's [row, column] of an element.
+template <> struct record_fields::Codec<ElementAt> {
+  static json encode(const ElementAt& e) { return json::array({e.row, e.col}); }
+  static const char* decode(const json& v, ElementAt& e) {
+    if (!v.is_array() || v.size() != 2 || !v[0].is_number_integer() || !v[1].is_number_integer()) return "[row, column]";
+    e = {v[0].get<int>(), v[1].get<int>()};
+    return nullptr;
+  }
+};
+
+// Every record's fields (in namespace mmasp, where the visitors find them by argument-dependent lookup).
 template <typename V> void fields(V& v, Interruption& i);
-template <typename V> void fields(V& v, ClockReport& c);
 template <typename V> void fields(V& v, RunInfo& i);
 template <typename V> void fields(V& v, EnvironmentRecord& e);
 template <typename V> void fields(V& v, CompileCell& c);
@@ -95,183 +87,13 @@ template <typename V> void fields(V& v, RunRecord& r);
 template <typename V> void compile_summary_fields(V& v, CompileRecord& c);
 template <typename V> void compile_matrix_fields(V& v, CompileRecord& c);
 
-class FieldWriter;
-template <typename T>
-concept Record = requires(FieldWriter& v, T& record) { fields(v, record); };
-
-template <typename T> bool is_empty(const T& member) {
-  if constexpr (std::is_arithmetic_v<T>) return member == T{};
-  else if constexpr (requires { member.empty(); }) return member.empty();
-  else return false;
-}
-
-class FieldWriter {
- public:
-  template <typename T>
-  void operator()(const char* key, const T& member, Presence presence = Presence::always, bool written = true) {
-    if (!written) return;
-    if constexpr (IsOptional<T>::value) {
-      if (member) out[key] = encode(*member);
-      else if (presence == Presence::null_when_empty) out[key] = nullptr;
-    } else if (presence == Presence::unless_empty && is_empty(member)) {
-    } else if (presence == Presence::null_when_empty && is_empty(member)) {
-      out[key] = nullptr;
-    } else {
-      out[key] = encode(member);
-    }
-  }
-  // Members of this record that run.json keeps in an object of their own ("mmasp": {version, commit}).
-  template <typename Each> void object(const char* key, Each&& each) {
-    FieldWriter inner;
-    each(inner);
-    out[key] = std::move(inner.out);
-  }
-  // Reading alone checks.
-  template <typename Check> void check(Check&&) {}
-
-  template <typename T> static json encode(const T& member) {
-    if constexpr (Record<T>) {
-      FieldWriter inner;
-      fields(inner, const_cast<T&>(member));   // the writer only reads: fields() is one declaration for both ways
-      return std::move(inner.out);
-    } else if constexpr (std::is_enum_v<T>) {
-      return std::string(name(member));
-    } else if constexpr (std::is_same_v<T, ElementAt>) {
-      return json::array({member.row, member.col});
-    } else if constexpr (IsVector<T>::value) {
-      json array = json::array();
-      for (const auto& element : member) array.push_back(encode(element));
-      return array;
-    } else if constexpr (IsStringMap<T>::value) {
-      json object = json::object();
-      for (const auto& [key, value] : member) object[key] = encode(value);
-      return object;
-    } else {
-      return json(member);
-    }
-  }
-
-  json out = json::object();
-};
-
-class FieldReader {
- public:
-  FieldReader(const json& value, std::string pointer) : value_(value), pointer_(std::move(pointer)) {
-    if (!value_.is_object()) refuse(pointer_, "an object", &value_);
-  }
-
-  template <typename T>
-  void operator()(const char* key, T& member, Presence presence = Presence::always, bool = true) {
-    if (!has(key)) {
-      if (presence == Presence::required) refuse(at(key), expected_of<T>(), value_.contains(key) ? &value_[key] : nullptr);
-      return;
-    }
-    decode(value_[key], at(key), member);
-  }
-  template <typename Each> void object(const char* key, Each&& each) {
-    if (!has(key)) return;
-    FieldReader inner(value_[key], at(key));
-    each(inner);
-  }
-  // A condition the document must meet beyond its types: {holds, the key (or key/index) of the value that is wrong,
-  // what the error says of it}.
-  template <typename Check> void check(Check&& condition) {
-    if (const auto [holds, key, says] = condition(); !holds) throw RunRecordError(at(key) + ": " + says);
-  }
-
-  bool has(const char* key) const { return value_.contains(key) && !value_[key].is_null(); }
-  std::string at(const std::string& key) const { return pointer_ + "/" + key; }
-
-  [[noreturn]] static void refuse(const std::string& where, const std::string& expected, const json* found) {
-    throw RunRecordError((where.empty() ? std::string("/") : where) + ": " + expected + " is expected" +
-                         (found ? ", not " + std::string(found->type_name()) : " and missing"));
-  }
-
-  template <typename T> static const char* expected_of() {
-    if constexpr (std::is_same_v<T, std::string> || std::is_enum_v<T>) return "a string";
-    else if constexpr (std::is_same_v<T, bool>) return "true or false";
-    else if constexpr (std::is_integral_v<T>) return "a whole number";
-    else if constexpr (std::is_floating_point_v<T>) return "a number";
-    else if constexpr (IsVector<T>::value) return "an array";
-    else return "an object";
-  }
-
-  template <typename T> static void decode(const json& v, const std::string& at, T& member) {
-    if constexpr (IsOptional<T>::value) {
-      member.emplace();
-      decode(v, at, *member);
-    } else if constexpr (Record<T>) {
-      FieldReader inner(v, at);
-      fields(inner, member);
-    } else if constexpr (std::is_enum_v<T>) {
-      if (!v.is_string()) refuse(at, "a string", &v);
-      const std::string spelled = v.get<std::string>();
-      const auto parsed = EnumNames<T>::parse(spelled);
-      if (!parsed) throw RunRecordError(at + ": " + EnumNames<T>::refusal(spelled));
-      member = *parsed;
-    } else if constexpr (std::is_same_v<T, ElementAt>) {
-      if (!v.is_array() || v.size() != 2 || !v[0].is_number_integer() || !v[1].is_number_integer())
-        refuse(at, "[row, column]", &v);
-      member = {v[0].get<int>(), v[1].get<int>()};
-    } else if constexpr (IsVector<T>::value) {
-      if (!v.is_array()) refuse(at, "an array", &v);
-      member.clear();
-      for (size_t i = 0; i < v.size(); ++i) decode(v[i], at + "/" + std::to_string(i), member.emplace_back());
-    } else if constexpr (IsStringMap<T>::value) {
-      if (!v.is_object()) refuse(at, "an object", &v);
-      for (const auto& [key, value] : v.items()) decode(value, at + "/" + key, member[key]);
-    } else if constexpr (std::is_same_v<T, std::string>) {
-      if (!v.is_string()) refuse(at, "a string", &v);
-      member = v.get<std::string>();
-    } else if constexpr (std::is_same_v<T, bool>) {
-      if (!v.is_boolean()) refuse(at, "true or false", &v);
-      member = v.get<bool>();
-    } else if constexpr (std::is_same_v<T, double>) {
-      if (!v.is_number()) refuse(at, "a number", &v);
-      member = v.get<double>();
-    } else if constexpr (std::is_same_v<T, uint32_t>) {   // a 32-bit code of D
-      const uint64_t value = whole(v, at);
-      if (value > 0xffffffffu) refuse(at, "a 32-bit code", &v);
-      member = uint32_t(value);
-    } else if constexpr (std::is_unsigned_v<T>) {
-      member = whole(v, at);
-    } else if constexpr (std::is_same_v<T, int>) {
-      // An unsigned beyond INT64_MAX would read as a negative int64: compared as unsigned first.
-      const bool fits = v.is_number_unsigned() ? v.get<uint64_t>() <= uint64_t(std::numeric_limits<int>::max())
-                                               : v.is_number_integer() && v.get<int64_t>() >= std::numeric_limits<int>::min() &&
-                                                     v.get<int64_t>() <= std::numeric_limits<int>::max();
-      if (!fits) refuse(at, "a whole number", &v);
-      member = v.get<int>();
-    } else {
-      static_assert(sizeof(T) == 0, "run.json has no encoding for this member type");
-    }
-  }
-
- private:
-  static uint64_t whole(const json& v, const std::string& at) {
-    if (!(v.is_number_unsigned() || (v.is_number_integer() && v.get<int64_t>() >= 0))) refuse(at, "a whole number >= 0", &v);
-    return v.get<uint64_t>();
-  }
-
-  const json& value_;
-  std::string pointer_;
-};
+namespace {
+using FieldWriter = record_fields::FieldWriter;
+using FieldReader = record_fields::FieldReader<RunRecordError>;
+}  // namespace
 
 // The declarations. Keys are run.json's (docs/run-report.md); a field's order here is the order of its struct.
-using enum Presence;
-
-template <typename V> void fields(V& v, DeviceFingerprint& f) {
-  v("name", f.name);
-  v("sm", f.sm);
-  v("uuid", f.uuid);
-  v("driver_version", f.driver_version);
-  v("driver_api_version", f.driver_api_version);
-  v("ecc", f.ecc);
-  v("sm_clock_khz", f.sm_clock_khz);
-  v("memory_clock_khz", f.memory_clock_khz);
-  v("sm_count", f.sm_count);
-  v("memory_bytes", f.memory_bytes);
-}
+using enum record_fields::Presence;
 
 template <typename V> void fields(V& v, Interruption& i) {
   v("signal", i.signal, required);
@@ -279,19 +101,6 @@ template <typename V> void fields(V& v, Interruption& i) {
   v("pairs_done", i.pairs_done);
   v("pairs", i.pairs);
   v.check([&] { return std::tuple{i.signal >= 1 && i.signal <= 64, "signal", "a signal number from 1 to 64 is expected"}; });
-}
-
-template <typename V> void fields(V& v, ClockReport& c) {
-  v("samples", c.samples);
-  v("busy", c.busy);
-  v("max_mhz", c.max_mhz);
-  v("mean_mhz", c.mean_mhz);
-  v("min_mhz", c.min_mhz);
-  v("thermal", c.thermal);
-  v("power", c.power);
-  v("hottest_c", c.hottest_c);
-  v.check([&] { return std::tuple{c.busy <= c.samples && c.thermal + c.power <= c.busy, "busy",
-                                  "busy samples within samples, and slowed ones within busy ones, are expected"}; });
 }
 
 template <typename V> void fields(V& v, RunInfo& i) {
@@ -431,9 +240,11 @@ template <typename V> void fields(V& v, IntermittentRecord& i) {
   v("replayed", i.replayed);
 }
 
+namespace {
 bool hex16(const std::string& text) {
   return text.size() == 16 && text.find_first_not_of("0123456789abcdef") == std::string::npos;
 }
+}  // namespace
 
 template <typename V> void fields(V& v, DigestRecord& d) {
   v("cases", d.cases);
@@ -585,6 +396,7 @@ template <typename V> void fields(V& v, RunRecord& r) {
   v("compile_paths", r.compile_paths);
 }
 
+namespace {
 template <typename T> json write_record(const T& record) { return FieldWriter::encode(record); }
 template <typename T> T read_record(const json& document) {
   T record;

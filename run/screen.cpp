@@ -35,7 +35,6 @@
 
 namespace mmasp::run {
 namespace fs = std::filesystem;
-using nlohmann::json;
 using Clock = std::chrono::steady_clock;
 
 namespace {
@@ -44,30 +43,12 @@ constexpr uint32_t kIndicesKept = 16;   // deviating case indices kept per pair 
 
 double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
-json device_json(int ordinal, const DeviceFingerprint& f) {
-  const auto serial = gpu_serial(f.uuid);
-  return {{"ordinal", ordinal}, {"name", f.name}, {"uuid", f.uuid}, {"serial", serial ? json(*serial) : json(nullptr)},
-          {"sm", f.sm}, {"driver", f.driver_version}, {"driver_api", f.driver_api_version}, {"ecc", f.ecc}};
+ScreenDevice screen_device_of(int ordinal, const DeviceFingerprint& f) {
+  return {ordinal, f.name, f.uuid, gpu_serial(f.uuid), f.sm, f.driver_version, f.driver_api_version, f.ecc};
 }
 
 }  // namespace
 
-std::string_view name(ScreenVerdict verdict) {
-  switch (verdict) {
-    case ScreenVerdict::pass: return "pass";
-    case ScreenVerdict::fail: return "fail";
-    case ScreenVerdict::error: return "error";
-  }
-  return "error";
-}
-
-std::optional<ScreenVerdict> screen_verdict_named(std::string_view text) {
-  for (ScreenVerdict verdict : {ScreenVerdict::pass, ScreenVerdict::fail, ScreenVerdict::error})
-    if (name(verdict) == text) return verdict;
-  return std::nullopt;
-}
-
-int exit_code_for(ScreenVerdict verdict) { return verdict == ScreenVerdict::pass ? 0 : verdict == ScreenVerdict::fail ? 1 : 2; }
 
 namespace {
 
@@ -84,7 +65,7 @@ ModelSource screen_model_source(const ScreenOptions& o, const DeviceFingerprint&
 // The pairs screened: every pair the image holds that has a judge (an integer form, or a float form with a model);
 // the verdict counts the pairs left out, and why.
 std::vector<std::pair<const Form*, int>> screened_pairs(const ResidentPath& path, const ModelSource& source, int sm,
-                                                        json& verdict) {
+                                                        ScreenRecord& verdict) {
   std::vector<std::pair<const Form*, int>> pairs;
   size_t without_model = 0, not_in_image = 0;
   const std::optional<Target> target = target_for_sm(sm);
@@ -99,8 +80,8 @@ std::vector<std::pair<const Form*, int>> screened_pairs(const ResidentPath& path
     }
     for (int selector : form.selectors) pairs.push_back({&form, selector});
   }
-  verdict["pairs_without_model"] = without_model;
-  verdict["pairs_not_in_image"] = not_in_image;
+  verdict.pairs_without_model = without_model;
+  verdict.pairs_not_in_image = not_in_image;
   return pairs;
 }
 
@@ -124,7 +105,7 @@ fs::path cases_directory(const ScreenOptions& o) {
 // The fault coverage of what each pair ran (run/pair_coverage.h: simulated on the host, kept in the coverage cache):
 // its compact set, then the first cases (at most 10,000) of the resident stream the GPU drew. Each pair's goes into its
 // entry of `pair_list`; the GPU's over all pairs, and the compact sets' own, are returned.
-json screen_coverage(const std::vector<ScreenedPair>& screened, uint64_t seed, json& pair_list) {
+ScreenCoverage screen_coverage(const std::vector<ScreenedPair>& screened, uint64_t seed, std::vector<ScreenPair>& pair_list) {
   const auto start = Clock::now();
   const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
   uint64_t detectable = 0, detected = 0, compact_detected = 0;
@@ -141,19 +122,19 @@ json screen_coverage(const std::vector<ScreenedPair>& screened, uint64_t seed, j
     const CoverageSummary c = pair_coverage(*pair.form, pair.selector, model, stream, threads, default_coverage_cache_dir());
     detectable += c.detectable;
     detected += c.detected;
-    pair_list[p]["coverage"] = {{"summary", c.summary()}, {"percent", c.percent()}, {"stream", c.stream},
-                                {"not_detected", c.not_detected}};
+    ScreenPairCoverage& coverage = pair_list[p].coverage.emplace();
+    coverage = {c.summary(), c.percent(), c.stream, c.not_detected, std::nullopt};
     if (!pair.compact.empty()) {
       any_compact = true;
       stream.random_cases = 0;
       const CoverageSummary alone = pair_coverage(*pair.form, pair.selector, model, stream, threads, default_coverage_cache_dir());
       compact_detected += alone.detected;
-      pair_list[p]["coverage"]["compact_set"] = alone.summary();
+      coverage.compact_set = alone.summary();
     }
   }
-  json coverage = {{"summary", coverage_summary_text(detected, detectable)}, {"detectable", detectable},
-                   {"detected", detected}, {"seconds", seconds_since(start)}, {"model", "docs/coverage.md"}};
-  if (any_compact) coverage["compact_sets"] = coverage_summary_text(compact_detected, detectable);
+  ScreenCoverage coverage{coverage_summary_text(detected, detectable), detectable, detected, seconds_since(start),
+                          "docs/coverage.md", std::nullopt};
+  if (any_compact) coverage.compact_sets = coverage_summary_text(compact_detected, detectable);
   return coverage;
 }
 
@@ -169,7 +150,8 @@ struct CompactStep {
   fs::path cases_dir;
   std::string architecture;
 
-  json run(std::vector<ScreenedPair>& pairs, json& pair_list, json& deviations, uint64_t& failing) {
+  ScreenCompactSets run(std::vector<ScreenedPair>& pairs, std::vector<ScreenPair>& pair_list,
+                        std::vector<ScreenDeviation>& deviations) {
     const auto start = Clock::now();
     const std::map<const Form*, CompactSet> sets =
         read_for_option("--compact-sets", [&] { return load_compact_sets(directory); });
@@ -189,8 +171,7 @@ struct CompactStep {
       compile_seconds = seconds_since(compile_start);
     }
     const auto run_start = Clock::now();
-    uint64_t cases = 0, with_set = 0;
-    failing = 0;
+    uint64_t cases = 0, with_set = 0, failing = 0;
     for (size_t p = 0; p < pairs.size(); ++p) {
       const ScreenedPair& pair = pairs[p];
       if (pair.compact.empty()) continue;
@@ -204,28 +185,26 @@ struct CompactStep {
       }
       cases += pair.compact.size();
       failing += pair_failing;
-      pair_list[p].update({{"compact_cases", pair.compact.size()}, {"compact_failing", pair_failing}});
+      pair_list[p].compact_cases = pair.compact.size();
+      pair_list[p].compact_failing = pair_failing;
     }
-    return {{"directory", directory.string()},
-            {"path", gpu ? std::string(name(gpu->path())) : "emulator"},
-            {"pairs", with_set},
-            {"pairs_without_set", pairs.size() - with_set},
-            {"cases", cases},
-            {"failing", failing},
-            {"compile_seconds", compile_seconds},
-            {"seconds", seconds_since(run_start)},
-            {"total_seconds", seconds_since(start)}};
+    return {directory.string(), gpu ? std::string(name(gpu->path())) : "emulator", with_set, pairs.size() - with_set,
+            cases, failing, compile_seconds, seconds_since(run_start), seconds_since(start)};
   }
 
  private:
-  json failing_case(const ScreenedPair& pair, size_t c, const std::vector<uint32_t>& d, const CaseJudgement& j) const {
-    json entry = {{"form", pair.form->opcode}, {"selector", pair.selector}, {"step", "compact set"},
-                  {"status", std::string(name(j.verdict.status))}, {"case", c}};
+  ScreenDeviation failing_case(const ScreenedPair& pair, size_t c, const std::vector<uint32_t>& d, const CaseJudgement& j) const {
+    ScreenDeviation entry;
+    entry.form = pair.form->opcode;
+    entry.selector = pair.selector;
+    entry.step = "compact set";
+    entry.status = std::string(name(j.verdict.status));
+    entry.case_index = c;
     try {
-      entry["repro"] = gen::save_failure(pair.compact[c], std::span<const uint32_t>(d), origin + ", compact set case " +
-                                         std::to_string(c), {}, cases_dir, architecture);
+      entry.repro = gen::save_failure(pair.compact[c], std::span<const uint32_t>(d), origin + ", compact set case " +
+                                      std::to_string(c), {}, cases_dir, architecture);
     } catch (const std::exception& error) {
-      entry["repro_error"] = error.what();
+      entry.repro_error = error.what();
     }
     return entry;
   }
@@ -242,8 +221,8 @@ std::vector<std::pair<const Form*, int>> emulated_pairs(const ModelSource& sourc
 
 // The resident step: each pair's fair share of what is left of the budget, every case drawn, run and judged on the GPU.
 void screen_resident(ResidentPath& path, const ScreenOptions& o, const DeviceFingerprint& fingerprint,
-                     std::vector<ScreenedPair>& screened, json& pair_list, json& deviations, uint64_t& cases,
-                     uint64_t& deviating, Clock::time_point start, const std::function<void(const std::string&)>& say) {
+                     std::vector<ScreenedPair>& screened, ScreenRecord& verdict, Clock::time_point start,
+                     const std::function<void(const std::string&)>& say) {
   resident::Fault fault;
   if (o.inject_fault_rate) {
     fault.kind = resident::Fault::output;
@@ -264,44 +243,99 @@ void screen_resident(ResidentPath& path, const ScreenOptions& o, const DeviceFin
     plan.fault = o.inject_fault_rate ? &fault : nullptr;
     const LaunchTotals launched = run_launches(path, form, pair.selector, model, stream, plan);
     pair.cases = launched.counts.checked;
-    cases += pair.cases;
-    deviating += launched.counts.deviating;
-    pair_list[p].update({{"cases", pair.cases}, {"deviating", launched.counts.deviating}});
+    verdict.cases += pair.cases;
+    verdict.deviating_cases += launched.counts.deviating;
+    verdict.pairs[p].cases = pair.cases;
+    verdict.pairs[p].deviating = launched.counts.deviating;
     if (launched.counts.deviating) {
       // The first deviating case as the GPU drew and computed it: a case file to send to a hardware team.
       const std::vector<uint64_t>& indices = launched.deviating_indices;
-      json entry = {{"form", form.opcode}, {"selector", pair.selector}, {"step", "resident"}, {"stream_seed", stream},
-                    {"deviating", launched.counts.deviating}, {"indices", indices}};
+      ScreenDeviation entry;
+      entry.form = form.opcode;
+      entry.selector = pair.selector;
+      entry.step = "resident";
+      entry.stream_seed = stream;
+      entry.deviating = launched.counts.deviating;
+      entry.indices = indices;
       try {
         const auto dumped = path.dump(form, pair.selector, model, stream, indices.front(), 1);
         const std::string origin = "mmasp screen on GPU " + std::to_string(o.device) + " " + fingerprint.name + " " +
                                    fingerprint.uuid + ", seed " + std::to_string(o.seed) + ", random #" +
                                    std::to_string(indices.front()) + " (replayed: the D it gives now)";
-        entry["repro"] = gen::save_failure(dumped.front().test, std::span<const uint32_t>(dumped.front().d), origin, {},
-                                           cases_directory(o), "sm_" + std::to_string(fingerprint.sm));
+        entry.repro = gen::save_failure(dumped.front().test, std::span<const uint32_t>(dumped.front().d), origin, {},
+                                        cases_directory(o), "sm_" + std::to_string(fingerprint.sm));
       } catch (const std::exception& error) {
-        entry["repro_error"] = error.what();
+        entry.repro_error = error.what();
       }
-      deviations.push_back(entry);
+      verdict.deviations.push_back(std::move(entry));
     }
     if (say && (p + 1) % 16 == 0)
       say(device_label(o) + ": " + std::to_string(p + 1) + " of " + std::to_string(screened.size()) + " pairs, " +
-          std::to_string(cases) + " cases, " + std::to_string(deviating) + " deviating");
+          std::to_string(verdict.cases) + " cases, " + std::to_string(verdict.deviating_cases) + " deviating");
   }
 }
 
 }  // namespace
 
-ScreenOutcome screen_device(const ScreenOptions& o, const std::function<void(const std::string&)>& say) {
+namespace {
+
+// The compact-set step: through the toolkit's module where this machine has one (kept in the module store), else the
+// driver's JIT, or on the emulator; with a test-only fault of the catalogue when one is injected.
+void screen_compact_sets(const ScreenOptions& o, Backends& backends, const ModelSource& source,
+                         const DeviceFingerprint& fingerprint, std::vector<ScreenedPair>& screened, ScreenRecord& verdict,
+                         const std::function<void(const std::string&)>& say) {
+  Backend* backend = &backends.primary();
+  GpuBackend* gpu = nullptr;
+  if (!o.emulator) {
+    gpu = backends.gpu[backends.ptxas_info ? 0 : 1];
+    backend = gpu;
+  }
+  std::unique_ptr<FaultyBackend> faulty;
+  if (!o.inject_fault.empty()) {
+    const Fault* fault = find_fault(o.inject_fault);
+    if (!fault) throw UsageError("--inject-fault: no fault '" + o.inject_fault + "' in the catalogue");
+    faulty = std::make_unique<FaultyBackend>(*backend, *fault, source.lookup);
+    backend = faulty.get();
+    verdict.injected_fault = "test-only: " + fault->id + " in every batch of the compact sets";
+  }
+  const std::string origin =
+      "mmasp screen on " + (o.emulator ? std::string("the emulator") : device_label(o) + " " + fingerprint.name + " " + fingerprint.uuid) +
+      ", seed " + std::to_string(o.seed);
+  CompactStep step{o.compact_sets, *backend, gpu, gpu && gpu->path() == CompilePath::toolkit ? backends.store.get() : nullptr,
+                   origin, cases_directory(o), "sm_" + std::to_string(fingerprint.sm)};
+  const ScreenCompactSets& sets = verdict.compact_sets.emplace(step.run(screened, verdict.pairs, verdict.deviations));
+  if (say)
+    say(device_label(o) + ": compact sets: " + std::to_string(sets.cases) + " cases of " + std::to_string(sets.pairs) +
+        " pairs, " + std::to_string(sets.failing) + " failing");
+}
+
+// The resident step under the GPU's clock watch (harness/clock_watch.h): a GPU that slows itself for heat or power
+// screens fewer cases in the same budget, and the verdict says so.
+void screen_resident_watched(ResidentPath& path, const ScreenOptions& o, const DeviceFingerprint& fingerprint,
+                             std::vector<ScreenedPair>& screened, ScreenRecord& verdict, Clock::time_point start,
+                             const std::function<void(const std::string&)>& say) {
+  if (o.inject_fault_rate)
+    verdict.injected_fault = "test-only: D[7][7] bit 0 flipped in 1 of " + std::to_string(o.inject_fault_rate) + " cases";
+  ClockWatch clock_watch(fingerprint.uuid);
+  screen_resident(path, o, fingerprint, screened, verdict, start, say);
+  if (const ClockReport c = clock_watch.stop(); c.samples) verdict.clocks = ScreenClocks{c, c.slowed(), describe_clocks(c)};
+}
+
+}  // namespace
+
+ScreenRecord screen_device(const ScreenOptions& o, const std::function<void(const std::string&)>& say) {
   const auto start = Clock::now();
-  json verdict = {{"schema", "mmasp-screen/1"},
-                  {"mmasp", {{"commit", MMASP_GIT_COMMIT}, {"case_streams", gen::case_streams_identity()}}},
-                  {"path", o.emulator ? "emulator" : "gpu-resident"}, {"seed", o.seed}, {"budget_seconds", o.budget}};
+  ScreenRecord verdict;
+  verdict.commit = MMASP_GIT_COMMIT;
+  verdict.case_streams = gen::case_streams_identity();
+  verdict.path = o.emulator ? "emulator" : "gpu-resident";
+  verdict.seed = o.seed;
+  verdict.budget_seconds = o.budget;
   const auto finish = [&](ScreenVerdict outcome) {
-    verdict["verdict"] = name(outcome);
-    verdict["seconds"] = seconds_since(start);
-    if (!o.verdict.empty()) write_file_atomically(o.verdict, verdict.dump(2) + "\n");
-    return ScreenOutcome{outcome, verdict};
+    verdict.verdict = outcome;
+    verdict.seconds = seconds_since(start);
+    if (!o.verdict.empty()) write_file_atomically(o.verdict, screen_json(verdict).dump(2) + "\n");
+    return verdict;
   };
   try {
     BackendRequest request;
@@ -315,11 +349,10 @@ ScreenOutcome screen_device(const ScreenOptions& o, const std::function<void(con
     if (!o.emulator) {
       backends.emplace(make_backends(request));
       fingerprint = backends->device->fingerprint();
-      verdict["device"] = device_json(o.device, fingerprint);
+      verdict.device = screen_device_of(o.device, fingerprint);
     } else {
-      verdict["emulated"] = "the CPU emulator computing with the model: says nothing about any GPU";
+      verdict.emulated = "the CPU emulator computing with the model: says nothing about any GPU";
     }
-    const std::string architecture = "sm_" + std::to_string(fingerprint.sm);
     const ModelSource source = screen_model_source(o, fingerprint);
     if (o.emulator) {
       request.emulator_arithmetic = source.lookup;
@@ -328,69 +361,28 @@ ScreenOutcome screen_device(const ScreenOptions& o, const std::function<void(con
     }
     std::optional<ResidentPath> path;
     if (!o.emulator) path.emplace(*backends->device, o.image, "", backends->store.get());
-    verdict.update({{"warnings", source.warnings},
-                    {"model_source", source.description.empty() ? "none: integer forms only" : source.description}});
-    if (path) verdict["image"] = name(path->image());
+    verdict.warnings = source.warnings;
+    verdict.model_source = source.description.empty() ? "none: integer forms only" : source.description;
+    if (path) verdict.image = std::string(name(path->image()));
+    if (path && path->image_load() == ResidentPath::ImageLoad::jit_compiled) verdict.image_jit_seconds = path->jit_seconds();
     std::vector<std::pair<const Form*, int>> pairs =
         path ? screened_pairs(*path, source, fingerprint.sm, verdict) : emulated_pairs(source, *target_for_sm(90));
     std::erase_if(pairs, [&](const auto& pair) { return !glob_match(o.filter, pair.first->opcode); });
     if (pairs.empty()) throw UsageError("no form to screen matches --filter " + o.filter);
 
-    uint64_t cases = 0, deviating = 0, compact_failing = 0;
-    json pair_list = json::array(), deviations = json::array();
     std::vector<ScreenedPair> screened;
     for (const auto& [form, selector] : pairs) {
       screened.push_back({form, selector, form->is_integer() ? std::nullopt : source.lookup(*form), 0, {}});
-      pair_list.push_back({{"form", form->opcode}, {"selector", selector}});
+      verdict.pairs.push_back({form->opcode, selector, {}, {}, {}, {}, {}});
     }
-    if (!o.compact_sets.empty()) {
-      Backend* backend = &backends->primary();
-      GpuBackend* gpu = nullptr;
-      if (!o.emulator) {
-        // The toolkit's module where this machine has one (kept in the module store), else the driver's JIT.
-        gpu = backends->gpu[backends->ptxas_info ? 0 : 1];
-        backend = gpu;
-      }
-      std::unique_ptr<FaultyBackend> faulty;
-      if (!o.inject_fault.empty()) {
-        const Fault* fault = find_fault(o.inject_fault);
-        if (!fault) throw UsageError("--inject-fault: no fault '" + o.inject_fault + "' in the catalogue");
-        faulty = std::make_unique<FaultyBackend>(*backend, *fault, source.lookup);
-        backend = faulty.get();
-        verdict["injected_fault"] = "test-only: " + fault->id + " in every batch of the compact sets";
-      }
-      CompactStep step{o.compact_sets, *backend, gpu, gpu && gpu->path() == CompilePath::toolkit ? backends->store.get() : nullptr,
-                       "mmasp screen on " + (o.emulator ? std::string("the emulator") : device_label(o) + " " + fingerprint.name +
-                                                                                             " " + fingerprint.uuid) +
-                           ", seed " + std::to_string(o.seed),
-                       cases_directory(o), architecture};
-      verdict["compact_sets"] = step.run(screened, pair_list, deviations, compact_failing);
-      if (say)
-        say(device_label(o) + ": compact sets: " + std::to_string(verdict["compact_sets"]["cases"].get<uint64_t>()) +
-            " cases of " + std::to_string(verdict["compact_sets"]["pairs"].get<uint64_t>()) + " pairs, " +
-            std::to_string(compact_failing) + " failing");
-    }
-    if (path) {
-      if (o.inject_fault_rate)
-        verdict["injected_fault"] = "test-only: D[7][7] bit 0 flipped in 1 of " + std::to_string(o.inject_fault_rate) + " cases";
-      // The GPU's clock while it is screened (harness/clock_watch.h): a GPU that slows itself for heat or power
-      // screens fewer cases in the same budget, and the verdict says so.
-      ClockWatch clock_watch(fingerprint.uuid);
-      screen_resident(*path, o, fingerprint, screened, pair_list, deviations, cases, deviating, start, say);
-      if (const ClockReport c = clock_watch.stop(); c.samples) {
-        verdict["clocks"] = clock_json(c);
-        verdict["clocks"].update({{"slowed", c.slowed()}, {"summary", describe_clocks(c)}});
-      }
-    }
-    verdict["coverage"] = screen_coverage(screened, o.seed, pair_list);
-    verdict["pairs_screened"] = pairs.size();
-    verdict["cases"] = cases;
-    verdict["deviating_cases"] = deviating;
-    verdict["deviations"] = deviations;
-    verdict["pairs"] = pair_list;
-    return finish(deviating || compact_failing ? ScreenVerdict::fail : ScreenVerdict::pass);
+    if (!o.compact_sets.empty()) screen_compact_sets(o, *backends, source, fingerprint, screened, verdict, say);
+    if (path) screen_resident_watched(*path, o, fingerprint, screened, verdict, start, say);
+    verdict.coverage = screen_coverage(screened, o.seed, verdict.pairs);
+    verdict.pairs_screened = pairs.size();
+    const bool compact_failing = verdict.compact_sets && verdict.compact_sets->failing;
+    return finish(verdict.deviating_cases || compact_failing ? ScreenVerdict::fail : ScreenVerdict::pass);
   } catch (const std::exception& error) {
-    verdict["error"] = error.what();
+    verdict.error = error.what();
     return finish(ScreenVerdict::error);
   }
 }
@@ -400,14 +392,14 @@ int screen_emulated(const ScreenOptions& o, const std::function<void(const std::
   const FolderLock lock(o.out, "--out");
   ScreenOptions one = o;
   one.verdict = (fs::path(o.out) / "emulator.json").string();
-  const ScreenOutcome outcome = screen_device(one, say);
+  const ScreenRecord outcome = screen_device(one, say);
   if (say) {
     std::string line = "mmasp screen: emulator: " + std::string(name(outcome.verdict));
-    if (outcome.document.contains("compact_sets"))
-      line += ", " + std::to_string(outcome.document["compact_sets"]["cases"].get<uint64_t>()) + " compact-set cases, " +
-              std::to_string(outcome.document["compact_sets"]["failing"].get<uint64_t>()) + " failing";
-    if (outcome.document.contains("coverage")) line += "; " + outcome.document["coverage"]["summary"].get<std::string>();
-    if (outcome.document.contains("error")) line += " (" + outcome.document["error"].get<std::string>() + ")";
+    if (outcome.compact_sets)
+      line += ", " + std::to_string(outcome.compact_sets->cases) + " compact-set cases, " +
+              std::to_string(outcome.compact_sets->failing) + " failing";
+    if (outcome.coverage) line += "; " + outcome.coverage->summary;
+    if (outcome.error) line += " (" + *outcome.error + ")";
     say(line);
     say("verdict: " + one.verdict);
   }
@@ -440,39 +432,40 @@ int screen_devices(const ScreenOptions& o, const std::vector<std::string>& self_
     pids.push_back(spawn_self(args, fs::path(o.out) / (devices[d].label + ".log")));
     if (say) say("mmasp screen: " + devices[d].label + " started");
   }
-  json all = {{"schema", "mmasp-screen-fleet/1"}, {"budget_seconds", o.budget}, {"seed", o.seed}, {"gpus", json::array()}};
+  ScreenFleetRecord fleet{o.budget, o.seed, {}};
   int worst = 0;
   for (size_t d = 0; d < devices.size(); ++d) {
     const int code = wait_exit_code(pids[d]);
-    json verdict;
+    ScreenRecord verdict;
     try {
-      verdict = read_json_file(fs::path(o.out) / (devices[d].label + ".json"), kMaxSmallJsonBytes, "a screen verdict");
+      verdict = screen_record_from_json(
+          read_json_file(fs::path(o.out) / (devices[d].label + ".json"), kMaxSmallJsonBytes, "a screen verdict"));
     } catch (const std::exception& error) {
-      verdict = {{"schema", "mmasp-screen/1"}, {"verdict", name(ScreenVerdict::error)},
-                 {"error", "no verdict from its process (exit " + std::to_string(code) + "): " + error.what()}};
+      // A verdict file that is missing, or does not say what a verdict says, is an error of that GPU's screen.
+      verdict = ScreenRecord{};
+      verdict.commit = MMASP_GIT_COMMIT;
+      verdict.case_streams = gen::case_streams_identity();
+      verdict.path = "gpu-resident";
+      verdict.seed = o.seed;
+      verdict.budget_seconds = o.budget;
+      verdict.error = "no verdict from its process (exit " + std::to_string(code) + "): " + error.what();
     }
-    // A verdict file that does not say, or says something else, is an error of that GPU's screen.
-    const std::optional<ScreenVerdict> said =
-        verdict.contains("verdict") && verdict["verdict"].is_string() ? screen_verdict_named(verdict["verdict"].get<std::string>()) : std::nullopt;
-    const ScreenVerdict outcome = said.value_or(ScreenVerdict::error);
-    worst = std::max(worst, exit_code_for(outcome));
+    worst = std::max(worst, exit_code_for(verdict.verdict));
     if (say) {
       std::string line = "mmasp screen: " + devices[d].label;
-      if (verdict.contains("device")) line += " " + verdict["device"].value("name", "") + " " + verdict["device"].value("uuid", "");
-      line += ": " + std::string(name(outcome));
-      if (verdict.contains("cases"))
-        line += ", " + std::to_string(verdict["cases"].get<uint64_t>()) + " cases, " +
-                std::to_string(verdict["deviating_cases"].get<uint64_t>()) + " deviating";
-      if (verdict.contains("clocks") && verdict["clocks"].value("slowed", false))
-        line += "; slowed itself for heat or power (mean SM clock " +
-                std::to_string(int(verdict["clocks"].value("mean_mhz", 0.0) + 0.5)) + " of " +
-                std::to_string(verdict["clocks"].value("max_mhz", 0u)) + " MHz)";
-      if (verdict.contains("error")) line += " (" + verdict["error"].get<std::string>() + ")";
+      if (verdict.device) line += " " + verdict.device->name + " " + verdict.device->uuid;
+      line += ": " + std::string(name(verdict.verdict));
+      if (!verdict.error)
+        line += ", " + std::to_string(verdict.cases) + " cases, " + std::to_string(verdict.deviating_cases) + " deviating";
+      if (verdict.clocks && verdict.clocks->slowed)
+        line += "; slowed itself for heat or power (mean SM clock " + std::to_string(int(verdict.clocks->report.mean_mhz + 0.5)) +
+                " of " + std::to_string(verdict.clocks->report.max_mhz) + " MHz)";
+      if (verdict.error) line += " (" + *verdict.error + ")";
       say(line);
     }
-    all["gpus"].push_back(verdict);
+    fleet.gpus.push_back(std::move(verdict));
   }
-  write_file_atomically(fs::path(o.out) / "screen.json", all.dump(2) + "\n");
+  write_file_atomically(fs::path(o.out) / "screen.json", screen_fleet_json(fleet).dump(2) + "\n");
   if (say) say("verdicts: " + (fs::path(o.out) / "screen.json").string());
   return worst;
 }

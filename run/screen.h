@@ -11,8 +11,7 @@
 #include <string_view>
 #include <string>
 
-#include <nlohmann/json.hpp>
-
+#include "reports/screen_record.h"
 #include "resident/resident.h"
 
 namespace mmasp::run {
@@ -42,20 +41,9 @@ struct ScreenOptions {
   std::string inject_fault_on;
 };
 
-// A GPU's verdict: every case judged as the model (or the exact integer result) says; a deviating case; or the GPU
-// could not be screened. Written as "pass", "fail", "error" in the verdict files; exit 0, 1, 2.
-enum class ScreenVerdict { pass, fail, error };
-std::string_view name(ScreenVerdict verdict);
-std::optional<ScreenVerdict> screen_verdict_named(std::string_view text);
-int exit_code_for(ScreenVerdict verdict);
-
-struct ScreenOutcome {
-  ScreenVerdict verdict = ScreenVerdict::error;
-  nlohmann::json document;   // schema mmasp-screen/1 (docs/screening.md)
-};
-// One GPU: screens it and returns its verdict (also written to options.verdict when set). Never throws for a device
-// that cannot be screened: the verdict is error, and the document says why.
-ScreenOutcome screen_device(const ScreenOptions& options, const std::function<void(const std::string&)>& say);
+// One GPU: screens it and returns its verdict (reports/screen_record.h; also written to options.verdict when set).
+// Never throws for a device that cannot be screened: the verdict is error, and its error says why.
+ScreenRecord screen_device(const ScreenOptions& options, const std::function<void(const std::string&)>& say);
 
 // Test-only (--emulator): the compact-set step on the CPU emulator, its verdict in <out>/emulator.json; exit as above.
 int screen_emulated(const ScreenOptions& options, const std::function<void(const std::string&)>& say);
