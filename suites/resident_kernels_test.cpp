@@ -6,6 +6,7 @@
 
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <set>
 #include <sstream>
 #include <string>
@@ -101,6 +102,62 @@ TEST(ResidentKernels, EveryKernelIsBuiltWithinItsLaunchBounds) {
     const int registers = resources.at(kernel).registers;
     EXPECT_GT(registers, 0);
     EXPECT_LE(registers, std::min(255, int(65536 / threads)));
+  }
+#endif
+}
+
+// The PTX images as the build wrote them: the lean kernel's code (its body and every function it calls) holds every
+// mma.sp instruction of its image, each form with each selector, so that assembling that kernel alone (ptxas --entry, the
+// resident.ptx_image_assembles_for_* tests) assembles every instruction the image has.
+TEST(ResidentKernels, TheLeanKernelOfEachPtxImageHoldsEveryInstructionOfIt) {
+#if !defined(MMASP_GENERATED_DIR)
+  GTEST_SKIP() << "this build has no GPU-resident kernels (no nvcc), so there is no PTX image to read";
+#else
+  for (const char* image : {"compute_89", "compute_80"}) {
+    SCOPED_TRACE(image);
+    std::ifstream in(std::string(MMASP_GENERATED_DIR) + "/resident_" + image + ".ptx");
+    ASSERT_TRUE(in) << "the build wrote no PTX image " << image;
+    // Top-level functions: a line starting ".visible .entry NAME(" or ".func (...) NAME(", to the "}" that ends it
+    // (a declaration's lines go to its name too: they hold no instruction).
+    std::map<std::string, std::string> bodies;
+    std::string line, current;
+    while (std::getline(in, line)) {
+      if (line.rfind(".visible .entry ", 0) == 0 || line.rfind(".func ", 0) == 0) {
+        std::string name = line.substr(line.find_last_of(" \t") + 1);   // "NAME(" or, in a declaration, "NAME"
+        if (!name.empty() && name.back() == '(') name.pop_back();
+        current = name;
+        bodies[current];
+        continue;
+      }
+      if (line == "}") current.clear();
+      else if (!current.empty()) bodies[current] += line + "\n";
+    }
+    // Each mma.sp as its opcode and its sparsity selector (the immediate before the ';').
+    const auto instructions = [](const std::string& text) {
+      std::set<std::string> out;
+      for (size_t at = text.find("mma.sp"); at != std::string::npos; at = text.find("mma.sp", at + 1)) {
+        const size_t end = text.find(';', at), comma = text.rfind(',', end);
+        out.insert(text.substr(at, text.find_first_of(" \t", at) - at) + " selector" + text.substr(comma + 1, end - comma - 1));
+      }
+      return out;
+    };
+    std::set<std::string> everywhere, lean;
+    for (const auto& [name, body] : bodies)
+      for (const std::string& each : instructions(body)) everywhere.insert(each);
+    ASSERT_TRUE(bodies.count(kResidentLeanKernel));
+    std::set<std::string> reached = {kResidentLeanKernel}, to_visit = reached;
+    while (!to_visit.empty()) {
+      const std::string name = *to_visit.begin();
+      to_visit.erase(to_visit.begin());
+      for (const std::string& each : instructions(bodies[name])) lean.insert(each);
+      for (const auto& [callee, body] : bodies)
+        if (!reached.count(callee) && bodies[name].find(callee + ",") != std::string::npos) {
+          reached.insert(callee);
+          to_visit.insert(callee);
+        }
+    }
+    EXPECT_GT(everywhere.size(), 100u) << "every form x selector of the image";
+    EXPECT_EQ(lean, everywhere);
   }
 #endif
 }
