@@ -176,17 +176,12 @@ CharacterizedPair characterized_pair(const Characterization& c) {
 }
 
 json characterize_json(const CharacterizeReport& report) {
-  json out = {{"schema", kCharacterizeSchema}};
-  out.update(record_fields::FieldWriter::encode(report));
-  return out;
+  return record_fields::write_document(kCharacterizeSchema, report);
 }
 
 CharacterizeReport characterize_report_from_json(const json& document) {
-  if (!document.is_object() || !document.contains("schema") || document["schema"] != kCharacterizeSchema)
-    throw CharacterizeRecordError("/schema: \"" + std::string(kCharacterizeSchema) + "\" is expected");
-  CharacterizeReport report;
-  record_fields::FieldReader<CharacterizeRecordError>::decode(document, "", report);
-  return report;
+  return record_fields::read_document<CharacterizeRecordError, CharacterizeReport>(document, kCharacterizeSchema,
+                                                                                   "an mmasp characterize report");
 }
 
 }  // namespace mmasp

@@ -243,4 +243,22 @@ class FieldReader {
   std::string pointer_;
 };
 
+// A document: {"schema": SCHEMA, then the record's fields}. Reading refuses another schema (or none) before anything
+// else, saying what the document was expected to be.
+template <typename T>
+json write_document(const char* schema, const T& record) {
+  json out = {{"schema", schema}};
+  out.update(FieldWriter::encode(record));
+  return out;
+}
+template <typename Error, typename T>
+T read_document(const json& document, const char* schema, const std::string& what) {
+  if (!document.is_object() || !document.contains("schema") || document["schema"] != schema)
+    throw Error("/schema: \"" + std::string(schema) + "\" is expected (not " + what +
+                ", or written by another version)");
+  T record;
+  FieldReader<Error>::decode(document, "", record);
+  return record;
+}
+
 }  // namespace mmasp::record_fields

@@ -455,8 +455,7 @@ json to_json(const ResultRecord& result) { return write_record(result); }
 ResultRecord result_record_from_json(const json& document) { return read_record<ResultRecord>(document); }
 
 json to_json(const RunRecord& record) {
-  json out = write_record(record);
-  out["schema"] = kRunSchema;
+  json out = record_fields::write_document(kRunSchema, record);
   if (record.compile) {
     out["compile"] = compile_summary_json(*record.compile);
     out["compile_matrix"] = compile_matrix_json(*record.compile);
@@ -468,10 +467,8 @@ json to_json(const RunRecord& record) {
 }
 
 RunRecord run_record_from_json(const json& document) {
+  RunRecord record = record_fields::read_document<RunRecordError, RunRecord>(document, kRunSchema, "an mmasp run");
   const FieldReader root(document, "");
-  if (!document.contains("schema") || document["schema"] != kRunSchema)
-    throw RunRecordError("/schema: \"" + std::string(kRunSchema) + "\" is expected (not an mmasp run, or written by another version)");
-  RunRecord record = read_record<RunRecord>(document);
   if (root.has("compile")) record.compile = compile_from(root, document);
   // Result ids are unique: diff and merge key results by id, so a second result under one id (a Fail then a Pass)
   // would let one of them decide unseen.

@@ -167,50 +167,26 @@ void fields(V& v, ScreenFleetRecord& f) {
   v("seed", f.seed);
 }
 
-namespace {
-
-using FieldWriter = record_fields::FieldWriter;
-using FieldReader = record_fields::FieldReader<ScreenRecordError>;
-
-json with_schema(const char* schema, json body) {
-  json out = {{"schema", schema}};
-  out.update(body);
-  return out;
-}
-
-template <typename T>
-T read_with_schema(const json& document, const char* schema) {
-  if (!document.is_object() || !document.contains("schema") || document["schema"] != schema)
-    throw ScreenRecordError("/schema: \"" + std::string(schema) +
-                            "\" is expected (not an mmasp screen verdict, or "
-                            "written by another version)");
-  T record;
-  FieldReader::decode(document, "", record);
-  return record;
-}
-
-}  // namespace
-
 json screen_json(const ScreenRecord& record) {
-  return with_schema(kScreenSchema, FieldWriter::encode(record));
+  return record_fields::write_document(kScreenSchema, record);
 }
 
 ScreenRecord screen_record_from_json(const json& document) {
-  return read_with_schema<ScreenRecord>(document, kScreenSchema);
+  return record_fields::read_document<ScreenRecordError, ScreenRecord>(document, kScreenSchema,
+                                                                       "an mmasp screen verdict");
 }
 
 json screen_fleet_json(const ScreenFleetRecord& record) {
-  json out = with_schema(kScreenFleetSchema, FieldWriter::encode(record));
+  json out = record_fields::write_document(kScreenFleetSchema, record);
   out["gpus"] = json::array();
   for (const ScreenRecord& gpu : record.gpus) out["gpus"].push_back(screen_json(gpu));
   return out;
 }
 
 ScreenFleetRecord screen_fleet_record_from_json(const json& document) {
-  if (!document.is_object() || !document.contains("schema") || document["schema"] != kScreenFleetSchema)
-    throw ScreenRecordError("/schema: \"" + std::string(kScreenFleetSchema) + "\" is expected");
-  ScreenFleetRecord fleet;
-  FieldReader::decode(document, "", fleet);
+  using FieldReader = record_fields::FieldReader<ScreenRecordError>;
+  ScreenFleetRecord fleet = record_fields::read_document<ScreenRecordError, ScreenFleetRecord>(
+      document, kScreenFleetSchema, "an mmasp screen");
   if (!document.contains("gpus") || !document["gpus"].is_array())
     FieldReader::refuse("/gpus", "an array", document.contains("gpus") ? &document["gpus"] : nullptr);
   for (size_t g = 0; g < document["gpus"].size(); ++g) {
