@@ -132,7 +132,10 @@ PairCoverage fault_coverage(const Form& form, int selector, const ModelParameter
     if (!outcome.reason.empty()) outcome.state = FaultState::undetectable;
     out.stuck.push_back(std::move(outcome));
   }
-  for (const DatapathFault& fault : transient_faults(form, p)) out.transients.push_back({fault});
+  for (const DatapathFault& fault : transient_faults(form, p)) {
+    SimulatedFault& outcome = out.transients.emplace_back();
+    outcome.fault = fault;
+  }
   // The faults still simulated: pointers into stuck and transients.
   std::vector<SimulatedFault*> live;
   for (SimulatedFault& o : out.stuck)
