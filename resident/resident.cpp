@@ -300,37 +300,41 @@ ResidentPath::ResidentPath(CudaDevice& device, ResidentImageChoice choice, const
     : device_(device) {
   if (!built()) throw std::runtime_error("this build has no GPU-resident kernel (nvcc was not found at build time)");
   image_ = image_for(device.sm(), choice);
-  std::string bytes;
+  // The image as loaded: the file's contents, or the embedded image in place (the cubin is tens of MB: not copied).
+  std::string file_contents;
+  std::string_view image;
   if (!image_file.empty()) {
     std::ifstream in(image_file, std::ios::binary);
     if (!in) throw std::runtime_error("resident image file " + image_file + ": cannot open it");
-    bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-    if (bytes.empty()) throw std::runtime_error("resident image file " + image_file + ": empty");
+    file_contents.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    if (file_contents.empty()) throw std::runtime_error("resident image file " + image_file + ": empty");
+    image = file_contents;
   } else {
     const ImageBytes embedded = image_bytes(image_);
-    bytes.assign(reinterpret_cast<const char*>(embedded.begin), embedded.size);
+    image = std::string_view(reinterpret_cast<const char*>(embedded.begin), embedded.size);
   }
   const auto started = std::chrono::steady_clock::now();
   const auto seconds_since = [](std::chrono::steady_clock::time_point t) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
   };
-  if (bytes.compare(0, 4, "\x7f" "ELF") == 0) {
-    module_ = device.load_cubin(bytes);
+  if (image.substr(0, 4) == "\x7f" "ELF") {
+    module_ = device.load_image(image.data());   // a cubin's length is in its header
   } else {
     // PTX: the driver's JIT for this GPU, kept in the module store by the PTX, the architecture and the driver.
+    const std::string ptx(image);   // NUL-terminated for the JIT
     const DeviceFingerprint gpu = device.fingerprint();
     const std::string key = "sm_" + std::to_string(gpu.sm) + " driver " + gpu.driver_version + " CUDA " +
                             std::to_string(gpu.driver_api_version);
     std::string problem;
-    std::optional<std::string> cubin = store ? store->jitted(bytes, key, &problem) : std::nullopt;
+    std::optional<std::string> cubin = store ? store->jitted(ptx, key, &problem) : std::nullopt;
     if (cubin) {
       image_load_ = ImageLoad::from_store;
     } else {
       image_load_ = ImageLoad::jit_compiled;
-      cubin = device.jit_cubin(bytes);
+      cubin = device.jit_cubin(ptx);
       jit_seconds_ = seconds_since(started);
       if (!store) store_problem_ = "no module store";
-      else if (!store->keep_jitted(bytes, key, *cubin, &store_problem_)) store_problem_ = "not kept: " + store_problem_;
+      else if (!store->keep_jitted(ptx, key, *cubin, &store_problem_)) store_problem_ = "not kept: " + store_problem_;
       else store_problem_.clear();
       if (!problem.empty()) store_problem_ = problem + (store_problem_.empty() ? "; made again" : "; " + store_problem_);
     }

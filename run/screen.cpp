@@ -94,6 +94,18 @@ struct ScreenedPair {
   std::vector<MmaCase> compact;  // its compact set's cases, when there is one
 };
 
+// A verdict before anything is screened: what screens and with which options; its verdict error until screening says
+// more.
+ScreenRecord unscreened_verdict(const ScreenOptions& o) {
+  ScreenRecord verdict;
+  verdict.commit = MMASP_GIT_COMMIT;
+  verdict.case_streams = gen::case_streams_identity();
+  verdict.path = o.emulator ? "emulator" : "gpu-resident";
+  verdict.seed = o.seed;
+  verdict.budget_seconds = o.budget;
+  return verdict;
+}
+
 std::string device_label(const ScreenOptions& o) { return o.emulator ? "emulator" : "GPU " + std::to_string(o.device); }
 
 // Where a deviating case's file goes: beside the verdict.
@@ -325,12 +337,7 @@ void screen_resident_watched(ResidentPath& path, const ScreenOptions& o, const D
 
 ScreenRecord screen_device(const ScreenOptions& o, const std::function<void(const std::string&)>& say) {
   const auto start = Clock::now();
-  ScreenRecord verdict;
-  verdict.commit = MMASP_GIT_COMMIT;
-  verdict.case_streams = gen::case_streams_identity();
-  verdict.path = o.emulator ? "emulator" : "gpu-resident";
-  verdict.seed = o.seed;
-  verdict.budget_seconds = o.budget;
+  ScreenRecord verdict = unscreened_verdict(o);
   const auto finish = [&](ScreenVerdict outcome) {
     verdict.verdict = outcome;
     verdict.seconds = seconds_since(start);
@@ -442,12 +449,7 @@ int screen_devices(const ScreenOptions& o, const std::vector<std::string>& self_
           read_json_file(fs::path(o.out) / (devices[d].label + ".json"), kMaxSmallJsonBytes, "a screen verdict"));
     } catch (const std::exception& error) {
       // A verdict file that is missing, or does not say what a verdict says, is an error of that GPU's screen.
-      verdict = ScreenRecord{};
-      verdict.commit = MMASP_GIT_COMMIT;
-      verdict.case_streams = gen::case_streams_identity();
-      verdict.path = "gpu-resident";
-      verdict.seed = o.seed;
-      verdict.budget_seconds = o.budget;
+      verdict = unscreened_verdict(o);
       verdict.error = "no verdict from its process (exit " + std::to_string(code) + "): " + error.what();
     }
     worst = std::max(worst, exit_code_for(verdict.verdict));
